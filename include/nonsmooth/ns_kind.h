@@ -1,0 +1,34 @@
+/* ns_kind.h — problem kinds. */
+#ifndef NS_KIND_H
+#define NS_KIND_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum ns_kind {
+    NS_KIND_NONE = 0,   /* unknown / detect from content */
+    NS_KIND_LCP,
+    NS_KIND_MLCP,
+    NS_KIND_RELAY,
+    NS_KIND_AVI,
+    NS_KIND_EQUALITY,
+    NS_KIND_FC2D,
+    NS_KIND_FC3D,
+    NS_KIND_GFC2D,
+    NS_KIND_GFC3D,
+    NS_KIND_GMP,
+    NS_KIND_COUNT
+} ns_kind;
+
+/** "lcp", "mlcp", "relay", "avi", "equality", "fc2d", "fc3d", "gfc2d",
+ *  "gfc3d", "gmp"; "none" for NS_KIND_NONE. Never NULL. */
+const char *ns_kind_name(ns_kind k);
+
+/** Kind from its name (case-sensitive, as above); NS_KIND_NONE if unknown. */
+ns_kind ns_kind_from_name(const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,81 @@
+/* ns_problem.h — a problem of any kind (tagged union) and its solution
+ * vectors.
+ */
+#ifndef NS_PROBLEM_H
+#define NS_PROBLEM_H
+#include "ns_kind.h"
+#include "ns_lcp.h"
+#include "ns_mlcp.h"
+#include "ns_relay.h"
+#include "ns_avi.h"
+#include "ns_equality.h"
+#include "ns_fc.h"
+#include "ns_gfc.h"
+#include "ns_gmp.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ns_problem {
+    ns_kind kind;
+    union {
+        ns_lcp *lcp;           /* NS_KIND_LCP */
+        ns_mlcp *mlcp;         /* NS_KIND_MLCP */
+        ns_relay *relay;       /* NS_KIND_RELAY */
+        ns_avi *avi;           /* NS_KIND_AVI */
+        ns_equality *equality; /* NS_KIND_EQUALITY */
+        ns_fc *fc;             /* NS_KIND_FC2D, NS_KIND_FC3D */
+        ns_gfc *gfc;           /* NS_KIND_GFC2D, NS_KIND_GFC3D */
+        ns_gmp *gmp;           /* NS_KIND_GMP */
+    } u;
+} ns_problem;
+
+/* Wrappers: take ownership of the kind-specific problem (freed on failure). */
+ns_problem *ns_problem_from_lcp(ns_lcp *p);
+ns_problem *ns_problem_from_mlcp(ns_mlcp *p);
+ns_problem *ns_problem_from_relay(ns_relay *p);
+ns_problem *ns_problem_from_avi(ns_avi *p);
+ns_problem *ns_problem_from_equality(ns_equality *p);
+ns_problem *ns_problem_from_fc(ns_fc *p);      /* kind from p->dim */
+ns_problem *ns_problem_from_gfc(ns_gfc *p);    /* kind from p->dim */
+ns_problem *ns_problem_from_gmp(ns_gmp *p);
+
+/** Validates with the kind's validator. */
+ns_status ns_problem_validate(const ns_problem *p, char *err);
+
+/** Number of unknowns of the problem's main vector (lcp/relay/avi/equality
+ *  n, mlcp n+m, fc d·nc, gfc d·nc, gmp n). */
+ns_int ns_problem_size(const ns_problem *p);
+
+/** Frees p and the kind-specific problem. NULL allowed. */
+void ns_problem_free(ns_problem *p);
+
+/* ---- solutions ---- */
+
+#define NS_SOLUTION_MAXVEC 3
+
+/** The vectors of a solution, in the order of the solution file:
+ *   lcp, relay: z, w         mlcp: u (n), v (m), w (n+m)
+ *   avi: z                   equality: z
+ *   fc2d/fc3d: r, u          gfc2d/gfc3d: v (n), u (d·nc), r (d·nc)
+ *   gmp: reaction, velocity
+ * The solver's unknowns are the first vector(s); the others are computed
+ * from them (w = Mz + q, u = Wr + q, ...). */
+typedef struct ns_solution {
+    ns_kind kind;
+    int nvec;
+    const char *name[NS_SOLUTION_MAXVEC];  /* static strings */
+    ns_int len[NS_SOLUTION_MAXVEC];
+    double *vec[NS_SOLUTION_MAXVEC];        /* owned, zero-initialised */
+} ns_solution;
+
+/** Zeroed solution vectors sized for p. Caller frees with ns_solution_free. */
+ns_solution *ns_solution_new(const ns_problem *p);
+/** Vector by name, NULL if the solution has none of that name. */
+double *ns_solution_get(ns_solution *s, const char *name);
+void ns_solution_free(ns_solution *s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,122 @@
+/* ns_solver.h — options, results, the solver registry and the solve driver.
+ *
+ * ns_options is input only; ns_result is output only. Solvers are looked up
+ * by (name, kind) in one table (numerics/core/core_registry.c); ns_solve
+ * validates the problem, runs the solver, then recomputes the error with the
+ * kind's error function (ns_residual.h) and fills ns_result.
+ */
+#ifndef NS_SOLVER_H
+#define NS_SOLVER_H
+#include <stddef.h>
+#include "ns_problem.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Log callback: level 1 = summary, 2 = per iteration, 3 = debug. */
+typedef void (*ns_log_fn)(void *user, int level, const char *message);
+
+typedef struct ns_options {
+    double tol;              /* on the kind's relative error (default 1e-8) */
+    int max_iter;            /* iterations/sweeps; 0 = the solver's default */
+    double time_limit;       /* seconds; 0 = none */
+    int verbosity;           /* 0 = silent; messages go to log */
+    ns_log_fn log;           /* NULL = no messages whatever the verbosity */
+    void *log_user;
+    int warm_start;          /* 1: start from the solution's current content */
+    int fc_norm;             /* ns_fc_norm of the friction-contact error */
+    double omega;            /* relaxation (psor, nsgs); 0 = solver default */
+    int check_every;         /* global error computed every k sweeps; 0 = 1 */
+    int shuffle;             /* contact order: 0 natural, 1 shuffled each sweep */
+    unsigned seed;           /* for shuffle */
+    const char *local_solver;/* one-block solver name, NULL = default */
+    int record_history;      /* 1: ns_result.history gets the error per iteration */
+} ns_options;
+
+/** Defaults: tol 1e-8, max_iter 0, no time limit, silent. */
+void ns_options_default(ns_options *o);
+
+/** tol > 0 and finite, max_iter ≥ 0, time_limit ≥ 0, omega in [0, 2),
+ *  check_every ≥ 0. NS_OK or NS_BAD_INPUT with the field named in err. */
+ns_status ns_options_validate(const ns_options *o, char *err);
+
+typedef struct ns_result {
+    ns_status status;        /* converged, max_iter, ... or a failure */
+    int iterations;
+    double error;            /* recomputed by the kind's error function */
+    double seconds;          /* wall time of the solve alone */
+    char message[NS_ERRMSG_LEN]; /* reason of a failure, "" otherwise */
+    double *history;         /* (history_len) owned when record_history */
+    int history_len;
+} ns_result;
+
+/** Zeroes r (no allocation). */
+void ns_result_init(ns_result *r);
+/** Frees the history. */
+void ns_result_clear(ns_result *r);
+
+/* ---- solver entry points, one signature per kind ----
+ * Each receives a validated problem, the solution vectors (unknowns hold the
+ * starting point: zero, or the caller's when warm_start) and fills status,
+ * iterations and (its own estimate of) error. */
+typedef ns_status (*ns_lcp_solver)(const ns_lcp *p, double *z, double *w,
+                                   const ns_options *o, ns_result *res);
+typedef ns_status (*ns_mlcp_solver)(const ns_mlcp *p, double *z, double *w,
+                                    const ns_options *o, ns_result *res);
+typedef ns_status (*ns_relay_solver)(const ns_relay *p, double *z, double *w,
+                                     const ns_options *o, ns_result *res);
+typedef ns_status (*ns_avi_solver)(const ns_avi *p, double *z, double *w,
+                                   const ns_options *o, ns_result *res);
+typedef ns_status (*ns_equality_solver)(const ns_equality *p, double *z,
+                                        double *w, const ns_options *o,
+                                        ns_result *res);
+typedef ns_status (*ns_fc_solver)(const ns_fc *p, double *r, double *u,
+                                  const ns_options *o, ns_result *res);
+typedef ns_status (*ns_gfc_solver)(const ns_gfc *p, double *v, double *u,
+                                   double *r, const ns_options *o,
+                                   ns_result *res);
+typedef ns_status (*ns_gmp_solver)(const ns_gmp *p, double *reaction,
+                                   double *velocity, const ns_options *o,
+                                   ns_result *res);
+
+typedef struct ns_solver_info {
+    const char *name;        /* lower-case, e.g. "lemke", "nsgs-ac" */
+    ns_kind kind;            /* NS_KIND_FC3D entries also serve... only fc3d */
+    union {
+        ns_lcp_solver lcp;
+        ns_mlcp_solver mlcp;
+        ns_relay_solver relay;
+        ns_avi_solver avi;
+        ns_equality_solver equality;
+        ns_fc_solver fc;
+        ns_gfc_solver gfc;
+        ns_gmp_solver gmp;
+    } fn;
+    int is_default;          /* the default solver of its kind */
+    int default_max_iter;    /* used when options.max_iter is 0 */
+    const char *description; /* one line */
+} ns_solver_info;
+
+/** Number of registered solvers and the i-th (0 ≤ i < count). */
+size_t ns_solver_count(void);
+const ns_solver_info *ns_solver_at(size_t i);
+
+/** Solver by name and kind; NULL if none. */
+const ns_solver_info *ns_solver_find(const char *name, ns_kind kind);
+
+/** Default solver of a kind; NULL if the kind has none yet. */
+const ns_solver_info *ns_solver_default(ns_kind kind);
+
+/** Solves p with the named solver (NULL = the kind's default). sol must come
+ *  from ns_solution_new(p). res is filled in every case: res->status is also
+ *  the return value. res->error is recomputed by the kind's error function
+ *  from the returned unknowns; "converged" is reported only when it is
+ *  ≤ o->tol. Bad problem/options → NS_BAD_INPUT with the reason in
+ *  res->message; unknown solver → NS_NOT_FOUND. */
+ns_status ns_solve(const ns_problem *p, const char *solver,
+                   const ns_options *o, ns_solution *sol, ns_result *res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,36 @@
+/* ns_internal.h — helpers private to libnonsmooth_numerics. */
+#ifndef NS_INTERNAL_H
+#define NS_INTERNAL_H
+#include <stddef.h>
+#include <stdarg.h>
+#include "nonsmooth/ns_status.h"
+
+#if defined(__GNUC__)
+#define NS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define NS_PRINTF(a, b)
+#endif
+
+/** Writes a formatted message into err (NS_ERRMSG_LEN bytes) if err is not
+ *  NULL; returns st so that `return ns_fail(err, NS_BAD_INPUT, "...")`. */
+ns_status ns_fail(char *err, ns_status st, const char *fmt, ...) NS_PRINTF(3, 4);
+
+/** Allocation wrappers: never ask for 0 bytes, check n*size overflow. */
+void *ns_malloc(size_t n, size_t size);
+void *ns_calloc(size_t n, size_t size);
+
+/** Copies n doubles (NULL when src is NULL or on failure). */
+double *ns_dup(const double *src, size_t n);
+
+/** 1 if every x[0..n-1] is finite. */
+int ns_all_finite(const double *x, size_t n);
+
+/** Index of the first non-finite value, or -1. */
+long ns_first_nonfinite(const double *x, size_t n);
+
+/** Euclidean norm of x (n values, BLAS dnrm2). */
+double ns_norm2(const double *x, size_t n);
+
+/** Wall clock in seconds (monotonic). */
+double ns_now(void);
+#endif
