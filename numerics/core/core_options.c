@@ -1,0 +1,45 @@
+/* core_options.c — solver options: defaults and validation; results. */
+#include "nonsmooth/ns_solver.h"
+#include "core/ns_internal.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ns_options_default(ns_options *o)
+{
+    if (!o) return;
+    memset(o, 0, sizeof *o);
+    o->tol = 1e-8;
+    o->seed = 1;
+}
+
+ns_status ns_options_validate(const ns_options *o, char *err)
+{
+    if (!o) return ns_fail(err, NS_BAD_INPUT, "options: none given");
+    if (!(o->tol > 0) || !isfinite(o->tol))
+        return ns_fail(err, NS_BAD_INPUT, "options: tol: %g is not a positive number", o->tol);
+    if (o->max_iter < 0)
+        return ns_fail(err, NS_BAD_INPUT, "options: max_iter: %d is negative", o->max_iter);
+    if (!(o->time_limit >= 0) || isinf(o->time_limit))
+        return ns_fail(err, NS_BAD_INPUT, "options: time_limit: %g is not ≥ 0", o->time_limit);
+    if (!(o->omega >= 0 && o->omega < 2))
+        return ns_fail(err, NS_BAD_INPUT, "options: omega: %g is not in [0, 2)", o->omega);
+    if (o->check_every < 0)
+        return ns_fail(err, NS_BAD_INPUT, "options: check_every: %d is negative", o->check_every);
+    if (o->fc_norm != 0 && o->fc_norm != 1)
+        return ns_fail(err, NS_BAD_INPUT, "options: fc_norm: %d is not 0 or 1", o->fc_norm);
+    return NS_OK;
+}
+
+void ns_result_init(ns_result *r)
+{
+    if (r) memset(r, 0, sizeof *r);
+}
+
+void ns_result_clear(ns_result *r)
+{
+    if (!r) return;
+    free(r->history);
+    r->history = NULL;
+    r->history_len = 0;
+}

@@ -1,0 +1,155 @@
+/* core_solve.c — the solve driver: validate, dispatch, recompute the error
+ * with the kind's error function, fill ns_result. */
+#include "nonsmooth/ns_solver.h"
+#include "nonsmooth/ns_residual.h"
+#include "core/ns_internal.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static ns_status finish(ns_result *res, ns_status st, const char *msg)
+{
+    res->status = st;
+    if (msg) {
+        strncpy(res->message, msg, NS_ERRMSG_LEN - 1);
+        res->message[NS_ERRMSG_LEN - 1] = '\0';
+    }
+    return st;
+}
+
+static ns_status check_solution(const ns_problem *p, const ns_solution *sol,
+                                char *err)
+{
+    if (!sol) return ns_fail(err, NS_BAD_INPUT, "solve: no solution vectors given");
+    if (sol->kind != p->kind)
+        return ns_fail(err, NS_BAD_INPUT, "solve: solution is for %s, problem is %s",
+                       ns_kind_name(sol->kind), ns_kind_name(p->kind));
+    ns_solution *ref = ns_solution_new(p);
+    if (!ref) return ns_fail(err, NS_NO_MEMORY, "solve: out of memory");
+    ns_status st = NS_OK;
+    if (ref->nvec != sol->nvec) st = NS_BAD_INPUT;
+    for (int k = 0; !st && k < ref->nvec; k++)
+        if (ref->len[k] != sol->len[k] || !sol->vec[k]) st = NS_BAD_INPUT;
+    ns_solution_free(ref);
+    if (st) return ns_fail(err, st, "solve: solution vectors do not fit the problem "
+                           "(use ns_solution_new)");
+    return NS_OK;
+}
+
+static ns_status dispatch(const ns_solver_info *s, const ns_problem *p,
+                          ns_solution *sol, const ns_options *o, ns_result *res)
+{
+    double **v = sol->vec;
+    switch (p->kind) {
+    case NS_KIND_LCP: return s->fn.lcp(p->u.lcp, v[0], v[1], o, res);
+    case NS_KIND_RELAY: return s->fn.relay(p->u.relay, v[0], v[1], o, res);
+    case NS_KIND_MLCP: {
+        /* the MLCP solvers work on z = (u, v) in one array: w holds n+m
+         * values and doubles as z's storage is not possible, so use w as
+         * output and copy (u, v) in and out of a contiguous z. */
+        const ns_mlcp *m = p->u.mlcp;
+        size_t N = (size_t)(m->n + m->m);
+        double *z = ns_malloc(N, sizeof(double));
+        if (!z) return ns_fail(res->message, NS_NO_MEMORY, "mlcp: out of memory");
+        memcpy(z, v[0], (size_t)m->n * sizeof(double));
+        memcpy(z + m->n, v[1], (size_t)m->m * sizeof(double));
+        ns_status st = s->fn.mlcp(m, z, v[2], o, res);
+        memcpy(v[0], z, (size_t)m->n * sizeof(double));
+        memcpy(v[1], z + m->n, (size_t)m->m * sizeof(double));
+        free(z);
+        return st;
+    }
+    case NS_KIND_AVI: {
+        double *w = ns_malloc((size_t)p->u.avi->n, sizeof(double));
+        if (!w) return ns_fail(res->message, NS_NO_MEMORY, "avi: out of memory");
+        ns_status st = s->fn.avi(p->u.avi, v[0], w, o, res);
+        free(w);
+        return st;
+    }
+    case NS_KIND_EQUALITY: {
+        double *w = ns_malloc((size_t)p->u.equality->n, sizeof(double));
+        if (!w) return ns_fail(res->message, NS_NO_MEMORY, "equality: out of memory");
+        ns_status st = s->fn.equality(p->u.equality, v[0], w, o, res);
+        free(w);
+        return st;
+    }
+    case NS_KIND_FC2D: case NS_KIND_FC3D:
+        return s->fn.fc(p->u.fc, v[0], v[1], o, res);
+    case NS_KIND_GFC2D: case NS_KIND_GFC3D:
+        return s->fn.gfc(p->u.gfc, v[0], v[1], v[2], o, res);
+    case NS_KIND_GMP: return s->fn.gmp(p->u.gmp, v[0], v[1], o, res);
+    default: return ns_fail(res->message, NS_BAD_INPUT, "solve: unknown kind");
+    }
+}
+
+/* Unknowns are the leading vectors: all but the last for every kind with a
+ * dependent vector (lcp z | w, fc r | u, ...), gfc: v and r. */
+static void zero_unknowns(ns_solution *sol)
+{
+    for (int k = 0; k < sol->nvec; k++)
+        memset(sol->vec[k], 0, (size_t)sol->len[k] * sizeof(double));
+}
+
+static int all_finite(const ns_solution *sol)
+{
+    for (int k = 0; k < sol->nvec; k++)
+        if (!ns_all_finite(sol->vec[k], (size_t)sol->len[k])) return 0;
+    return 1;
+}
+
+ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
+                   ns_solution *sol, ns_result *res)
+{
+    ns_result dummy;
+    if (!res) res = &dummy;
+    ns_result_init(res);
+    res->error = INFINITY;
+    ns_options def;
+    if (!o) { ns_options_default(&def); o = &def; }
+    ns_status st;
+    if (!p) return finish(res, NS_BAD_INPUT, "solve: no problem given");
+    if ((st = ns_options_validate(o, res->message))) return finish(res, st, NULL);
+    if ((st = ns_problem_validate(p, res->message))) return finish(res, st, NULL);
+    if ((st = check_solution(p, sol, res->message))) return finish(res, st, NULL);
+
+    const ns_solver_info *info = solver ? ns_solver_find(solver, p->kind)
+                                        : ns_solver_default(p->kind);
+    if (!info) {
+        ns_fail(res->message, NS_NOT_FOUND,
+                solver ? "solve: no solver '%s' for %s problems"
+                       : "solve: %sno default solver for %s problems yet",
+                solver ? solver : "", ns_kind_name(p->kind));
+        return finish(res, NS_NOT_FOUND, NULL);
+    }
+    ns_options eff = *o;
+    if (eff.max_iter == 0) eff.max_iter = info->default_max_iter;
+    if (!eff.warm_start) zero_unknowns(sol);
+    else if (!all_finite(sol))
+        return finish(res, NS_BAD_INPUT, "solve: warm start holds NaN or Inf");
+
+    double t0 = ns_now();
+    st = dispatch(info, p, sol, &eff, res);
+    res->seconds = ns_now() - t0;
+    if (!ns_status_is_outcome(st)) return finish(res, st, NULL);
+
+    /* The error that counts is the kind's, recomputed from the unknowns. */
+    res->error = ns_problem_error(p, sol);
+    if (!all_finite(sol) || !isfinite(res->error)) {
+        zero_unknowns(sol);
+        res->error = ns_problem_error(p, sol);
+        if (st == NS_CONVERGED || st == NS_MAX_ITER || st == NS_TIME_LIMIT)
+            st = NS_DIVERGED;
+        return finish(res, st, res->message[0] ? NULL
+                      : "iterates became NaN or Inf; solution reset to zero");
+    }
+    if (st == NS_CONVERGED && res->error > eff.tol) {
+        st = NS_MAX_ITER;
+        if (!res->message[0])
+            ns_fail(res->message, st, "%s stopped on its own criterion but the "
+                    "recomputed error %.3g is above tol %.3g", info->name,
+                    res->error, eff.tol);
+    } else if ((st == NS_MAX_ITER || st == NS_TIME_LIMIT) && res->error <= eff.tol) {
+        st = NS_CONVERGED;
+    }
+    return finish(res, st, NULL);
+}

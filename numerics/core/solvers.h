@@ -1,0 +1,14 @@
+/* solvers.h — entry points of every registered solver (private; the public
+ * way in is ns_solve with a name from the registry). Signatures follow the
+ * per-kind typedefs of ns_solver.h. */
+#ifndef NS_SOLVERS_H
+#define NS_SOLVERS_H
+#include "nonsmooth/ns_solver.h"
+
+/* equality */
+ns_status ns_equality_direct(const ns_equality *p, double *z, double *w,
+                             const ns_options *o, ns_result *res);
+/* lcp */
+ns_status ns_lcp_pgs(const ns_lcp *p, double *z, double *w,
+                     const ns_options *o, ns_result *res);
+#endif

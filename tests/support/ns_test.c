@@ -1,0 +1,64 @@
+/* ns_test.c — helpers shared by the test programs. */
+#define _POSIX_C_SOURCE 200809L
+#include "ns_test.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *ns_test_data_dir(void)
+{
+    const char *env = getenv("NS_SHARED_DATA");
+    const char *dir = env && *env ? env : NS_SHARED_DATA;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return NULL;
+    return dir;
+}
+
+char *ns_test_data_path(char *buf, size_t len, const char *rel)
+{
+    const char *d = ns_test_data_dir();
+    snprintf(buf, len, "%s/%s", d ? d : ".", rel);
+    return buf;
+}
+
+char *ns_test_tmpname(char *buf, size_t len, const char *suffix)
+{
+    static const char *dflt = "/tmp";
+    const char *t = getenv("TMPDIR");
+    char tmpl[4096];
+    snprintf(tmpl, sizeof tmpl, "%s/nstestXXXXXX", t && *t ? t : dflt);
+    int fd = mkstemp(tmpl);
+    if (fd >= 0) { close(fd); unlink(tmpl); }
+    snprintf(buf, len, "%s%s", tmpl, suffix ? suffix : "");
+    return buf;
+}
+
+void ns_rng_seed(ns_rng *r, uint64_t seed)
+{
+    r->s = seed ? seed : 0x9E3779B97F4A7C15ull;
+}
+
+double ns_rng_uniform(ns_rng *r)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    uint64_t v = r->s * 0x2545F4914F6CDD1Dull;
+    return (double)(v >> 11) * (1.0 / 9007199254740992.0);
+}
+
+double ns_rng_range(ns_rng *r, double a, double b)
+{
+    return a + (b - a) * ns_rng_uniform(r);
+}
+
+int ns_test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    size_t n = strlen(text);
+    int ok = fwrite(text, 1, n, f) == n;
+    return (fclose(f) == 0 && ok) ? 0 : -1;
+}

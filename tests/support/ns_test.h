@@ -1,0 +1,25 @@
+/* ns_test.h — helpers shared by the test programs (not part of the library). */
+#ifndef NS_TEST_H
+#define NS_TEST_H
+#include <stddef.h>
+#include <stdint.h>
+
+/** Root of the third-party collection (../shared/data), or NULL when the
+ *  directory is absent (tests then skip with exit code 77). */
+const char *ns_test_data_dir(void);
+
+/** Joins the data root and a relative path into buf; returns buf. */
+char *ns_test_data_path(char *buf, size_t len, const char *rel);
+
+/** A fresh temporary file name (file not created) under $TMPDIR or /tmp. */
+char *ns_test_tmpname(char *buf, size_t len, const char *suffix);
+
+/** Deterministic pseudo-random numbers (xorshift64*), no global state. */
+typedef struct ns_rng { uint64_t s; } ns_rng;
+void ns_rng_seed(ns_rng *r, uint64_t seed);
+double ns_rng_uniform(ns_rng *r);            /* in [0, 1) */
+double ns_rng_range(ns_rng *r, double a, double b);
+
+/** Writes text to a new file; returns 0 on success. */
+int ns_test_write_file(const char *path, const char *text);
+#endif

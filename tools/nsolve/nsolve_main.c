@@ -1,0 +1,353 @@
+/* nsolve — solve one problem file and report.
+ *
+ *   nsolve [options] FILE
+ *
+ * Exit status: 0 converged (or --check passed), 1 not converged, 2 bad input
+ * or usage (one-line message on stderr naming the file, line or field). */
+#define _POSIX_C_SOURCE 200809L
+#include "nonsmooth/nonsmooth.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char *usage_text =
+    "Usage: nsolve [options] FILE\n"
+    "Solve one nonsmooth problem file (Siconos .dat or FCLIB .hdf5) and report.\n"
+    "\n"
+    "Options:\n"
+    "  -s, --solver NAME     solver to use (default: the default of the problem's kind;\n"
+    "                        see --list-solvers)\n"
+    "  -t, --tol T           tolerance on the kind's relative error (default 1e-8)\n"
+    "  -n, --max-iter N      iteration limit (default: the solver's own)\n"
+    "      --time-limit S    stop after S seconds (default: none)\n"
+    "  -k, --kind KIND       problem kind, overriding detection: lcp, mlcp, relay, avi,\n"
+    "                        equality, fc2d, fc3d, gfc2d, gfc3d, gmp\n"
+    "      --check           read and validate only; solve nothing\n"
+    "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
+    "                        not converged): '# NAME LENGTH' then one value a line\n"
+    "      --json            print exactly one JSON object on stdout\n"
+    "      --list-solvers    list the registered solvers (of --kind if given) and exit\n"
+    "  -v, --verbose         print solver progress on stderr\n"
+    "  -h, --help            show this help and exit\n"
+    "      --version         print the version and exit\n"
+    "\n"
+    "Exit status: 0 converged (or --check passed), 1 not converged,\n"
+    "2 bad input or usage.\n"
+    "\n"
+    "Examples:\n"
+    "  nsolve ../shared/data/lcp/lcp_CPS_1.dat\n"
+    "  nsolve --solver pgs --tol 1e-10 --json problem.dat\n"
+    "  nsolve --check --kind equality system.dat\n";
+
+typedef struct cli {
+    const char *file, *solver, *output;
+    ns_kind kind;
+    ns_options opt;
+    int check, json, list, verbose;
+} cli;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "nsolve: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, " (see nsolve --help)\n");
+    return 2;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno) return -1;
+    *out = v;
+    return 0;
+}
+
+static int parse_int(const char *s, int *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end || errno || v < 0 || v > 2000000000L) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* Returns -1 to go on, or an exit status. */
+static int parse_args(int argc, char **argv, cli *c)
+{
+    ns_options_default(&c->opt);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = NULL;
+#define NEEDS_VALUE(name)                                                   \
+        do {                                                                \
+            if (i + 1 >= argc) return usage_error("%s needs a value", name); \
+            val = argv[++i];                                                \
+        } while (0)
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            fputs(usage_text, stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("nsolve (nonsmooth) %s\n", ns_version());
+            return 0;
+        } else if (!strcmp(a, "-s") || !strcmp(a, "--solver")) {
+            NEEDS_VALUE(a); c->solver = val;
+        } else if (!strcmp(a, "-t") || !strcmp(a, "--tol")) {
+            NEEDS_VALUE(a);
+            if (parse_double(val, &c->opt.tol) || !(c->opt.tol > 0))
+                return usage_error("--tol: '%s' is not a positive number", val);
+        } else if (!strcmp(a, "-n") || !strcmp(a, "--max-iter")) {
+            NEEDS_VALUE(a);
+            if (parse_int(val, &c->opt.max_iter))
+                return usage_error("--max-iter: '%s' is not a non-negative integer", val);
+        } else if (!strcmp(a, "--time-limit")) {
+            NEEDS_VALUE(a);
+            if (parse_double(val, &c->opt.time_limit) || !(c->opt.time_limit >= 0) ||
+                isinf(c->opt.time_limit))
+                return usage_error("--time-limit: '%s' is not a number of seconds", val);
+        } else if (!strcmp(a, "-k") || !strcmp(a, "--kind")) {
+            NEEDS_VALUE(a);
+            c->kind = ns_kind_from_name(val);
+            if (c->kind == NS_KIND_NONE)
+                return usage_error("--kind: unknown kind '%s' (lcp, mlcp, relay, avi, "
+                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp)", val);
+        } else if (!strcmp(a, "--check")) {
+            c->check = 1;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            NEEDS_VALUE(a); c->output = val;
+        } else if (!strcmp(a, "--json")) {
+            c->json = 1;
+        } else if (!strcmp(a, "--list-solvers")) {
+            c->list = 1;
+        } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+            c->verbose = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return usage_error("unknown option '%s'", a);
+        } else if (c->file) {
+            return usage_error("more than one file given ('%s')", a);
+        } else {
+            c->file = a;
+        }
+#undef NEEDS_VALUE
+    }
+    if (!c->file && !c->list) return usage_error("%s", "no problem file given");
+    return -1;
+}
+
+static void list_solvers(ns_kind only)
+{
+    printf("%-10s %-10s %-8s %s\n", "kind", "solver", "default", "description");
+    for (size_t i = 0; i < ns_solver_count(); i++) {
+        const ns_solver_info *s = ns_solver_at(i);
+        if (only != NS_KIND_NONE && s->kind != only) continue;
+        printf("%-10s %-10s %-8s %s\n", ns_kind_name(s->kind), s->name,
+               s->is_default ? "yes" : "", s->description);
+    }
+}
+
+static void json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void json_number(FILE *f, double x)
+{
+    if (isfinite(x)) fprintf(f, "%.17g", x);
+    else fputs("null", f);
+}
+
+/* Size object / line of a problem. */
+static void print_size(FILE *f, const ns_problem *p, int json)
+{
+    const char *fmt2 = json ? "{\"%s\": %d, \"%s\": %d}" : "%s = %d, %s = %d";
+    switch (p->kind) {
+    case NS_KIND_LCP: case NS_KIND_RELAY: case NS_KIND_AVI: case NS_KIND_EQUALITY:
+        fprintf(f, json ? "{\"n\": %d}" : "n = %d", ns_problem_size(p)); break;
+    case NS_KIND_MLCP:
+        fprintf(f, fmt2, "n", p->u.mlcp->n, "m", p->u.mlcp->m); break;
+    case NS_KIND_FC2D: case NS_KIND_FC3D:
+        fprintf(f, json ? "{\"contacts\": %d}" : "contacts = %d", p->u.fc->nc); break;
+    case NS_KIND_GFC2D: case NS_KIND_GFC3D:
+        fprintf(f, fmt2, "ndof", p->u.gfc->n, "contacts", p->u.gfc->nc); break;
+    case NS_KIND_GMP: {
+        const ns_gmp *g = p->u.gmp;
+        fprintf(f, json ? "{\"n\": %d, \"equality\": %d, \"lcp\": %d, \"relay\": %d, "
+                          "\"fc2d\": %d, \"fc3d\": %d}"
+                        : "n = %d, blocks: equality %d, lcp %d, relay %d, fc2d %d, fc3d %d",
+                g->n, ns_gmp_count(g, NS_GMP_EQUALITY), ns_gmp_count(g, NS_GMP_LCP),
+                ns_gmp_count(g, NS_GMP_RELAY), ns_gmp_count(g, NS_GMP_FC2D),
+                ns_gmp_count(g, NS_GMP_FC3D));
+        break;
+    }
+    default: fputs(json ? "{}" : "?", f);
+    }
+}
+
+/* The status word of the report: converged | max_iter | no_solution |
+ * singular | time_limit | error. */
+static const char *report_status(ns_status st)
+{
+    switch (st) {
+    case NS_CONVERGED: case NS_MAX_ITER: case NS_NO_SOLUTION:
+    case NS_SINGULAR: case NS_TIME_LIMIT:
+        return ns_status_name(st);
+    default:
+        return "error";
+    }
+}
+
+static void log_stderr(void *user, int level, const char *msg)
+{
+    (void)user;
+    (void)level;
+    fprintf(stderr, "nsolve: %s\n", msg);
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void print_json_error(const cli *c, const char *msg)
+{
+    printf("{\"file\": ");
+    json_string(stdout, c->file);
+    printf(", \"status\": \"error\", \"message\": ");
+    json_string(stdout, msg);
+    printf("}\n");
+}
+
+int main(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_args(argc, argv, &c);
+    if (rc >= 0) return rc;
+    if (c.list) {
+        list_solvers(c.kind);
+        return 0;
+    }
+    char err[NS_ERRMSG_LEN] = "";
+    ns_problem *p = NULL;
+    double t0 = now();
+    ns_status st = ns_problem_read(c.file, c.kind, &p, err);
+    double read_seconds = now() - t0;
+    if (st == NS_OK) st = ns_problem_validate(p, err);
+    if (st != NS_OK) {
+        if (!err[0]) snprintf(err, sizeof err, "%s: %s", c.file, ns_status_name(st));
+        /* messages from validation do not carry the file name */
+        if (strncmp(err, c.file, strlen(c.file)) != 0) {
+            char full[2 * NS_ERRMSG_LEN];
+            snprintf(full, sizeof full, "%s: %s", c.file, err);
+            fprintf(stderr, "nsolve: %s\n", full);
+            if (c.json) print_json_error(&c, full);
+        } else {
+            fprintf(stderr, "nsolve: %s\n", err);
+            if (c.json) print_json_error(&c, err);
+        }
+        ns_problem_free(p);
+        return 2;
+    }
+
+    if (c.check) {
+        if (c.json) {
+            printf("{\"file\": ");
+            json_string(stdout, c.file);
+            printf(", \"kind\": \"%s\", \"size\": ", ns_kind_name(p->kind));
+            print_size(stdout, p, 1);
+            printf(", \"read_seconds\": %.6g}\n", read_seconds);
+        } else {
+            printf("file        %s\nkind        %s (", c.file, ns_kind_name(p->kind));
+            print_size(stdout, p, 0);
+            printf(")\ncheck       ok (read in %.3g s)\n", read_seconds);
+        }
+        ns_problem_free(p);
+        return 0;
+    }
+
+    const ns_solver_info *info = c.solver ? ns_solver_find(c.solver, p->kind)
+                                          : ns_solver_default(p->kind);
+    if (!info) {
+        if (c.solver)
+            snprintf(err, sizeof err, "%s: no solver '%s' for %s problems (see "
+                     "nsolve --list-solvers --kind %s)", c.file, c.solver,
+                     ns_kind_name(p->kind), ns_kind_name(p->kind));
+        else
+            snprintf(err, sizeof err, "%s: no solver is registered for %s problems yet",
+                     c.file, ns_kind_name(p->kind));
+        fprintf(stderr, "nsolve: %s\n", err);
+        if (c.json) print_json_error(&c, err);
+        ns_problem_free(p);
+        return 2;
+    }
+    if (c.verbose) {
+        c.opt.verbosity = 2;
+        c.opt.log = log_stderr;
+    }
+    ns_solution *sol = ns_solution_new(p);
+    ns_result res;
+    if (!sol) {
+        fprintf(stderr, "nsolve: %s: out of memory\n", c.file);
+        ns_problem_free(p);
+        return 2;
+    }
+    st = ns_solve(p, info->name, &c.opt, sol, &res);
+    int failed_call = !ns_status_is_outcome(st);
+    if (failed_call) {
+        fprintf(stderr, "nsolve: %s: %s\n", c.file,
+                res.message[0] ? res.message : ns_status_name(st));
+    }
+    if (c.output && !failed_call) {
+        char werr[NS_ERRMSG_LEN];
+        if (ns_solution_write(c.output, sol, werr) != NS_OK) {
+            fprintf(stderr, "nsolve: %s\n", werr);
+            failed_call = 1;
+        }
+    }
+    int max_iter = c.opt.max_iter ? c.opt.max_iter : info->default_max_iter;
+    if (c.json) {
+        printf("{\"file\": ");
+        json_string(stdout, c.file);
+        printf(", \"kind\": \"%s\", \"size\": ", ns_kind_name(p->kind));
+        print_size(stdout, p, 1);
+        printf(", \"solver\": \"%s\", \"status\": \"%s\", \"iterations\": %d, \"error\": ",
+               info->name, report_status(st), res.iterations);
+        json_number(stdout, res.error);
+        printf(", \"tol\": %.17g, \"max_iter\": %d, \"seconds\": %.9g, \"read_seconds\": %.9g",
+               c.opt.tol, max_iter, res.seconds, read_seconds);
+        if (res.message[0]) {
+            printf(", \"message\": ");
+            json_string(stdout, res.message);
+        }
+        printf("}\n");
+    } else {
+        printf("file        %s\n", c.file);
+        printf("kind        %s (", ns_kind_name(p->kind));
+        print_size(stdout, p, 0);
+        printf(")\nsolver      %s\n", info->name);
+        printf("status      %s\n", ns_status_name(st));
+        printf("iterations  %d (limit %d)\n", res.iterations, max_iter);
+        printf("error       %.3e (tol %.1e)\n", res.error, c.opt.tol);
+        printf("time        %.6f s solve, %.6f s read\n", res.seconds, read_seconds);
+        if (res.message[0] && !failed_call) printf("note        %s\n", res.message);
+        if (c.output && !failed_call) printf("solution    written to %s\n", c.output);
+    }
+    ns_result_clear(&res);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+    if (failed_call) return 2;
+    return st == NS_CONVERGED ? 0 : 1;
+}
