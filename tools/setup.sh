@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages nonsmooth needs (only those missing), then
+# configures and builds into build/ (or $NS_BUILD_DIR).
+#   tools/setup.sh [--sanitize] [--fuzz]
+# Non-interactive; needs root (or sudo) only when something is missing.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${NS_BUILD_DIR:-$here/build}
+cmake_args=(-DCMAKE_BUILD_TYPE=${NS_BUILD_TYPE:-RelWithDebInfo})
+pkgs=(build-essential cmake pkg-config libsuitesparse-dev libopenblas-dev
+      liblapacke-dev libhdf5-dev libfclib-dev libsundials-dev libcmocka-dev)
+for a in "$@"; do
+  case "$a" in
+    --sanitize) cmake_args+=(-DNS_SANITIZE=ON); build=${NS_BUILD_DIR:-$here/build-asan} ;;
+    --fuzz) pkgs+=(clang libclang-rt-14-dev) ;;
+    -h|--help) sed -n '2,5p' "$0"; exit 0 ;;
+    *) echo "setup.sh: unknown option '$a'" >&2; exit 2 ;;
+  esac
+done
+
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+jobs=$(nproc 2>/dev/null || echo 2)
+[ "$jobs" -gt 2 ] && jobs=2
+cmake -S "$here" -B "$build" "${cmake_args[@]}" >/dev/null
+cmake --build "$build" -j "$jobs"
+echo "setup: built in $build" >&2
