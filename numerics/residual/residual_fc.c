@@ -1,0 +1,73 @@
+/* residual_fc.c — error of a local friction-contact problem, 2D and 3D
+ * (Siconos 4.4's fc2d/fc3d_compute_error; docs/errors.md §FC). */
+#include "nonsmooth/ns_residual.h"
+#include "core/ns_internal.h"
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+/* x ← P_K(x), K = { (x_N, x_T) : ‖x_T‖ ≤ μ x_N } the Coulomb cone (d = 2, 3;
+ * x_T has d−1 components):
+ *   μ‖x_T‖ ≤ −x_N      (x in the polar cone)   → 0,
+ *   ‖x_T‖ ≤ μ x_N      (x in K)                → x,
+ *   otherwise  a = (x_N + μ‖x_T‖)/(1 + μ²)     → (a, μ a x_T/‖x_T‖).
+ * The polar test comes first so that μ = 0 gives K = {x_T = 0, x_N ≥ 0}. */
+static void project_on_cone(int dim, double mu, double *x)
+{
+    double nt = dim == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
+    if (mu * nt <= -x[0]) {
+        for (int k = 0; k < dim; k++) x[k] = 0.0;
+    } else if (nt <= mu * x[0]) {
+        return;
+    } else {
+        double a = (x[0] + mu * nt) / (1.0 + mu * mu);
+        double s = mu * a / nt;   /* nt > 0 here */
+        x[0] = a;
+        for (int k = 1; k < dim; k++) x[k] *= s;
+    }
+}
+
+/* For one contact: û = u + μ‖u_T‖e_N, returns ‖r − P_K(r − û)‖₂²
+ * (+INFINITY if dim ∉ {2,3} or a value of r, u, μ is not finite). */
+double ns_fc_contact_error_sq(int dim, double mu, const double *r, const double *u)
+{
+    if ((dim != 2 && dim != 3) || !r || !u || !isfinite(mu)) return INFINITY;
+    if (!ns_all_finite(r, (size_t)dim) || !ns_all_finite(u, (size_t)dim)) return INFINITY;
+    double ut = dim == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
+    double x[3];
+    x[0] = r[0] - (u[0] + mu * ut);
+    for (int k = 1; k < dim; k++) x[k] = r[k] - u[k];
+    project_on_cone(dim, mu, x);
+    double s = 0.0;
+    for (int k = 0; k < dim; k++) {
+        double d = r[k] - x[k];
+        s += d * d;
+    }
+    return isfinite(s) ? s : INFINITY;
+}
+
+/* u ← W r + q;  absolute error a = sqrt(Σ_α ‖r_α − P_Kα(r_α − û_α)‖²);
+ *   NS_FC_NORM_SICONOS: e = a / max(‖q‖, ‖r‖, ‖u‖),
+ *   NS_FC_NORM_Q:       e = a / ‖q‖,
+ * the division skipped when the divisor is ≤ DBL_EPSILON.
+ * +INFINITY on non-finite r, u or q. */
+double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm)
+{
+    if (!p || !r || !u || (p->dim != 2 && p->dim != 3)) return INFINITY;
+    const int d = p->dim;
+    const size_t m = (size_t)d * (size_t)p->nc;
+    if (m == 0) return 0.0;
+    memcpy(u, p->q, m * sizeof(double));
+    ns_matrix_gemv(1.0, p->W, r, 1.0, u);
+    if (!ns_all_finite(r, m) || !ns_all_finite(u, m) || !ns_all_finite(p->q, m))
+        return INFINITY;
+    double s = 0.0;
+    for (ns_int c = 0; c < p->nc; c++)
+        s += ns_fc_contact_error_sq(d, p->mu[c], r + (size_t)c * d, u + (size_t)c * d);
+    double e = sqrt(s);
+    double scale = ns_norm2(p->q, m);
+    if (norm == NS_FC_NORM_SICONOS)
+        scale = fmax(scale, fmax(ns_norm2(r, m), ns_norm2(u, m)));
+    if (scale > DBL_EPSILON) e /= scale;
+    return isfinite(e) ? e : INFINITY;
+}
