@@ -1,0 +1,546 @@
+/* io_dat_problem.c — the problem layouts of the .dat files
+ * (docs/formats.md §3): LCP, relay, AVI and equality (n, M, q[, lb, ub]),
+ * MLCP (M form and/or ABCD form), FC2D/FC3D (d, nc, M, q, mu),
+ * GFC2D/GFC3D (d, nc, M, H, q, b, mu), GMP (SBM M, q, types and mu).
+ * Readers return a structurally consistent problem or nothing; writers
+ * print the same layouts with %.17g values (exact round trip). */
+#include "io/io_dat.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ helpers */
+
+/* n reals (n checked against the data left) into a new array *out. */
+static ns_status read_vec(ns_lexer *lx, const char *field, ns_int n, double **out)
+{
+    *out = NULL;
+    ns_status st = ns_lex_need(lx, field, (size_t)n, 2);
+    if (st) return st;
+    double *x = ns_malloc((size_t)n, sizeof *x);
+    if (!x) { ns_lex_fail(lx, field, "out of memory"); return NS_NO_MEMORY; }
+    if ((st = ns_lex_reals(lx, field, (size_t)n, x))) { free(x); return st; }
+    *out = x;
+    return NS_OK;
+}
+
+/* A dense r×c matrix given row by row (MLCP split form) into a new
+ * column-major matrix. */
+static ns_status read_rowmajor(ns_lexer *lx, const char *field, ns_int r,
+                               ns_int c, ns_matrix **out)
+{
+    double *v = NULL;
+    *out = NULL;
+    uint64_t n = (uint64_t)r * (uint64_t)c;
+    if (n > (uint64_t)ns_lex_left(lx))
+        return ns_lex_fail(lx, field, "%d x %d values announced but only %zu bytes "
+                           "of data left", r, c, ns_lex_left(lx));
+    ns_status st = read_vec(lx, field, (ns_int)n, &v);
+    if (st) return st;
+    ns_matrix *A = ns_matrix_dense_new(r, c);
+    if (!A) { free(v); ns_lex_fail(lx, field, "out of memory"); return NS_NO_MEMORY; }
+    for (ns_int i = 0; i < r; i++)
+        for (ns_int j = 0; j < c; j++)
+            A->dense[(size_t)i + (size_t)j * (size_t)r] = v[(size_t)i * (size_t)c + (size_t)j];
+    free(v);
+    *out = A;
+    return NS_OK;
+}
+
+static ns_status oom(ns_lexer *lx, const char *what)
+{
+    ns_lex_fail(lx, what, "out of memory");
+    return NS_NO_MEMORY;
+}
+
+/* ---------------------------------------------------------- LCP-like */
+
+/* n, M (n×n), q[, lb, ub] for LCP, AVI, equality and relay. */
+static ns_status read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
+{
+    ns_int n;
+    ns_matrix *M = NULL;
+    double *q = NULL, *lb = NULL, *ub = NULL;
+    ns_problem *P = NULL;
+    ns_status st;
+    if ((st = ns_lex_count(lx, "n", &n))) return st;
+    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
+    if (M->rows != n || M->cols != n) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix disagrees with n = %d", M->rows,
+                         M->cols, n);
+        goto done;
+    }
+    if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
+    if (kind == NS_KIND_RELAY) {
+        if ((st = read_vec(lx, "lb", M->cols, &lb))) goto done;
+        if ((st = read_vec(lx, "ub", M->cols, &ub))) goto done;
+    }
+    switch (kind) {
+    case NS_KIND_LCP: P = ns_problem_from_lcp(ns_lcp_new(M, q)); break;
+    case NS_KIND_AVI: P = ns_problem_from_avi(ns_avi_new(M, q)); break;
+    case NS_KIND_EQUALITY: P = ns_problem_from_equality(ns_equality_new(M, q)); break;
+    default: P = ns_problem_from_relay(ns_relay_new(M, q, lb, ub)); break;
+    }
+    M = NULL;   /* taken by the constructor, also on failure */
+    if (!P) st = oom(lx, ns_kind_name(kind));
+done:
+    ns_matrix_free(M);
+    free(q); free(lb); free(ub);
+    if (!st) *out = P;
+    return st;
+}
+
+/* --------------------------------------------------------------- MLCP */
+
+static ns_status read_mlcp(ns_lexer *lx, ns_problem **out)
+{
+    ns_int hasM, hasABCD, n, m, N, nb = 0, cap = 0;
+    ns_int *bstart = NULL;
+    int *bkind = NULL;
+    ns_matrix *M = NULL, *A = NULL, *B = NULL, *C = NULL, *D = NULL;
+    double *q = NULL, *a = NULL, *b = NULL;
+    ns_mlcp *p = NULL;
+    ns_status st;
+    if ((st = ns_lex_int_range(lx, "hasM", 0, 1, &hasM))) return st;
+    if ((st = ns_lex_int_range(lx, "hasABCD", 0, 1, &hasABCD))) return st;
+    if ((st = ns_lex_count(lx, "n", &n))) return st;
+    if ((st = ns_lex_count(lx, "m", &m))) return st;
+    if (!hasM && !hasABCD)
+        return ns_lex_fail(lx, "hasM, hasABCD", "neither the M form nor the ABCD form "
+                           "is present");
+    if ((int64_t)n + m > NS_INT_MAX_DIM)
+        return ns_lex_fail(lx, "n, m", "n + m = %lld is too large", (long long)n + m);
+    N = n + m;
+    if (hasM) {
+        /* row boundaries, read until a value >= n+m */
+        for (;;) {
+            char f[48];
+            ns_int v;
+            snprintf(f, sizeof f, "blockrow[%d]", nb);
+            if ((st = ns_lex_count(lx, f, &v))) goto done;
+            if (nb == cap) {
+                cap = cap ? 2 * cap : 8;
+                ns_int *t = realloc(bstart, (size_t)cap * sizeof *t);
+                if (!t) { st = oom(lx, "blockrow"); goto done; }
+                bstart = t;
+            }
+            bstart[nb++] = v;
+            if (v >= N) {
+                if (v != N) {
+                    st = ns_lex_fail(lx, f, "last boundary %d does not end at n+m = %d",
+                                     v, N);
+                    goto done;
+                }
+                break;
+            }
+        }
+        nb--;   /* number of blocks */
+        bkind = ns_malloc((size_t)nb, sizeof *bkind);
+        if (!bkind) { st = oom(lx, "blockkind"); goto done; }
+        for (ns_int k = 0; k < nb; k++) {
+            char f[48];
+            ns_int v;
+            snprintf(f, sizeof f, "blockkind[%d]", k);
+            if ((st = ns_lex_int_range(lx, f, 0, 1, &v))) goto done;
+            bkind[k] = (int)v;
+        }
+        if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) goto done;
+        if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
+    }
+    if (hasABCD) {
+        uint64_t need = (uint64_t)n * n + (uint64_t)m * m + 2 * (uint64_t)n * m + N;
+        if (need > (uint64_t)ns_lex_left(lx)) {
+            st = ns_lex_fail(lx, "A, B, C, D", "%llu values announced but only %zu "
+                             "bytes of data left", (unsigned long long)need,
+                             ns_lex_left(lx));
+            goto done;
+        }
+        if ((st = read_rowmajor(lx, "A", n, n, &A)) ||
+            (st = read_rowmajor(lx, "B", m, m, &B)) ||
+            (st = read_rowmajor(lx, "C", n, m, &C)) ||
+            (st = read_rowmajor(lx, "D", m, n, &D)) ||
+            (st = read_vec(lx, "a", n, &a)) || (st = read_vec(lx, "b", m, &b)))
+            goto done;
+    }
+    if (hasM) {
+        p = ns_mlcp_new(n, m, M, q);
+        M = NULL;
+        if (!p) { st = oom(lx, "mlcp"); goto done; }
+        free(p->block_start);
+        free(p->block_kind);
+        p->nblocks = nb;
+        p->block_start = bstart;
+        p->block_kind = bkind;
+        bstart = NULL;
+        bkind = NULL;
+        if (hasABCD) {
+            p->A = A; p->B = B; p->C = C; p->D = D;
+            p->a = a; p->b = b;
+            A = B = C = D = NULL;
+            a = b = NULL;
+        }
+    } else {
+        p = ns_mlcp_new_abcd(A, B, C, D, a, b);
+        A = B = C = D = NULL;
+        if (!p) { st = oom(lx, "mlcp"); goto done; }
+    }
+    *out = ns_problem_from_mlcp(p);
+    if (!*out) st = oom(lx, "mlcp");
+done:
+    free(bstart); free(bkind);
+    ns_matrix_free(M); ns_matrix_free(A); ns_matrix_free(B);
+    ns_matrix_free(C); ns_matrix_free(D);
+    free(q); free(a); free(b);
+    return st;
+}
+
+/* ------------------------------------------------------------ FC, GFC */
+
+static ns_status read_fc(ns_lexer *lx, ns_problem **out)
+{
+    ns_int d, nc;
+    ns_matrix *M = NULL;
+    double *q = NULL, *mu = NULL;
+    ns_status st;
+    if ((st = ns_lex_int_range(lx, "d", 2, 3, &d))) return st;
+    if ((st = ns_lex_count(lx, "nc", &nc))) return st;
+    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
+    if ((int64_t)M->cols != (int64_t)d * nc || M->rows != M->cols) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix, expected d*nc x d*nc = %lld x %lld",
+                         M->rows, M->cols, (long long)d * nc, (long long)d * nc);
+        goto done;
+    }
+    if ((st = read_vec(lx, "q", M->cols, &q)) || (st = read_vec(lx, "mu", nc, &mu)))
+        goto done;
+    *out = ns_problem_from_fc(ns_fc_new((int)d, nc, M, q, mu));
+    M = NULL;
+    if (!*out) st = oom(lx, "fc");
+done:
+    ns_matrix_free(M);
+    free(q); free(mu);
+    return st;
+}
+
+static ns_status read_gfc(ns_lexer *lx, ns_problem **out)
+{
+    ns_int d, nc;
+    ns_matrix *M = NULL, *H = NULL;
+    double *q = NULL, *b = NULL, *mu = NULL;
+    ns_status st;
+    if ((st = ns_lex_int_range(lx, "d", 2, 3, &d))) return st;
+    if ((st = ns_lex_count(lx, "nc", &nc))) return st;
+    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
+    if (M->rows != M->cols) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", M->rows, M->cols);
+        goto done;
+    }
+    if ((st = ns_dat_read_matrix(lx, "H", &H, NULL))) goto done;
+    if (H->rows != M->rows || (int64_t)H->cols != (int64_t)d * nc) {
+        st = ns_lex_fail(lx, "H", "%d x %d matrix, expected rows(M) x d*nc = %d x %lld",
+                         H->rows, H->cols, M->rows, (long long)d * nc);
+        goto done;
+    }
+    if ((st = read_vec(lx, "q", M->cols, &q)) || (st = read_vec(lx, "b", H->cols, &b)) ||
+        (st = read_vec(lx, "mu", nc, &mu)))
+        goto done;
+    *out = ns_problem_from_gfc(ns_gfc_new((int)d, nc, M, H, q, b, mu));
+    M = H = NULL;
+    if (!*out) st = oom(lx, "gfc");
+done:
+    ns_matrix_free(M); ns_matrix_free(H);
+    free(q); free(b); free(mu);
+    return st;
+}
+
+/* ---------------------------------------------------------------- GMP */
+
+static ns_status read_gmp(ns_lexer *lx, ns_problem **out)
+{
+    ns_matrix *M = NULL;
+    double *q = NULL, *mu = NULL;
+    int *type = NULL;
+    ns_int nptr;
+    ns_status st = ns_dat_read_matrix(lx, "M", &M, &nptr);
+    if (st) return st;
+    if (M->storage != NS_BLOCK) {
+        st = ns_lex_fail(lx, "M", "storage %d: a generic mechanical problem needs a "
+                         "sparse-block (1) matrix", (int)M->storage);
+        goto done;
+    }
+    if (M->rows != M->cols) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", M->rows, M->cols);
+        goto done;
+    }
+    ns_int nbr = M->block.block_rows;
+    if (nptr - 1 != nbr) {
+        st = ns_lex_fail(lx, "M: nptr", "%d row pointers for %d block rows: every block "
+                         "row needs a sub-problem", nptr, nbr);
+        goto done;
+    }
+    if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
+    if ((st = ns_lex_need(lx, "type", (size_t)nbr, 2))) goto done;
+    type = ns_malloc((size_t)nbr, sizeof *type);
+    mu = ns_malloc((size_t)nbr, sizeof *mu);
+    if (!type || !mu) { st = oom(lx, "gmp"); goto done; }
+    for (ns_int r = 0; r < nbr; r++) {
+        char f[48];
+        ns_int t;
+        snprintf(f, sizeof f, "type[%d]", r);
+        if ((st = ns_lex_int_range(lx, f, 0, 9, &t))) goto done;
+        type[r] = (int)t;
+        mu[r] = NAN;
+        if (t == NS_GMP_FC3D) {
+            snprintf(f, sizeof f, "mu[%d]", r);
+            if ((st = ns_lex_real(lx, f, &mu[r]))) goto done;
+        }
+    }
+    *out = ns_problem_from_gmp(ns_gmp_new(M, q, type, mu));
+    M = NULL;
+    if (!*out) st = oom(lx, "gmp");
+done:
+    ns_matrix_free(M);
+    free(q); free(type); free(mu);
+    return st;
+}
+
+ns_status ns_dat_read_problem(ns_lexer *lx, ns_kind kind, ns_problem **out)
+{
+    *out = NULL;
+    switch (kind) {
+    case NS_KIND_LCP: case NS_KIND_AVI: case NS_KIND_EQUALITY: case NS_KIND_RELAY:
+        return read_lcp_like(lx, kind, out);
+    case NS_KIND_MLCP: return read_mlcp(lx, out);
+    case NS_KIND_FC2D: case NS_KIND_FC3D: {
+        ns_status st = read_fc(lx, out);
+        if (!st && (*out)->kind != kind) {
+            st = ns_lex_fail(lx, "d", "the file holds a %s problem, %s was asked for",
+                             ns_kind_name((*out)->kind), ns_kind_name(kind));
+            ns_problem_free(*out);
+            *out = NULL;
+        }
+        return st;
+    }
+    case NS_KIND_GFC2D: case NS_KIND_GFC3D: {
+        ns_status st = read_gfc(lx, out);
+        if (!st && (*out)->kind != kind) {
+            st = ns_lex_fail(lx, "d", "the file holds a %s problem, %s was asked for",
+                             ns_kind_name((*out)->kind), ns_kind_name(kind));
+            ns_problem_free(*out);
+            *out = NULL;
+        }
+        return st;
+    }
+    case NS_KIND_GMP: return read_gmp(lx, out);
+    default:
+        return ns_lex_fail(lx, "kind", "no .dat layout for kind %d", (int)kind);
+    }
+}
+
+/* ------------------------------------------------------------- writers */
+
+/* Checks that x[0..n) exists and is finite (the layouts cannot hold NaN
+ * or infinities). */
+static ns_status check_vec(const double *x, ns_int n, const char *kind,
+                           const char *name, char *err)
+{
+    if (n > 0 && !x) return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing vector", kind, name);
+    long k = n > 0 ? ns_first_nonfinite(x, (size_t)n) : -1;
+    if (k >= 0)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s[%ld] = %g is not finite: the .dat "
+                       "layout cannot hold it", kind, name, k, x[k]);
+    return NS_OK;
+}
+
+static ns_status check_matrix(const ns_matrix *M, const char *kind,
+                              const char *name, char *err)
+{
+    if (!M) return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing matrix", kind, name);
+    char sub[NS_ERRMSG_LEN];
+    if (ns_matrix_validate(M, name, sub))
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s", kind, sub);
+    return NS_OK;
+}
+
+static ns_status write_lcp_like(FILE *f, const char *kind, ns_int n,
+                                const ns_matrix *M, const double *q,
+                                const double *lb, const double *ub, char *err)
+{
+    ns_status st;
+    if ((st = check_matrix(M, kind, "M", err))) return st;
+    if (M->rows != n || M->cols != n)
+        return ns_fail(err, NS_BAD_INPUT, "%s: M: %d x %d matrix disagrees with n = %d",
+                       kind, M->rows, M->cols, n);
+    if ((st = check_vec(q, n, kind, "q", err))) return st;
+    if (lb && ((st = check_vec(lb, n, kind, "lb", err)) ||
+               (st = check_vec(ub, n, kind, "ub", err))))
+        return st;
+    fprintf(f, "%d\n", n);
+    if ((st = ns_dat_write_matrix(f, M, "M", err))) return st;
+    ns_dat_write_values(f, q, (size_t)n, " ");
+    if (lb) {
+        ns_dat_write_values(f, lb, (size_t)n, " ");
+        ns_dat_write_values(f, ub, (size_t)n, " ");
+    }
+    return NS_OK;
+}
+
+static void write_rowmajor(FILE *f, const ns_matrix *A)
+{
+    for (ns_int i = 0; i < A->rows; i++)
+        for (ns_int j = 0; j < A->cols; j++)
+            fprintf(f, "%.17g%s", A->dense[(size_t)i + (size_t)j * (size_t)A->rows],
+                    j + 1 < A->cols ? " " : "\n");
+}
+
+static ns_status write_mlcp(FILE *f, const ns_mlcp *p, char *err)
+{
+    ns_status st;
+    if ((st = check_matrix(p->M, "mlcp", "M", err))) return st;
+    if ((st = check_vec(p->q, p->M->cols, "mlcp", "q", err))) return st;
+    int abcd = p->A || p->B || p->C || p->D;
+    if (abcd) {
+        const ns_matrix *X[4] = { p->A, p->B, p->C, p->D };
+        const char *nm[4] = { "A", "B", "C", "D" };
+        ns_int r[4] = { p->n, p->m, p->n, p->m }, c[4] = { p->n, p->m, p->m, p->n };
+        for (int k = 0; k < 4; k++) {
+            if ((st = check_matrix(X[k], "mlcp", nm[k], err))) return st;
+            if (X[k]->storage != NS_DENSE || X[k]->rows != r[k] || X[k]->cols != c[k])
+                return ns_fail(err, NS_BAD_INPUT, "mlcp: %s: expected a dense %d x %d "
+                               "matrix", nm[k], r[k], c[k]);
+        }
+        if ((st = check_vec(p->a, p->n, "mlcp", "a", err)) ||
+            (st = check_vec(p->b, p->m, "mlcp", "b", err)))
+            return st;
+    }
+    ns_int N = p->n + p->m;
+    int own_blocks = p->nblocks >= 0 && p->block_start && p->block_kind &&
+                     p->block_start[p->nblocks] == N;
+    fprintf(f, "1\n%d\n%d\n%d\n", abcd, p->n, p->m);
+    if (own_blocks) {
+        for (ns_int k = 0; k <= p->nblocks; k++) fprintf(f, "%d ", p->block_start[k]);
+        fputc('\n', f);
+        for (ns_int k = 0; k < p->nblocks; k++) fprintf(f, "%d ", p->block_kind[k]);
+        fputc('\n', f);
+    } else {
+        fprintf(f, "0 %d %d \n0 1 \n", p->n, N);
+    }
+    if ((st = ns_dat_write_matrix(f, p->M, "M", err))) return st;
+    ns_dat_write_values(f, p->q, (size_t)p->M->cols, " ");
+    if (abcd) {
+        write_rowmajor(f, p->A);
+        write_rowmajor(f, p->B);
+        write_rowmajor(f, p->C);
+        write_rowmajor(f, p->D);
+        ns_dat_write_values(f, p->a, (size_t)p->n, " ");
+        ns_dat_write_values(f, p->b, (size_t)p->m, " ");
+    }
+    return NS_OK;
+}
+
+static ns_status write_fc(FILE *f, const ns_fc *p, const char *kind, char *err)
+{
+    ns_status st;
+    if ((st = check_matrix(p->W, kind, "W", err))) return st;
+    if ((int64_t)p->W->cols != (int64_t)p->dim * p->nc || p->W->rows != p->W->cols)
+        return ns_fail(err, NS_BAD_INPUT, "%s: W: %d x %d matrix, expected %d x %d",
+                       kind, p->W->rows, p->W->cols, p->dim * p->nc, p->dim * p->nc);
+    if ((st = check_vec(p->q, p->W->cols, kind, "q", err)) ||
+        (st = check_vec(p->mu, p->nc, kind, "mu", err)))
+        return st;
+    fprintf(f, "%d\n%d\n", p->dim, p->nc);
+    if ((st = ns_dat_write_matrix(f, p->W, "M", err))) return st;
+    ns_dat_write_values(f, p->q, (size_t)p->W->cols, " ");
+    ns_dat_write_values(f, p->mu, (size_t)p->nc, " ");
+    return NS_OK;
+}
+
+static ns_status write_gfc(FILE *f, const ns_gfc *p, const char *kind, char *err)
+{
+    ns_status st;
+    if ((st = check_matrix(p->M, kind, "M", err)) || (st = check_matrix(p->H, kind, "H", err)))
+        return st;
+    if (p->M->rows != p->M->cols || p->H->rows != p->M->rows ||
+        (int64_t)p->H->cols != (int64_t)p->dim * p->nc)
+        return ns_fail(err, NS_BAD_INPUT, "%s: M (%d x %d) and H (%d x %d) do not fit "
+                       "d = %d, nc = %d", kind, p->M->rows, p->M->cols, p->H->rows,
+                       p->H->cols, p->dim, p->nc);
+    if ((st = check_vec(p->q, p->M->cols, kind, "q", err)) ||
+        (st = check_vec(p->b, p->H->cols, kind, "b", err)) ||
+        (st = check_vec(p->mu, p->nc, kind, "mu", err)))
+        return st;
+    fprintf(f, "%d\n%d\n", p->dim, p->nc);
+    if ((st = ns_dat_write_matrix(f, p->M, "M", err))) return st;
+    if ((st = ns_dat_write_matrix(f, p->H, "H", err))) return st;
+    ns_dat_write_values(f, p->q, (size_t)p->M->cols, " ");
+    ns_dat_write_values(f, p->b, (size_t)p->H->cols, " ");
+    ns_dat_write_values(f, p->mu, (size_t)p->nc, " ");
+    return NS_OK;
+}
+
+static ns_status write_gmp(FILE *f, const ns_gmp *p, char *err)
+{
+    ns_status st;
+    if ((st = check_matrix(p->M, "gmp", "M", err))) return st;
+    if (p->M->storage != NS_BLOCK || p->M->rows != p->M->cols ||
+        p->nblocks != p->M->block.block_rows || (p->nblocks > 0 && !p->type))
+        return ns_fail(err, NS_BAD_INPUT, "gmp: M: must be a square sparse-block matrix "
+                       "with one type per block row");
+    if ((st = check_vec(p->q, p->M->cols, "gmp", "q", err))) return st;
+    for (ns_int r = 0; r < p->nblocks; r++) {
+        if (p->type[r] < 0 || p->type[r] > 9)
+            return ns_fail(err, NS_BAD_INPUT, "gmp: type[%d] = %d is not a file code 0..9",
+                           r, p->type[r]);
+        if (p->type[r] == NS_GMP_FC3D && (!p->mu || !isfinite(p->mu[r])))
+            return ns_fail(err, NS_BAD_INPUT, "gmp: mu[%d]: missing or not finite", r);
+    }
+    if ((st = ns_dat_write_matrix(f, p->M, "M", err))) return st;
+    ns_dat_write_values(f, p->q, (size_t)p->M->cols, "\n");
+    fputc('\n', f);
+    for (ns_int r = 0; r < p->nblocks; r++) {
+        fprintf(f, "%d\n", p->type[r]);
+        if (p->type[r] == NS_GMP_FC3D) fprintf(f, "%.17g\n", p->mu[r]);
+    }
+    return NS_OK;
+}
+
+ns_status ns_dat_write_problem(FILE *f, const ns_problem *p, char *err)
+{
+    if (!p) return ns_fail(err, NS_BAD_INPUT, "problem: none given");
+    const char *kind = ns_kind_name(p->kind);
+    switch (p->kind) {
+    case NS_KIND_LCP:
+        if (!p->u.lcp) break;
+        return write_lcp_like(f, kind, p->u.lcp->n, p->u.lcp->M, p->u.lcp->q, NULL,
+                              NULL, err);
+    case NS_KIND_AVI:
+        if (!p->u.avi) break;
+        return write_lcp_like(f, kind, p->u.avi->n, p->u.avi->M, p->u.avi->q, NULL,
+                              NULL, err);
+    case NS_KIND_EQUALITY:
+        if (!p->u.equality) break;
+        return write_lcp_like(f, kind, p->u.equality->n, p->u.equality->M,
+                              p->u.equality->q, NULL, NULL, err);
+    case NS_KIND_RELAY:
+        if (!p->u.relay) break;
+        if (!p->u.relay->lb || !p->u.relay->ub)
+            return ns_fail(err, NS_BAD_INPUT, "relay: lb, ub: missing bounds");
+        return write_lcp_like(f, kind, p->u.relay->n, p->u.relay->M, p->u.relay->q,
+                              p->u.relay->lb, p->u.relay->ub, err);
+    case NS_KIND_MLCP:
+        if (!p->u.mlcp) break;
+        return write_mlcp(f, p->u.mlcp, err);
+    case NS_KIND_FC2D: case NS_KIND_FC3D:
+        if (!p->u.fc) break;
+        return write_fc(f, p->u.fc, kind, err);
+    case NS_KIND_GFC2D: case NS_KIND_GFC3D:
+        if (!p->u.gfc) break;
+        return write_gfc(f, p->u.gfc, kind, err);
+    case NS_KIND_GMP:
+        if (!p->u.gmp) break;
+        return write_gmp(f, p->u.gmp, err);
+    default:
+        return ns_fail(err, NS_BAD_INPUT, "problem: unknown kind %d", (int)p->kind);
+    }
+    return ns_fail(err, NS_BAD_INPUT, "%s: empty problem", kind);
+}

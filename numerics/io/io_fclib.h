@@ -1,0 +1,8 @@
+/* io_fclib.h — FCLIB HDF5 problems (docs/formats.md §4), through libfclib. */
+#ifndef NS_IO_FCLIB_H
+#define NS_IO_FCLIB_H
+#include "nonsmooth/ns_problem.h"
+
+ns_status ns_fclib_read(const char *path, ns_problem **out, char *err);
+ns_status ns_fclib_write(const char *path, const ns_problem *p, char *err);
+#endif

@@ -1,0 +1,273 @@
+/* io_problem.c — the public file API of ns_io.h: read (with detection),
+ * detect, write problems, matrices and solutions. .dat texts are read into
+ * memory whole; HDF5 files (signature "\x89HDF\r\n\x1a\n") go to FCLIB. */
+#define _POSIX_C_SOURCE 200809L
+#include "nonsmooth/ns_io.h"
+#include "io/io_dat.h"
+#include "io/io_fclib.h"
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NS_IO_MAX_FILE ((size_t)1 << 31)   /* larger .dat texts are refused */
+
+static const char hdf5_sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
+
+/* Whole file into a new buffer *buf (caller frees), *len bytes. */
+static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
+{
+    *buf = NULL;
+    *len = 0;
+    if (!path) return ns_fail(err, NS_BAD_INPUT, "(null):0: file: no path given");
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
+                       strerror(errno));
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap);
+    ns_status st = NS_OK;
+    while (b) {
+        size_t got = fread(b + n, 1, cap - n, f);
+        n += got;
+        if (got == 0) break;
+        if (n == cap) {
+            if (cap >= NS_IO_MAX_FILE) {
+                st = ns_fail(err, NS_BAD_INPUT, "%s:0: file: larger than %zu bytes", path,
+                             NS_IO_MAX_FILE);
+                break;
+            }
+            char *t = realloc(b, cap * 2);
+            if (!t) { free(b); b = NULL; break; }
+            b = t;
+            cap *= 2;
+        }
+    }
+    if (!st && !b) st = ns_fail(err, NS_NO_MEMORY, "%s:0: file: out of memory", path);
+    if (!st && ferror(f))
+        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: read error", path);
+    fclose(f);
+    if (st) { free(b); return st; }
+    *buf = b;
+    *len = n;
+    return NS_OK;
+}
+
+/* HDF5 signature at offset 0 or at a user-block offset (512, 1024, ...). */
+static int is_hdf5(const char *buf, size_t len)
+{
+    for (size_t off = 0; off + 8 <= len; off = off ? off * 2 : 512)
+        if (memcmp(buf + off, hdf5_sig, 8) == 0) return 1;
+    return 0;
+}
+
+static int is_blank(const char *buf, size_t len)
+{
+    for (size_t k = 0; k < len; k++)
+        if (!strchr(" \t\n\r\v\f", buf[k]) || buf[k] == '\0') return 0;
+    return 1;
+}
+
+static ns_status read_fclib(const char *path, ns_kind kind, ns_problem **out,
+                            char *err)
+{
+    ns_problem *p = NULL;
+    ns_status st = ns_fclib_read(path, &p, err);
+    if (st) { ns_problem_free(p); return st; }
+    if (!p) return ns_fail(err, NS_BAD_INPUT, "%s:0: fclib: no problem read", path);
+    if (kind != NS_KIND_NONE && p->kind != kind) {
+        st = ns_fail(err, NS_BAD_INPUT, "%s:0: kind: the file holds a %s problem, %s "
+                     "was asked for", path, ns_kind_name(p->kind), ns_kind_name(kind));
+        ns_problem_free(p);
+        return st;
+    }
+    *out = p;
+    return NS_OK;
+}
+
+ns_status ns_problem_read_dat_buffer(const char *buf, size_t len,
+                                     const char *name, ns_kind kind,
+                                     ns_problem **out, char *err)
+{
+    if (!out) return ns_fail(err, NS_BAD_INPUT, "%s:0: out: NULL", name ? name : "(buffer)");
+    *out = NULL;
+    if (!name) name = "(buffer)";
+    if (!buf || is_blank(buf, len))
+        return ns_fail(err, NS_BAD_INPUT, "%s:1: file: empty file", name);
+    if (kind == NS_KIND_NONE) return ns_dat_detect(buf, len, name, NULL, out, err);
+    if (kind < 0 || kind >= NS_KIND_COUNT)
+        return ns_fail(err, NS_BAD_INPUT, "%s:0: kind: unknown kind %d", name, (int)kind);
+    ns_lexer lx;
+    ns_lex_init(&lx, buf, len, name, err);
+    return ns_dat_read_problem(&lx, kind, out);
+}
+
+ns_status ns_problem_read(const char *path, ns_kind kind, ns_problem **out,
+                          char *err)
+{
+    char *buf;
+    size_t len;
+    if (!out) return ns_fail(err, NS_BAD_INPUT, "%s:0: out: NULL", path ? path : "(null)");
+    *out = NULL;
+    ns_status st = read_all(path, &buf, &len, err);
+    if (st) return st;
+    if (is_hdf5(buf, len)) {
+        free(buf);
+        return read_fclib(path, kind, out, err);
+    }
+    st = ns_problem_read_dat_buffer(buf, len, path, kind, out, err);
+    free(buf);
+    return st;
+}
+
+ns_status ns_problem_detect(const char *path, ns_format *format, ns_kind *kind,
+                            char *err)
+{
+    char *buf;
+    size_t len;
+    ns_problem *p = NULL;
+    if (format) *format = NS_FORMAT_AUTO;
+    if (kind) *kind = NS_KIND_NONE;
+    ns_status st = read_all(path, &buf, &len, err);
+    if (st) return st;
+    if (is_hdf5(buf, len)) {
+        free(buf);
+        if ((st = read_fclib(path, NS_KIND_NONE, &p, err))) return st;
+        if (format) *format = NS_FORMAT_FCLIB;
+    } else {
+        if (is_blank(buf, len))
+            st = ns_fail(err, NS_BAD_INPUT, "%s:1: file: empty file", path);
+        else
+            st = ns_dat_detect(buf, len, path, NULL, &p, err);
+        free(buf);
+        if (st) return st;
+        if (format) *format = NS_FORMAT_DAT;
+    }
+    if (kind) *kind = p->kind;
+    ns_problem_free(p);
+    return NS_OK;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Opens path for writing; NS_IO_ERROR with a message on failure. */
+static ns_status open_out(const char *path, FILE **f, char *err)
+{
+    if (!path) return ns_fail(err, NS_BAD_INPUT, "(null):0: file: no path given");
+    *f = fopen(path, "w");
+    if (!*f)
+        return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot create: %s", path,
+                       strerror(errno));
+    return NS_OK;
+}
+
+/* Closes f; on failure (st or a write error) removes the partial file. */
+static ns_status close_out(const char *path, FILE *f, ns_status st, char *err)
+{
+    int bad = ferror(f);
+    if (fclose(f) != 0) bad = 1;
+    if (!st && bad)
+        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: write error: %s", path, strerror(errno));
+    if (st) remove(path);
+    return st;
+}
+
+ns_status ns_problem_write(const char *path, const ns_problem *p,
+                           ns_format format, char *err)
+{
+    if (!p) return ns_fail(err, NS_BAD_INPUT, "%s:0: problem: none given", path ? path : "(null)");
+    if (format == NS_FORMAT_AUTO)
+        format = path && (ends_with(path, ".hdf5") || ends_with(path, ".h5"))
+                     ? NS_FORMAT_FCLIB : NS_FORMAT_DAT;
+    if (format == NS_FORMAT_FCLIB) {
+        if (p->kind != NS_KIND_FC2D && p->kind != NS_KIND_FC3D &&
+            p->kind != NS_KIND_GFC2D && p->kind != NS_KIND_GFC3D)
+            return ns_fail(err, NS_BAD_INPUT, "%s:0: format: FCLIB holds friction-contact "
+                           "problems only, not %s", path ? path : "(null)",
+                           ns_kind_name(p->kind));
+        return ns_fclib_write(path, p, err);
+    }
+    if (format != NS_FORMAT_DAT)
+        return ns_fail(err, NS_BAD_INPUT, "%s:0: format: unknown format %d",
+                       path ? path : "(null)", (int)format);
+    FILE *f;
+    ns_status st = open_out(path, &f, err);
+    if (st) return st;
+    return close_out(path, f, ns_dat_write_problem(f, p, err), err);
+}
+
+ns_status ns_matrix_read_buffer(const char *buf, size_t len, const char *name,
+                                ns_matrix **out, char *err)
+{
+    if (!name) name = "(buffer)";
+    if (!out) return ns_fail(err, NS_BAD_INPUT, "%s:0: out: NULL", name);
+    *out = NULL;
+    if (!buf || is_blank(buf, len))
+        return ns_fail(err, NS_BAD_INPUT, "%s:1: file: empty file", name);
+    /* a NumericsMatrix block first, then a raw SBM payload (formats §2.5) */
+    char e1[NS_ERRMSG_LEN] = "", e2[NS_ERRMSG_LEN] = "";
+    ns_lexer lx;
+    ns_lex_init(&lx, buf, len, name, e1);
+    ns_status st = ns_dat_read_matrix(&lx, "matrix", out, NULL);
+    if (st == NS_OK || st == NS_NO_MEMORY) {
+        if (st && err) memcpy(err, e1, sizeof e1);
+        return st;
+    }
+    size_t pos1 = lx.pos;
+    ns_lex_init(&lx, buf, len, name, e2);
+    ns_status st2 = ns_dat_read_sbm_raw(&lx, "matrix", out);
+    if (st2 == NS_OK) return NS_OK;
+    if (err) {
+        if (st2 == NS_NO_MEMORY || lx.pos > pos1)
+            ns_fail(err, st2, "%s (read as a raw SBM payload)", e2);
+        else
+            memcpy(err, e1, sizeof e1);
+    }
+    return st2 == NS_NO_MEMORY ? st2 : st;
+}
+
+ns_status ns_matrix_read(const char *path, ns_matrix **out, char *err)
+{
+    char *buf;
+    size_t len;
+    if (!out) return ns_fail(err, NS_BAD_INPUT, "%s:0: out: NULL", path ? path : "(null)");
+    *out = NULL;
+    ns_status st = read_all(path, &buf, &len, err);
+    if (st) return st;
+    st = ns_matrix_read_buffer(buf, len, path, out, err);
+    free(buf);
+    return st;
+}
+
+ns_status ns_matrix_write(const char *path, const ns_matrix *A, char *err)
+{
+    if (!A) return ns_fail(err, NS_BAD_INPUT, "%s:0: matrix: none given", path ? path : "(null)");
+    char sub[NS_ERRMSG_LEN];
+    if (ns_matrix_validate(A, "matrix", sub))
+        return ns_fail(err, NS_BAD_INPUT, "%s:0: %s", path ? path : "(null)", sub);
+    FILE *f;
+    ns_status st = open_out(path, &f, err);
+    if (st) return st;
+    return close_out(path, f, ns_dat_write_matrix(f, A, "matrix", err), err);
+}
+
+ns_status ns_solution_write(const char *path, const ns_solution *s, char *err)
+{
+    if (!s) return ns_fail(err, NS_BAD_INPUT, "%s:0: solution: none given", path ? path : "(null)");
+    for (int k = 0; k < s->nvec; k++)
+        if (s->len[k] > 0 && !s->vec[k])
+            return ns_fail(err, NS_BAD_INPUT, "%s:0: solution: vector %s missing",
+                           path ? path : "(null)", s->name[k] ? s->name[k] : "?");
+    FILE *f;
+    ns_status st = open_out(path, &f, err);
+    if (st) return st;
+    for (int k = 0; k < s->nvec; k++) {
+        fprintf(f, "# %s %d\n", s->name[k] ? s->name[k] : "x", s->len[k]);
+        for (ns_int i = 0; i < s->len[k]; i++) fprintf(f, "%.17g\n", s->vec[k][i]);
+    }
+    return close_out(path, f, NS_OK, err);
+}
