@@ -1,0 +1,577 @@
+/* io_fclib.c — FCLIB HDF5 problems (docs/formats.md §4) through libfclib.
+ *
+ * libfclib trusts its file: on a missing dataset or a failed HDF5 call it
+ * prints to stderr and calls exit(1), and it reads each array into a buffer
+ * sized from the scalars m, n, nz, nzmax without comparing with the dataset's
+ * length. So every file is first checked here with the HDF5 C API (groups and
+ * datasets present, types, lengths, pointers and indices in range); libfclib
+ * only ever sees files that passed, and only files we created ourselves are
+ * handed to its writers.
+ *
+ * HDF5 error printing: the first call of ns_fclib_read or ns_fclib_write
+ * turns off HDF5's automatic error stack printing for the default error
+ * stack (H5Eset_auto2(H5E_DEFAULT, NULL, NULL)). This is process-global HDF5
+ * state, the one piece of global state the library touches (failed probes
+ * such as "does this dataset exist" would otherwise print); it is not
+ * restored.
+ */
+#include "io/io_fclib.h"
+#include "core/ns_internal.h"
+#include <hdf5.h>
+#include <fclib.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ HDF5 probes */
+
+/* 1 if path names a dataset of the file, 0 otherwise (missing link, missing
+ * intermediate group, or another kind of object). */
+static int dataset_exists(hid_t f, const char *path)
+{
+    if (H5Lexists(f, path, H5P_DEFAULT) <= 0) return 0;
+    H5O_info_t oi;
+    if (H5Oget_info_by_name(f, path, &oi, H5P_DEFAULT) < 0) return 0;
+    return oi.type == H5O_TYPE_DATASET;
+}
+
+/* 1 if a link of that name exists at all (group or dataset). Intermediate
+ * groups are tested one by one so that H5Lexists never fails. */
+static int link_exists(hid_t f, const char *path)
+{
+    char buf[256];
+    size_t len = strlen(path);
+    if (len >= sizeof buf) return 0;
+    memcpy(buf, path, len + 1);
+    for (size_t k = 1; k <= len; k++) {
+        if (buf[k] == '/' || buf[k] == '\0') {
+            char c = buf[k];
+            buf[k] = '\0';
+            int e = H5Lexists(f, buf, H5P_DEFAULT) > 0;
+            buf[k] = c;
+            if (!e) return 0;
+        }
+    }
+    return 1;
+}
+
+typedef struct ds_desc {
+    H5T_class_t cls;
+    hssize_t len;      /* number of elements */
+    int varstr;        /* variable-length string */
+} ds_desc;
+
+/* Class and element count of a dataset; NS_BAD_INPUT naming the path if it
+ * is missing or unreadable. */
+static ns_status describe(hid_t f, const char *file, const char *path, ds_desc *d,
+                          char *err)
+{
+    if (!link_exists(f, path) || !dataset_exists(f, path))
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing dataset", file, path);
+    hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+    if (ds < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot open dataset", file, path);
+    hid_t sp = H5Dget_space(ds), ty = H5Dget_type(ds);
+    d->len = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    d->cls = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
+    d->varstr = ty >= 0 && d->cls == H5T_STRING && H5Tis_variable_str(ty) > 0;
+    if (ty >= 0) H5Tclose(ty);
+    if (sp >= 0) H5Sclose(sp);
+    H5Dclose(ds);
+    if (d->len < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: unreadable dataspace", file, path);
+    return NS_OK;
+}
+
+/* Requires an integer dataset of exactly `want` elements (want < 0: any). */
+static ns_status want_ints(hid_t f, const char *file, const char *path, hssize_t want,
+                           ds_desc *d, char *err)
+{
+    ns_status st = describe(f, file, path, d, err);
+    if (st) return st;
+    if (d->cls != H5T_INTEGER)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: integer dataset expected", file, path);
+    if (want >= 0 && d->len != want)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: %lld values, expected %lld", file, path,
+                       (long long)d->len, (long long)want);
+    return NS_OK;
+}
+
+/* Requires a float dataset of exactly `want` elements. */
+static ns_status want_reals(hid_t f, const char *file, const char *path, hssize_t want,
+                            char *err)
+{
+    ds_desc d;
+    ns_status st = describe(f, file, path, &d, err);
+    if (st) return st;
+    if (d.cls != H5T_FLOAT)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: floating-point dataset expected", file, path);
+    if (d.len != want)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: %lld values, expected %lld", file, path,
+                       (long long)d.len, (long long)want);
+    return NS_OK;
+}
+
+/* Reads a 1-element integer dataset. */
+static ns_status read_int1(hid_t f, const char *file, const char *path, int *v, char *err)
+{
+    ds_desc d;
+    ns_status st = want_ints(f, file, path, 1, &d, err);
+    if (st) return st;
+    hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+    herr_t h = ds >= 0 ? H5Dread(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v) : -1;
+    if (ds >= 0) H5Dclose(ds);
+    if (h < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
+    return NS_OK;
+}
+
+/* Reads a whole integer dataset of len elements into a new array. */
+static ns_status read_ints(hid_t f, const char *file, const char *path, hssize_t len,
+                           int **out, char *err)
+{
+    *out = ns_malloc((size_t)(len > 0 ? len : 1), sizeof(int));
+    if (!*out) return ns_fail(err, NS_NO_MEMORY, "%s: %s: out of memory", file, path);
+    if (len == 0) return NS_OK;
+    hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+    herr_t h = ds >= 0 ? H5Dread(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, *out) : -1;
+    if (ds >= 0) H5Dclose(ds);
+    if (h < 0) {
+        free(*out);
+        *out = NULL;
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
+    }
+    return NS_OK;
+}
+
+/* -------------------------------------------------------- file validation */
+
+typedef struct mat_shape {
+    int m, n, nz, nzmax;
+} mat_shape;
+
+/* Checks the matrix group at `grp` (formats.md §4.2) so that libfclib's
+ * read_matrix can read it safely: scalars present and sane, every array no
+ * longer than the buffer libfclib allocates (nz or n+1 / m+1 for p, nz or
+ * nzmax for i and x) and at least as long as the entries need, compressed
+ * pointers from 0, non-decreasing, within the arrays, every index in range,
+ * optional matrix information complete. */
+static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_shape *s,
+                              char *err)
+{
+    char path[256];
+    ns_status st;
+    ds_desc d;
+#define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
+    if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
+    if ((st = read_int1(f, file, P("n"), &s->n, err))) return st;
+    if ((st = read_int1(f, file, P("nz"), &s->nz, err))) return st;
+    if ((st = read_int1(f, file, P("nzmax"), &s->nzmax, err))) return st;
+    if (s->m < 0 || s->n < 0 || s->m > NS_INT_MAX_DIM || s->n > NS_INT_MAX_DIM)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: size %d x %d out of range", file, grp,
+                       s->m, s->n);
+    if (s->nzmax < 0 || s->nzmax > NS_INT_MAX_DIM)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: nzmax = %d out of range", file,
+                       P("nzmax"), s->nzmax);
+    if (s->nz < -2)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: nz = %d is no storage (>= 0 triplet, "
+                       "-1 CSC, -2 CSR)", file, P("nz"), s->nz);
+    const int triplet = s->nz >= 0;
+    if (triplet && s->nz > s->nzmax)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: nz = %d exceeds nzmax = %d", file,
+                       P("nz"), s->nz, s->nzmax);
+    /* p: exact length (libfclib's buffer) */
+    const hssize_t plen = triplet ? s->nz : (s->nz == -1 ? (hssize_t)s->n + 1
+                                                          : (hssize_t)s->m + 1);
+    if ((st = want_ints(f, file, P("p"), plen, &d, err))) return st;
+    int *p = NULL, *ix = NULL;
+    if ((st = read_ints(f, file, P("p"), plen, &p, err))) return st;
+    hssize_t need;   /* entries actually used */
+    const hssize_t cap = triplet ? s->nz : s->nzmax;   /* libfclib's i buffer */
+    if (triplet) {
+        need = s->nz;
+    } else {
+        const ns_int outer = s->nz == -1 ? s->n : s->m;
+        if (p[0] != 0) {
+            free(p);
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s[0] = %d, pointers must start at 0",
+                           file, P("p"), p[0]);
+        }
+        for (ns_int k = 0; k < outer; k++)
+            if (p[k + 1] < p[k]) {
+                int a = p[k], b = p[k + 1];
+                free(p);
+                return ns_fail(err, NS_BAD_INPUT, "%s: %s: pointers decrease at %d "
+                               "(%d then %d)", file, P("p"), k, a, b);
+            }
+        need = p[outer];
+        if (need > s->nzmax) {
+            free(p);
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s: last pointer %lld exceeds nzmax = %d",
+                           file, P("p"), (long long)need, s->nzmax);
+        }
+    }
+    /* i: need ≤ len ≤ cap */
+    if ((st = want_ints(f, file, P("i"), -1, &d, err))) { free(p); return st; }
+    if (d.len < need || d.len > cap) {
+        free(p);
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: %lld values, expected between %lld and "
+                       "%lld", file, P("i"), (long long)d.len, (long long)need,
+                       (long long)cap);
+    }
+    if ((st = read_ints(f, file, P("i"), d.len, &ix, err))) { free(p); return st; }
+    /* index ranges: triplet i rows < m, p cols < n; CSC i rows < m; CSR i cols < n */
+    const int ilim = s->nz == -2 ? s->n : s->m;
+    for (hssize_t k = 0; k < need; k++)
+        if (ix[k] < 0 || ix[k] >= ilim) {
+            int v = ix[k];
+            free(p); free(ix);
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s[%lld] = %d out of range [0, %d)", file,
+                           P("i"), (long long)k, v, ilim);
+        }
+    if (triplet)
+        for (hssize_t k = 0; k < need; k++)
+            if (p[k] < 0 || p[k] >= s->n) {
+                int v = p[k];
+                free(p); free(ix);
+                return ns_fail(err, NS_BAD_INPUT, "%s: %s[%lld] = %d out of range [0, %d)",
+                               file, P("p"), (long long)k, v, s->n);
+            }
+    free(p);
+    free(ix);
+    /* x: need ≤ len ≤ nzmax (libfclib's buffer is nzmax) */
+    if ((st = describe(f, file, P("x"), &d, err))) return st;
+    if (d.cls != H5T_FLOAT)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: floating-point dataset expected", file,
+                       P("x"));
+    if (d.len < need || d.len > s->nzmax)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: %lld values, expected between %lld and "
+                       "%d", file, P("x"), (long long)d.len, (long long)need, s->nzmax);
+    /* optional matrix information: libfclib reads all of it when conditioning
+     * is present */
+    if (link_exists(f, P("conditioning"))) {
+        static const char *const num[] = { "conditioning", "determinant", "rank" };
+        for (int k = 0; k < 3; k++) {
+            if ((st = describe(f, file, P(num[k]), &d, err))) return st;
+            if (d.len != 1 || (d.cls != H5T_FLOAT && d.cls != H5T_INTEGER))
+                return ns_fail(err, NS_BAD_INPUT, "%s: %s: one number expected", file, path);
+        }
+        if (link_exists(f, P("comment"))) {
+            if ((st = describe(f, file, path, &d, err))) return st;
+            if (d.cls != H5T_STRING || d.varstr)
+                return ns_fail(err, NS_BAD_INPUT, "%s: %s: fixed-length string expected",
+                               file, path);
+        }
+    }
+#undef P
+    return NS_OK;
+}
+
+/* Optional info group: the strings libfclib reads must be fixed-length strings. */
+static ns_status check_info(hid_t f, const char *file, const char *root, char *err)
+{
+    static const char *const names[] = { "title", "description", "math_info" };
+    char path[256];
+    snprintf(path, sizeof path, "%s/info", root);
+    if (!link_exists(f, path)) return NS_OK;
+    for (int k = 0; k < 3; k++) {
+        snprintf(path, sizeof path, "%s/info/%s", root, names[k]);
+        if (!link_exists(f, path)) continue;
+        ds_desc d;
+        ns_status st = describe(f, file, path, &d, err);
+        if (st) return st;
+        if (d.cls != H5T_STRING || d.varstr)
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s: fixed-length string expected", file,
+                           path);
+    }
+    return NS_OK;
+}
+
+static ns_status check_spacedim(hid_t f, const char *file, const char *root, int *d,
+                                char *err)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/spacedim", root);
+    ns_status st = read_int1(f, file, path, d, err);
+    if (st) return st;
+    if (*d != 2 && *d != 3)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s = %d: must be 2 or 3", file, path, *d);
+    return NS_OK;
+}
+
+/* Local problem (§4.3). *W receives W's shape. */
+static ns_status check_local(hid_t f, const char *file, int *dim, mat_shape *W, char *err)
+{
+    ns_status st;
+    if (link_exists(f, "/fclib_local/V") || link_exists(f, "/fclib_local/R"))
+        return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_local/V, /fclib_local/R: local "
+                       "problems with the extra unknowns lambda (V, R, s) are not supported",
+                       file);
+    if ((st = check_spacedim(f, file, "/fclib_local", dim, err))) return st;
+    if ((st = check_matrix(f, file, "/fclib_local/W", W, err))) return st;
+    if (W->m != W->n)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_local/W: %d x %d, must be square", file,
+                       W->m, W->n);
+    if (W->m % *dim)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_local/W: order %d not divisible by "
+                       "spacedim %d", file, W->m, *dim);
+    if ((st = want_reals(f, file, "/fclib_local/vectors/q", W->m, err))) return st;
+    if ((st = want_reals(f, file, "/fclib_local/vectors/mu", W->m / *dim, err))) return st;
+    return check_info(f, file, "/fclib_local", err);
+}
+
+/* Global problem (§4.4). */
+static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
+                              mat_shape *H, char *err)
+{
+    ns_status st;
+    if (link_exists(f, "/fclib_global/G"))
+        return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_global/G: global problems with "
+                       "equality constraints (G, b) are not supported", file);
+    if ((st = check_spacedim(f, file, "/fclib_global", dim, err))) return st;
+    if ((st = check_matrix(f, file, "/fclib_global/M", M, err))) return st;
+    if ((st = check_matrix(f, file, "/fclib_global/H", H, err))) return st;
+    if (M->m != M->n)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global/M: %d x %d, must be square",
+                       file, M->m, M->n);
+    if (H->m != M->m)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global/H: %d rows, M has %d", file,
+                       H->m, M->m);
+    if (H->n % *dim)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global/H: %d columns not divisible by "
+                       "spacedim %d", file, H->n, *dim);
+    if ((st = want_reals(f, file, "/fclib_global/vectors/f", M->m, err))) return st;
+    if ((st = want_reals(f, file, "/fclib_global/vectors/w", H->n, err))) return st;
+    if ((st = want_reals(f, file, "/fclib_global/vectors/mu", H->n / *dim, err))) return st;
+    return check_info(f, file, "/fclib_global", err);
+}
+
+/* ------------------------------------------------------------- conversion */
+
+/* New CSC copy of a validated libfclib matrix: triplet (i rows, p columns),
+ * CSC or CSR; values copied bit for bit, entries of a column in the order
+ * they appear (triplet, CSC) or by increasing row (CSR); no summation. */
+static ns_matrix *to_csc(const struct fclib_matrix *a)
+{
+    const ns_int m = a->m, n = a->n;
+    ns_int nnz = a->nz >= 0 ? a->nz : a->p[a->nz == -1 ? n : m];
+    ns_matrix *A = ns_matrix_sparse_new(m, n, nnz);
+    if (!A) return NULL;
+    ns_int *cp = A->csc.p;
+    if (a->nz == -1) {
+        memcpy(cp, a->p, ((size_t)n + 1) * sizeof(ns_int));
+        if (nnz) {
+            memcpy(A->csc.i, a->i, (size_t)nnz * sizeof(ns_int));
+            memcpy(A->csc.x, a->x, (size_t)nnz * sizeof(double));
+        }
+        return A;
+    }
+    ns_int *next = ns_calloc((size_t)n + 1, sizeof(ns_int));
+    if (!next) { ns_matrix_free(A); return NULL; }
+    if (a->nz >= 0) {
+        for (ns_int k = 0; k < nnz; k++) cp[a->p[k] + 1]++;
+    } else {
+        for (ns_int k = 0; k < nnz; k++) cp[a->i[k] + 1]++;
+    }
+    for (ns_int j = 0; j < n; j++) cp[j + 1] += cp[j];
+    memcpy(next, cp, (size_t)n * sizeof(ns_int));
+    if (a->nz >= 0) {
+        for (ns_int k = 0; k < nnz; k++) {
+            ns_int pos = next[a->p[k]]++;
+            A->csc.i[pos] = a->i[k];
+            A->csc.x[pos] = a->x[k];
+        }
+    } else {
+        for (ns_int r = 0; r < m; r++)
+            for (ns_int k = a->p[r]; k < a->p[r + 1]; k++) {
+                ns_int pos = next[a->i[k]]++;
+                A->csc.i[pos] = r;
+                A->csc.x[pos] = a->x[k];
+            }
+    }
+    free(next);
+    A->csc.nnz = nnz;
+    return A;
+}
+
+static void free_info(struct fclib_info *info)
+{
+    if (!info) return;
+    free(info->title);
+    free(info->description);
+    free(info->math_info);
+    free(info);
+}
+
+/* ----------------------------------------------------------------- read */
+
+static void silence_hdf5(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+}
+
+/* Reads the FCLIB file at path into a new fc2d/fc3d (local) or gfc2d/gfc3d
+ * (global) problem: W, M, H become SPARSE (CSC) with the stored values
+ * exactly; q ← q, mu ← mu (local); q ← f, b ← w, mu ← mu (global).
+ * NS_IO_ERROR if the file cannot be opened, NS_BAD_INPUT (message naming the
+ * dataset) if it is not a valid FCLIB problem, NS_UNSUPPORTED for V/R or G. */
+ns_status ns_fclib_read(const char *path, ns_problem **out, char *err)
+{
+    if (!out) return ns_fail(err, NS_BAD_INPUT, "fclib: no output pointer");
+    *out = NULL;
+    if (!path) return ns_fail(err, NS_BAD_INPUT, "fclib: no file name");
+    silence_hdf5();
+    FILE *probe = fopen(path, "rb");
+    if (!probe) return ns_fail(err, NS_IO_ERROR, "%s: cannot open", path);
+    fclose(probe);
+    if (H5Fis_hdf5(path) <= 0)
+        return ns_fail(err, NS_BAD_INPUT, "%s: not an HDF5 file", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return ns_fail(err, NS_IO_ERROR, "%s: HDF5 cannot open the file", path);
+    const int local = H5Lexists(f, "/fclib_local", H5P_DEFAULT) > 0;
+    const int global = H5Lexists(f, "/fclib_global", H5P_DEFAULT) > 0;
+    int dim = 0;
+    mat_shape s1, s2;
+    ns_status st;
+    if (local && global)
+        st = ns_fail(err, NS_BAD_INPUT, "%s: both /fclib_local and /fclib_global: one "
+                     "problem per file expected", path);
+    else if (!local && !global)
+        st = ns_fail(err, NS_BAD_INPUT, "%s: /fclib_local, /fclib_global: neither group "
+                     "present, not an FCLIB problem", path);
+    else if (local)
+        st = check_local(f, path, &dim, &s1, err);
+    else
+        st = check_global(f, path, &dim, &s1, &s2, err);
+    H5Fclose(f);
+    if (st) return st;
+
+    ns_problem *P = NULL;
+    if (local) {
+        struct fclib_local *L = fclib_read_local(path);
+        if (!L) return ns_fail(err, NS_IO_ERROR, "%s: libfclib could not read the problem", path);
+        ns_matrix *W = to_csc(L->W);
+        ns_fc *fc = W ? ns_fc_new(dim, s1.m / dim, W, L->q, L->mu) : NULL;
+        free_info(L->info);
+        L->info = NULL;
+        fclib_delete_local(L);
+        free(L);
+        P = fc ? ns_problem_from_fc(fc) : NULL;
+    } else {
+        struct fclib_global *G = fclib_read_global(path);
+        if (!G) return ns_fail(err, NS_IO_ERROR, "%s: libfclib could not read the problem", path);
+        ns_matrix *M = to_csc(G->M), *H = to_csc(G->H);
+        ns_gfc *gfc = NULL;
+        if (M && H)
+            gfc = ns_gfc_new(dim, s2.n / dim, M, H, G->f, G->w, G->mu);
+        else {
+            ns_matrix_free(M);
+            ns_matrix_free(H);
+        }
+        free_info(G->info);
+        G->info = NULL;
+        fclib_delete_global(G);
+        free(G);
+        P = gfc ? ns_problem_from_gfc(gfc) : NULL;
+    }
+    if (!P) return ns_fail(err, NS_NO_MEMORY, "%s: out of memory", path);
+    *out = P;
+    return NS_OK;
+}
+
+/* ---------------------------------------------------------------- write */
+
+/* A libfclib CSC view of A (SPARSE: its own arrays, no copy; other storages:
+ * a CSC copy returned in *tmp for the caller to free). With nnz = 0 the
+ * caller's one-element dummies stand for i and x so that no array pointer
+ * is NULL (nzmax stays 0). */
+static int fclib_view(const ns_matrix *A, struct fclib_matrix *v, ns_matrix **tmp,
+                      int *zero_i, double *zero_x)
+{
+    *tmp = NULL;
+    const ns_matrix *S = A;
+    if (A->storage != NS_SPARSE) {
+        *tmp = ns_matrix_to_sparse(A);
+        if (!*tmp) return -1;
+        S = *tmp;
+    }
+    memset(v, 0, sizeof *v);
+    v->m = S->rows;
+    v->n = S->cols;
+    v->nz = -1;
+    v->nzmax = S->csc.nnz;
+    v->p = S->csc.p;
+    v->i = S->csc.nnz ? S->csc.i : zero_i;
+    v->x = S->csc.nnz ? S->csc.x : zero_x;
+    v->info = NULL;
+    return 0;
+}
+
+/* Writes an fc2d/fc3d problem as /fclib_local (W as CSC, q, mu) or a
+ * gfc2d/gfc3d problem as /fclib_global (M, H as CSC, f ← q, w ← b, mu) into a
+ * new file at path (an existing file is replaced). The problem is validated
+ * first (NS_BAD_INPUT); other kinds give NS_UNSUPPORTED; NS_IO_ERROR if the
+ * file cannot be created. A SPARSE matrix is written with exactly its arrays,
+ * so that reading the file back gives the same CSC bit for bit; libfclib
+ * writes CSC with nz = -1 and nzmax = the entry count. */
+ns_status ns_fclib_write(const char *path, const ns_problem *p, char *err)
+{
+    if (!path || !p) return ns_fail(err, NS_BAD_INPUT, "fclib: no file name or problem");
+    const int local = p->kind == NS_KIND_FC2D || p->kind == NS_KIND_FC3D;
+    const int global = p->kind == NS_KIND_GFC2D || p->kind == NS_KIND_GFC3D;
+    if (!local && !global)
+        return ns_fail(err, NS_UNSUPPORTED, "%s: FCLIB holds friction-contact problems only, "
+                       "not %s", path, ns_kind_name(p->kind));
+    ns_status st = ns_problem_validate(p, err);
+    if (st) return st;
+    if (global && p->u.gfc->nc == 0)
+        return ns_fail(err, NS_UNSUPPORTED, "%s: a global problem without contacts cannot "
+                       "be written to FCLIB (empty H, w, mu)", path);
+    silence_hdf5();
+    /* a fresh, empty file: libfclib's writers open an existing file and add
+     * to it, and exit on a dataset that already exists */
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    if (f < 0) return ns_fail(err, NS_IO_ERROR, "%s: cannot create the file", path);
+    H5Fclose(f);
+
+    int ok = 0;
+    if (local) {
+        const ns_fc *fc = p->u.fc;
+        struct fclib_matrix W;
+        ns_matrix *tmp;
+        int zi[1] = { 0 };
+        double zx[1] = { 0.0 };
+        if (fclib_view(fc->W, &W, &tmp, zi, zx))
+            return ns_fail(err, NS_NO_MEMORY, "%s: out of memory", path);
+        struct fclib_local L;
+        memset(&L, 0, sizeof L);
+        L.W = &W;
+        L.q = fc->q;
+        L.mu = fc->mu;
+        L.spacedim = fc->dim;
+        ok = fclib_write_local(&L, path);
+        ns_matrix_free(tmp);
+    } else {
+        const ns_gfc *g = p->u.gfc;
+        struct fclib_matrix M, H;
+        ns_matrix *tM, *tH;
+        int zi[2] = { 0, 0 };
+        double zx[2] = { 0.0, 0.0 };
+        if (fclib_view(g->M, &M, &tM, zi, zx))
+            return ns_fail(err, NS_NO_MEMORY, "%s: out of memory", path);
+        if (fclib_view(g->H, &H, &tH, zi + 1, zx + 1)) {
+            ns_matrix_free(tM);
+            return ns_fail(err, NS_NO_MEMORY, "%s: out of memory", path);
+        }
+        struct fclib_global G;
+        memset(&G, 0, sizeof G);
+        G.M = &M;
+        G.H = &H;
+        G.f = g->q;
+        G.w = g->b;
+        G.mu = g->mu;
+        G.spacedim = g->dim;
+        ok = fclib_write_global(&G, path);
+        ns_matrix_free(tM);
+        ns_matrix_free(tH);
+    }
+    if (!ok) return ns_fail(err, NS_IO_ERROR, "%s: libfclib could not write the problem", path);
+    return NS_OK;
+}
