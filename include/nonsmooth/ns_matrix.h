@@ -63,11 +63,14 @@ typedef struct ns_matrix {
 
 /* ---- construction (all return NULL on allocation failure or bad sizes) ---- */
 
-/** New zero dense rows×cols matrix. Caller owns; free with ns_matrix_free. */
+/** New zero dense rows×cols matrix. Caller owns; free with ns_matrix_free.
+ *  NULL also when rows*cols*sizeof(double) would exceed PTRDIFF_MAX. */
 ns_matrix *ns_matrix_dense_new(ns_int rows, ns_int cols);
 
 /** New CSC matrix with room for nnz entries; p is zeroed (all columns empty
- *  until the caller fills p, i, x). */
+ *  until the caller fills p, i, x). csc.nnz is set to nnz: the caller fills
+ *  exactly that many entries (p[cols] = nnz), or lowers csc.nnz to p[cols]
+ *  (ns_matrix_validate checks p[cols] == csc.nnz). */
 ns_matrix *ns_matrix_sparse_new(ns_int rows, ns_int cols, ns_int nnz);
 
 /** New BLOCK matrix with the given structure; copies the arrays, allocates

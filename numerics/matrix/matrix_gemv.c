@@ -1,0 +1,163 @@
+/* matrix_gemv.c — y = αAx + βy and y = αAᵀx + βy for the three storages.
+ * BLOCK products are what Gauss–Seidel sweeps run: 1×1, 2×2 and 3×3 blocks
+ * have unrolled kernels, other small blocks a plain loop, large ones CBLAS. */
+#include "matrix/matrix_internal.h"
+#include <cblas.h>
+#include <string.h>
+
+/* y ← βy over n entries (β = 0 sets y = 0 whatever its content). */
+static void scale(double beta, double *y, ns_int n)
+{
+    if (beta == 1.0) return;
+    if (beta == 0.0) { if (n > 0) memset(y, 0, (size_t)n * sizeof *y); return; }
+    for (ns_int k = 0; k < n; k++) y[k] *= beta;
+}
+
+/* acc[0..h) += B x with B h×w column-major (small blocks). */
+static inline void block_mv_add(ns_int h, ns_int w, const double *B, const double *x, double *acc)
+{
+    if (h == 3 && w == 3) {
+        double x0 = x[0], x1 = x[1], x2 = x[2];
+        acc[0] += B[0] * x0 + B[3] * x1 + B[6] * x2;
+        acc[1] += B[1] * x0 + B[4] * x1 + B[7] * x2;
+        acc[2] += B[2] * x0 + B[5] * x1 + B[8] * x2;
+    } else if (h == 2 && w == 2) {
+        double x0 = x[0], x1 = x[1];
+        acc[0] += B[0] * x0 + B[2] * x1;
+        acc[1] += B[1] * x0 + B[3] * x1;
+    } else if (h == 1 && w == 1) {
+        acc[0] += B[0] * x[0];
+    } else {
+        for (ns_int j = 0; j < w; j++) {
+            double xj = x[j];
+            const double *col = B + (size_t)j * h;
+            for (ns_int i = 0; i < h; i++) acc[i] += col[i] * xj;
+        }
+    }
+}
+
+/* y[0..w) += α Bᵀ x with B h×w column-major (small blocks). */
+static inline void block_mtv_add(double alpha, ns_int h, ns_int w, const double *B,
+                                 const double *x, double *y)
+{
+    if (h == 3 && w == 3) {
+        double x0 = x[0], x1 = x[1], x2 = x[2];
+        y[0] += alpha * (B[0] * x0 + B[1] * x1 + B[2] * x2);
+        y[1] += alpha * (B[3] * x0 + B[4] * x1 + B[5] * x2);
+        y[2] += alpha * (B[6] * x0 + B[7] * x1 + B[8] * x2);
+    } else if (h == 2 && w == 2) {
+        double x0 = x[0], x1 = x[1];
+        y[0] += alpha * (B[0] * x0 + B[1] * x1);
+        y[1] += alpha * (B[2] * x0 + B[3] * x1);
+    } else if (h == 1 && w == 1) {
+        y[0] += alpha * B[0] * x[0];
+    } else {
+        for (ns_int j = 0; j < w; j++) {
+            const double *col = B + (size_t)j * h;
+            double s = 0.0;
+            for (ns_int i = 0; i < h; i++) s += col[i] * x[i];
+            y[j] += alpha * s;
+        }
+    }
+}
+
+enum { SMALL_ROWS = 16, SMALL_BLOCK = 64 };
+
+/* y = αAx + βy, A in BLOCK storage: each block row accumulates into a local
+ * buffer (small heights) or goes through CBLAS (tall block rows). */
+static void block_gemv(double alpha, const ns_block *b, const double *x, double beta, double *y)
+{
+    for (ns_int r = 0; r < b->block_rows; r++) {
+        ns_int r0 = b->row_start[r], h = b->row_start[r + 1] - r0;
+        double *yr = y + r0;
+        if (h <= SMALL_ROWS) {
+            double acc[SMALL_ROWS] = { 0 };
+            for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
+                ns_int c = b->block_col[k], c0 = b->col_start[c];
+                ns_int w = b->col_start[c + 1] - c0;
+                const double *B = b->x + b->value_ptr[k];
+                if ((long long)w * h <= SMALL_BLOCK || h < 2) block_mv_add(h, w, B, x + c0, acc);
+                else cblas_dgemv(CblasColMajor, CblasNoTrans, h, w, 1.0, B, h, x + c0, 1, 1.0, acc, 1);
+            }
+            if (beta == 0.0) for (ns_int i = 0; i < h; i++) yr[i] = alpha * acc[i];
+            else for (ns_int i = 0; i < h; i++) yr[i] = alpha * acc[i] + beta * yr[i];
+        } else {
+            scale(beta, yr, h);
+            for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
+                ns_int c = b->block_col[k], c0 = b->col_start[c];
+                ns_int w = b->col_start[c + 1] - c0;
+                cblas_dgemv(CblasColMajor, CblasNoTrans, h, w, alpha, b->x + b->value_ptr[k], h,
+                            x + c0, 1, 1.0, yr, 1);
+            }
+        }
+    }
+}
+
+/* y = αAᵀx + βy, A in BLOCK storage: block (r, c) adds α Bᵀ x_r to y_c. */
+static void block_gemv_t(double alpha, const ns_block *b, ns_int cols, const double *x,
+                         double beta, double *y)
+{
+    scale(beta, y, cols);
+    for (ns_int r = 0; r < b->block_rows; r++) {
+        ns_int r0 = b->row_start[r], h = b->row_start[r + 1] - r0;
+        for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
+            ns_int c = b->block_col[k], c0 = b->col_start[c];
+            ns_int w = b->col_start[c + 1] - c0;
+            const double *B = b->x + b->value_ptr[k];
+            if ((long long)w * h <= SMALL_BLOCK) block_mtv_add(alpha, h, w, B, x + r0, y + c0);
+            else cblas_dgemv(CblasColMajor, CblasTrans, h, w, alpha, B, h, x + r0, 1, 1.0, y + c0, 1);
+        }
+    }
+}
+
+/* y = αAx + βy (x ∈ ℝ^cols, y ∈ ℝ^rows); β = 0 ignores y's content. */
+void ns_matrix_gemv(double alpha, const ns_matrix *A, const double *x, double beta, double *y)
+{
+    if (A->rows == 0) return;
+    if (A->cols == 0 || alpha == 0.0) { scale(beta, y, A->rows); return; }
+    switch (A->storage) {
+    case NS_DENSE:
+        scale(beta == 0.0 ? 0.0 : 1.0, y, A->rows);
+        cblas_dgemv(CblasColMajor, CblasNoTrans, A->rows, A->cols, alpha, A->dense, A->rows,
+                    x, 1, beta, y, 1);
+        break;
+    case NS_SPARSE: {
+        const ns_csc *c = &A->csc;
+        scale(beta, y, A->rows);
+        for (ns_int j = 0; j < A->cols; j++) {
+            double t = alpha * x[j];
+            for (ns_int k = c->p[j]; k < c->p[j + 1]; k++) y[c->i[k]] += c->x[k] * t;
+        }
+        break;
+    }
+    case NS_BLOCK:
+        block_gemv(alpha, &A->block, x, beta, y);
+        break;
+    }
+}
+
+/* y = αAᵀx + βy (x ∈ ℝ^rows, y ∈ ℝ^cols); β = 0 ignores y's content. */
+void ns_matrix_gemv_t(double alpha, const ns_matrix *A, const double *x, double beta, double *y)
+{
+    if (A->cols == 0) return;
+    if (A->rows == 0 || alpha == 0.0) { scale(beta, y, A->cols); return; }
+    switch (A->storage) {
+    case NS_DENSE:
+        scale(beta == 0.0 ? 0.0 : 1.0, y, A->cols);
+        cblas_dgemv(CblasColMajor, CblasTrans, A->rows, A->cols, alpha, A->dense, A->rows,
+                    x, 1, beta, y, 1);
+        break;
+    case NS_SPARSE: {
+        const ns_csc *c = &A->csc;
+        for (ns_int j = 0; j < A->cols; j++) {
+            double s = 0.0;
+            for (ns_int k = c->p[j]; k < c->p[j + 1]; k++) s += c->x[k] * x[c->i[k]];
+            y[j] = beta == 0.0 ? alpha * s : alpha * s + beta * y[j];
+        }
+        break;
+    }
+    case NS_BLOCK:
+        block_gemv_t(alpha, &A->block, A->cols, x, beta, y);
+        break;
+    }
+}
