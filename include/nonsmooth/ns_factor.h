@@ -10,7 +10,16 @@
  *   SPARSE_CHOL : CHOLMOD (symmetric positive definite; lower triangle used)
  *   SPARSE_LU   : UMFPACK (any square sparse matrix)
  *   AUTO        : DENSE storage → DENSE_LU; SPARSE/BLOCK → SPARSE_CHOL if the
- *                 matrix is symmetric, SPARSE_LU otherwise.
+ *                 matrix is symmetric (exactly, or within 1e-12·max|A|),
+ *                 SPARSE_LU otherwise. If that Cholesky factorization breaks
+ *                 down (symmetric but not positive definite), the object
+ *                 switches to SPARSE_LU for good; ns_factor_get_method says so.
+ *
+ * Both Cholesky methods read the lower triangle of A only.
+ * NS_SINGULAR is also returned when the factorization succeeds but A is
+ * numerically singular: reciprocal condition number estimate below machine
+ * epsilon (LAPACKE dgecon/dpocon for the dense methods, CHOLMOD's diagonal
+ * estimate for SPARSE_CHOL); UMFPACK reports exactly zero pivots.
  *
  * Any storage is accepted by any method (converted internally). A factor
  * object is not shared between threads; two objects never meet.
@@ -39,12 +48,16 @@ typedef struct ns_factor ns_factor;
 ns_status ns_factor_analyze(const ns_matrix *A, ns_factor_method method,
                             ns_factor **out, char *err);
 
-/** Numeric phase: factors A, which must have the pattern given to analyze.
- *  NS_SINGULAR (LU) or NS_SINGULAR with a message saying "not positive
- *  definite" (Cholesky) when the factorization breaks down. */
+/** Numeric phase: factors A, which must have the pattern given to analyze
+ *  (a sparse method given another pattern of the same size analyses it
+ *  again, at the cost of a new symbolic phase). NS_SINGULAR (LU) or
+ *  NS_SINGULAR with a message saying "not positive definite" (Cholesky) when
+ *  the factorization breaks down; NS_BAD_INPUT when A is not the analysed
+ *  size or holds a non-finite value. After a failure, solve refuses
+ *  (NS_BAD_INPUT) until a numeric phase succeeds. */
 ns_status ns_factor_numeric(ns_factor *F, const ns_matrix *A, char *err);
 
-/** Both phases in one call. */
+/** Both phases in one call. On failure *out is NULL (nothing to free). */
 ns_status ns_factor_new(const ns_matrix *A, ns_factor_method method,
                         ns_factor **out, char *err);
 
