@@ -245,7 +245,7 @@ static void check_fc_solution(int d, double mu, const double *r, const double *u
     assert_close(ns_fc_contact_error_sq(d, mu, r, u), 0.0, tol_abs * tol_abs);
     for (int k = 0; k < d; k++)
         for (int sgn = -1; sgn <= 1; sgn += 2) {
-            memcpy(rr, r, sizeof rr);
+            memcpy(rr, r, sizeof(double) * (size_t)d);
             rr[k] += sgn * 1e-3;
             double e = ns_fc_error(p, rr, uu, NS_FC_NORM_SICONOS);
             if (!(e > 1e-10))
