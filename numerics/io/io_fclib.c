@@ -190,9 +190,10 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     } else {
         const ns_int outer = s->nz == -1 ? s->n : s->m;
         if (p[0] != 0) {
+            int p0 = p[0];
             free(p);
             return ns_fail(err, NS_BAD_INPUT, "%s: %s[0] = %d, pointers must start at 0",
-                           file, P("p"), p[0]);
+                           file, P("p"), p0);
         }
         for (ns_int k = 0; k < outer; k++)
             if (p[k + 1] < p[k]) {
