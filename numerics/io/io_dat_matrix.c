@@ -184,7 +184,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
         st = ns_lex_fail(lx, f, "%d column indices for %d blocks", nidx, nb);
         goto fail;
     }
-    if ((st = ns_lex_need(lx, fld(f, sizeof f, field, "SBM: nbblocks"),
+    if ((st = ns_lex_need(lx, fld(f, sizeof f, field, "SBM: blocks"),
                           (size_t)nptr + (size_t)nb * 3, 2)))
         goto fail;
     if ((st = read_ints(lx, fld(f, sizeof f, field, "SBM: rowptr"), nptr, 0, nb,

@@ -218,16 +218,31 @@ ns_status ns_matrix_read_buffer(const char *buf, size_t len, const char *name,
         return st;
     }
     size_t pos1 = lx.pos;
+    /* did the text start like a NumericsMatrix header (storage 0, 1, 2)? */
+    ns_int storage = -1;
+    ns_lex_init(&lx, buf, len, name, NULL);
+    int nm_header = ns_lex_int(&lx, "storage", &storage) == NS_OK &&
+                    storage >= 0 && storage <= 2;
     ns_lex_init(&lx, buf, len, name, e2);
     ns_status st2 = ns_dat_read_sbm_raw(&lx, "matrix", out);
-    if (st2 == NS_OK) return NS_OK;
-    if (err) {
-        if (st2 == NS_NO_MEMORY || lx.pos > pos1)
-            ns_fail(err, st2, "%s (read as a raw SBM payload)", e2);
-        else
-            memcpy(err, e1, sizeof e1);
+    if (st2 == NS_OK) {
+        /* a raw payload counts when it has blocks and, if the text also
+         * looked like a NumericsMatrix header, it read further than that */
+        if ((*out)->block.nblocks > 0 && (!nm_header || lx.pos > pos1)) return NS_OK;
+        ns_matrix_free(*out);
+        *out = NULL;
+        if (err) memcpy(err, e1, sizeof e1);
+        return st;
     }
-    return st2 == NS_NO_MEMORY ? st2 : st;
+    if (st2 == NS_NO_MEMORY) {
+        if (err) memcpy(err, e2, sizeof e2);
+        return st2;
+    }
+    if (err) {
+        if (nm_header) memcpy(err, e1, sizeof e1);
+        else ns_fail(err, st, "%s; nor a raw SBM payload: %s", e1, e2);
+    }
+    return st;
 }
 
 ns_status ns_matrix_read(const char *path, ns_matrix **out, char *err)
