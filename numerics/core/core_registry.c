@@ -8,8 +8,18 @@
 static const ns_solver_info registry[] = {
     { "direct", NS_KIND_EQUALITY, { .equality = ns_equality_direct }, 1, 1,
       "direct factorization: CHOLMOD if sparse SPD, UMFPACK if sparse, LAPACKE LU if dense" },
-    { "pgs", NS_KIND_LCP, { .lcp = ns_lcp_pgs }, 1, 10000,
+    { "lemke", NS_KIND_LCP, { .lcp = ns_lcp_lemke }, 1, 1000000,
+      "Lemke's complementary pivoting, lexicographic ratio test; ray = no_solution" },
+    { "pgs", NS_KIND_LCP, { .lcp = ns_lcp_pgs }, 0, 10000,
       "projected Gauss-Seidel z_i <- max(0, z_i - w_i / M_ii); needs M_ii > 0" },
+    { "psor", NS_KIND_LCP, { .lcp = ns_lcp_psor }, 0, 10000,
+      "projected SOR: pgs with relaxation omega (default 1.2); needs M_ii > 0" },
+    { "enum", NS_KIND_LCP, { .lcp = ns_lcp_enum }, 0, 1073741824,
+      "principal enumeration of the 2^n active sets (warm set first); n <= 30" },
+    { "newton-fb", NS_KIND_LCP, { .lcp = ns_lcp_newton_fb }, 0, 100,
+      "semismooth Newton on Fischer-Burmeister, Armijo line search, gradient safeguard" },
+    { "newton-min", NS_KIND_LCP, { .lcp = ns_lcp_newton_min }, 0, 100,
+      "semismooth Newton on the min map, line search and gradient safeguard" },
 };
 
 size_t ns_solver_count(void)

@@ -11,4 +11,14 @@ ns_status ns_equality_direct(const ns_equality *p, double *z, double *w,
 /* lcp */
 ns_status ns_lcp_pgs(const ns_lcp *p, double *z, double *w,
                      const ns_options *o, ns_result *res);
+ns_status ns_lcp_psor(const ns_lcp *p, double *z, double *w,
+                      const ns_options *o, ns_result *res);
+ns_status ns_lcp_lemke(const ns_lcp *p, double *z, double *w,
+                       const ns_options *o, ns_result *res);
+ns_status ns_lcp_enum(const ns_lcp *p, double *z, double *w,
+                      const ns_options *o, ns_result *res);
+ns_status ns_lcp_newton_fb(const ns_lcp *p, double *z, double *w,
+                           const ns_options *o, ns_result *res);
+ns_status ns_lcp_newton_min(const ns_lcp *p, double *z, double *w,
+                            const ns_options *o, ns_result *res);
 #endif

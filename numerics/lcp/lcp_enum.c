@@ -1,0 +1,136 @@
+/* lcp_enum.c — principal enumeration for the LCP (and, through the kernel,
+ * the MLCP and the relay problem)
+ *   w = M z + q, 0 ≤ z ⊥ w ≥ 0  (w_i = 0, z_i free on equality rows).
+ * A solution is fixed by the set B of rows where w_i = 0 (z_i may be
+ * non-zero): z_B = −M_BB⁻¹ q_B, z = 0 off B, and it is a solution when
+ * z_i ≥ 0 on the complementarity rows of B and w_i ≥ 0 off B. Equality rows
+ * are always in B. The set {i : z_i > 0} of the starting z is tried first
+ * (what a time-stepping loop wants: the last active set usually still
+ * holds), then all 2^m sets of the m complementarity rows in Gray-code
+ * order; each costs one LAPACKE LU of M_BB. For small m only (m ≤ 30). */
+#include "core/solvers.h"
+#include "core/ns_internal.h"
+#include "lcp/lcp_kernels.h"
+#include "nonsmooth/ns_residual.h"
+#include <lapacke.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Solves the system of set B (inB[i] = 1); fills z. 0 if z is feasible
+ * (before the error check), 1 otherwise. */
+static int try_set(ns_int n, const double *M, const double *q,
+                   const unsigned char *eq, const unsigned char *inB,
+                   double *z, double *w, double *work, lapack_int *piv, ns_int *B)
+{
+    ns_int nb = 0;
+    for (ns_int i = 0; i < n; i++) if (inB[i]) B[nb++] = i;
+    for (ns_int i = 0; i < n; i++) z[i] = 0.0;
+    if (nb > 0) {
+        double *rhs = work + (size_t)nb * (size_t)nb;
+        for (ns_int b = 0; b < nb; b++) {
+            rhs[b] = -q[B[b]];
+            for (ns_int a = 0; a < nb; a++)
+                work[a + (size_t)b * nb] = M[B[a] + (size_t)B[b] * n];
+        }
+        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, nb, 1, work, nb, piv, rhs, nb) != 0)
+            return 1;
+        for (ns_int a = 0; a < nb; a++) {
+            if (!isfinite(rhs[a])) return 1;
+            if (!(eq && eq[B[a]]) && rhs[a] < 0.0) return 1;
+            z[B[a]] = rhs[a];
+        }
+    }
+    /* w off B */
+    double scale = 0.0;
+    for (ns_int i = 0; i < n; i++) if (fabs(z[i]) > scale) scale = fabs(z[i]);
+    for (ns_int i = 0; i < n; i++) {
+        if (inB[i]) continue;
+        double wi = q[i];
+        for (ns_int j = 0; j < nb; j++) wi += M[i + (size_t)B[j] * n] * z[B[j]];
+        if (wi < -1e-12 * (1.0 + fabs(q[i]) + scale)) return 1;
+    }
+    (void)w;
+    return 0;
+}
+
+ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
+                        const unsigned char *eq, double *z, double *w,
+                        const ns_options *o, ns_kernel_error_fn err,
+                        const void *ctx, ns_result *res)
+{
+    ns_status st = NS_MAX_ITER;
+    res->iterations = 0;
+    size_t nn = (size_t)n * (size_t)n;
+    double *work = ns_malloc(nn + (size_t)n, sizeof(double));
+    double *zt = ns_malloc((size_t)n, sizeof(double));
+    double *wt = ns_malloc((size_t)n, sizeof(double));
+    unsigned char *inB = ns_malloc((size_t)n, 1);
+    ns_int *B = ns_malloc((size_t)n, sizeof(ns_int));
+    ns_int *comp = ns_malloc((size_t)n, sizeof(ns_int));
+    lapack_int *piv = ns_malloc((size_t)n, sizeof(lapack_int));
+    if (!work || !zt || !wt || !inB || !B || !comp || !piv) {
+        st = ns_fail(res->message, NS_NO_MEMORY, "enum: out of memory");
+        goto done;
+    }
+    ns_int m = 0;
+    for (ns_int i = 0; i < n; i++) if (!(eq && eq[i])) comp[m++] = i;
+    double best = INFINITY;
+    /* warm set first */
+    for (ns_int i = 0; i < n; i++) inB[i] = (eq && eq[i]) || z[i] > 0.0;
+    res->iterations = 1;
+    if (try_set(n, M, q, eq, inB, zt, wt, work, piv, B) == 0) {
+        double e = err(ctx, zt, wt);
+        if (e < best) { best = e; memcpy(z, zt, (size_t)n * sizeof(double)); }
+        if (e <= o->tol) { st = NS_CONVERGED; goto out; }
+    }
+    if (m > 30) {
+        st = ns_fail(res->message, NS_BAD_INPUT, "enum: %d complementarity rows are "
+                     "too many to enumerate (at most 30; the warm-start active set "
+                     "was tried and failed)", (int)m);
+        goto out;
+    }
+    uint64_t total = (uint64_t)1 << m;
+    double t0 = ns_now();
+    for (ns_int i = 0; i < n; i++) inB[i] = (eq && eq[i]);
+    for (uint64_t k = 0; k < total; k++) {
+        if (k > 0) {    /* Gray code: flip the bit of the lowest set bit of k */
+            ns_int b = 0;
+            while (!((k >> b) & 1u)) b++;
+            inB[comp[b]] ^= 1u;
+        }
+        if ((uint64_t)res->iterations >= (uint64_t)o->max_iter) { st = NS_MAX_ITER; break; }
+        if (o->time_limit > 0 && (k & 63u) == 0 && ns_now() - t0 > o->time_limit) {
+            st = NS_TIME_LIMIT; break;
+        }
+        res->iterations++;
+        if (try_set(n, M, q, eq, inB, zt, wt, work, piv, B)) continue;
+        double e = err(ctx, zt, wt);
+        if (e < best) { best = e; memcpy(z, zt, (size_t)n * sizeof(double)); }
+        if (e <= o->tol) { st = NS_CONVERGED; break; }
+    }
+    if (st == NS_MAX_ITER && !isfinite(best) && (uint64_t)res->iterations >= total + 1)
+        st = ns_fail(res->message, NS_NO_SOLUTION, "enum: none of the %llu active "
+                     "sets gives a solution", (unsigned long long)total);
+out:
+    res->error = err(ctx, z, w);
+done:
+    free(work); free(zt); free(wt); free(inB); free(B); free(comp); free(piv);
+    return st;
+}
+
+static double lcp_err(const void *ctx, const double *z, double *w)
+{
+    return ns_lcp_error((const ns_lcp *)ctx, z, w);
+}
+
+ns_status ns_lcp_enum(const ns_lcp *p, double *z, double *w,
+                      const ns_options *o, ns_result *res)
+{
+    double *M = ns_dense_copy(p->M);
+    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "enum: out of memory");
+    ns_status st = ns_enum_dense(p->n, M, p->q, NULL, z, w, o, lcp_err, p, res);
+    free(M);
+    return st;
+}

@@ -1,0 +1,53 @@
+/* lcp_kernels.h — dense complementarity kernels shared by the LCP, MLCP,
+ * relay and AVI solvers (private to libnonsmooth_numerics).
+ *
+ * Every kernel works on a dense column-major N×N matrix M and a vector q and
+ * solves the mixed problem
+ *     w = M z + q,   w_i = 0 (z_i free)        for rows with eq[i] = 1,
+ *                    0 ≤ z_i ⊥ w_i ≥ 0         for rows with eq[i] = 0
+ * (eq = NULL: every row is complementarity, i.e. a plain LCP). The caller's
+ * error function (err, ctx) is the one the kernel stops on, so that a solver
+ * stops on the error its kind reports; it receives z and must fill w. Kernels
+ * allocate once at entry, never inside iterations, and fill res->iterations,
+ * res->error and res->message (on failures). */
+#ifndef NS_LCP_KERNELS_H
+#define NS_LCP_KERNELS_H
+#include "nonsmooth/ns_solver.h"
+
+/** Error of the problem at z (fills w = M z + q). */
+typedef double (*ns_kernel_error_fn)(const void *ctx, const double *z, double *w);
+
+/** Complementary pivoting (Lemke) with a lexicographic ratio test on a plain
+ *  LCP (no equality rows: eliminate them first). Covering vector d = 1.
+ *  NS_CONVERGED, NS_NO_SOLUTION (secondary ray), NS_MAX_ITER (pivots),
+ *  NS_TIME_LIMIT, NS_NO_MEMORY. The final basis is re-solved by one LU of
+ *  its complementary principal block ("polish"), kept if more accurate. */
+ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
+                         double *z, double *w, const ns_options *o,
+                         ns_kernel_error_fn err, const void *ctx,
+                         ns_result *res);
+
+/** Semismooth Newton on Φ_i = w_i (eq rows) and Φ_i = φ(z_i, w_i) (others),
+ *  φ = Fischer–Burmeister √(a²+b²) − a − b (minmap = 0) or min(a, b)
+ *  (minmap = 1). Armijo line search on ½‖Φ‖²; when the Newton system is
+ *  singular or its direction is not a descent direction, a gradient step
+ *  −∇(½‖Φ_FB‖²) is taken instead (safeguard). */
+ns_status ns_newton_dense(ns_int n, const double *M, const double *q,
+                          const unsigned char *eq, int minmap,
+                          double *z, double *w, const ns_options *o,
+                          ns_kernel_error_fn err, const void *ctx,
+                          ns_result *res);
+
+/** Principal enumeration: for each set J of complementarity rows taken
+ *  "z_i basic" (w_i = 0) — equality rows always basic — solves
+ *  M_BB z_B = −q_B and accepts when z_J ≥ 0 and w_{not B} ≥ 0. The set
+ *  {i : z_i > 0} of the starting z is tried first (warm start), then sets in
+ *  Gray-code order. At most 2^30 sets (NS_BAD_INPUT above that). */
+ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
+                        const unsigned char *eq, double *z, double *w,
+                        const ns_options *o, ns_kernel_error_fn err,
+                        const void *ctx, ns_result *res);
+
+/** Dense column-major copy of any matrix (NULL on failure). */
+double *ns_dense_copy(const ns_matrix *A);
+#endif

@@ -1,0 +1,249 @@
+/* lcp_lemke.c — Lemke's complementary pivoting method for the LCP
+ *   w = M z + q,  0 ≤ z ⊥ w ≥ 0,
+ * on the augmented system  I w − M z − d z0 = q  (covering vector d = 1).
+ * Start: basis {w}, z0 enters and the row of the lexicographically smallest
+ * (q_i, e_iᵀ)/d_i leaves, which makes every basic row lexicographically
+ * positive. Then the complement of the variable that left enters; the leaving
+ * row is chosen by the lexicographic minimum ratio test on the rows
+ * (x_i, (B⁻¹)_i) / c_i over c_i > 0, c = B⁻¹ a_entering, so the basis never
+ * repeats and the method ends on degenerate problems. It ends with
+ *   - z0 leaving the basis: (z, w) solves the LCP (a tie with z0's row is
+ *     resolved in favour of z0);
+ *   - no c_i > 0: a secondary ray; for copositive-plus M this proves the LCP
+ *     infeasible → NS_NO_SOLUTION.
+ * The basis inverse B⁻¹ is kept explicitly and updated by one rank-1 product
+ * per pivot (BLAS dger, O(n²)); c costs one dgemv. The final basis is then
+ * solved again directly (LU of M_JJ, J = basic z's) and that solution kept if
+ * its error is smaller ("polish"). */
+#include "core/solvers.h"
+#include "core/ns_internal.h"
+#include "lcp/lcp_kernels.h"
+#include "nonsmooth/ns_residual.h"
+#include <cblas.h>
+#include <lapacke.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Row r of B⁻¹ (column-major n×n) at column k. */
+#define BINV(i, k) binv[(size_t)(i) + (size_t)(k) * (size_t)n]
+
+/* Lexicographic minimum ratio test over the candidate rows cand[0..nc-1]
+ * (all with c_i > 0). Returns the chosen row; prefers the row of z0 (row0)
+ * on a tie of the first component. */
+static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
+                        const double *c, ns_int *cand, ns_int nc, ns_int row0)
+{
+    double best = INFINITY;
+    for (ns_int t = 0; t < nc; t++) {
+        double r = x[cand[t]] / c[cand[t]];
+        if (r < best) best = r;
+    }
+    double tol = 1e-12 * (1.0 + fabs(best));
+    ns_int m = 0;
+    for (ns_int t = 0; t < nc; t++)
+        if (x[cand[t]] / c[cand[t]] <= best + tol) cand[m++] = cand[t];
+    if (m == 1) return cand[0];
+    for (ns_int t = 0; t < m; t++)
+        if (cand[t] == row0) return row0;
+    for (ns_int k = 0; k < n && m > 1; k++) {
+        best = INFINITY;
+        double scale = 0.0;
+        for (ns_int t = 0; t < m; t++) {
+            double r = BINV(cand[t], k) / c[cand[t]];
+            if (r < best) best = r;
+            if (fabs(r) > scale) scale = fabs(r);
+        }
+        tol = 1e-12 * (1.0 + scale);
+        ns_int m2 = 0;
+        for (ns_int t = 0; t < m; t++)
+            if (BINV(cand[t], k) / c[cand[t]] <= best + tol) cand[m2++] = cand[t];
+        m = m2;
+    }
+    /* left-over numerical tie: the largest pivot is the most stable */
+    ns_int r = cand[0];
+    for (ns_int t = 1; t < m; t++)
+        if (c[cand[t]] > c[r]) r = cand[t];
+    return r;
+}
+
+/* z from the basis: z_j = x[pos of z_j] if basic, 0 otherwise. */
+static void basis_z(ns_int n, const ns_int *basis, const double *x, double *z)
+{
+    for (ns_int j = 0; j < n; j++) z[j] = 0.0;
+    for (ns_int r = 0; r < n; r++)
+        if (basis[r] >= n && basis[r] < 2 * n) z[basis[r] - n] = x[r];
+}
+
+/* Solves M_JJ z_J = −q_J for J = basic z's; zp gets the full z (0 off J).
+ * Returns 0 on success. work: n² doubles, piv: n ints. */
+static int polish(ns_int n, const double *M, const double *q,
+                  const ns_int *basis, double *zp, double *work, lapack_int *piv,
+                  ns_int *J)
+{
+    ns_int nj = 0;
+    for (ns_int r = 0; r < n; r++)
+        if (basis[r] >= n && basis[r] < 2 * n) J[nj++] = basis[r] - n;
+    for (ns_int j = 0; j < n; j++) zp[j] = 0.0;
+    if (nj == 0) return 0;
+    double *rhs = work + (size_t)nj * (size_t)nj;
+    for (ns_int b = 0; b < nj; b++) {
+        rhs[b] = -q[J[b]];
+        for (ns_int a = 0; a < nj; a++)
+            work[a + (size_t)b * nj] = M[J[a] + (size_t)J[b] * n];
+    }
+    lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, nj, 1, work, nj, piv, rhs, nj);
+    if (info != 0) return 1;
+    for (ns_int a = 0; a < nj; a++) {
+        if (!(rhs[a] >= 0.0)) return 1;
+        zp[J[a]] = rhs[a];
+    }
+    return 0;
+}
+
+ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
+                         double *z, double *w, const ns_options *o,
+                         ns_kernel_error_fn err, const void *ctx,
+                         ns_result *res)
+{
+    ns_status st = NS_MAX_ITER;
+    res->iterations = 0;
+    if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
+    size_t nn = (size_t)n * (size_t)n;
+    double *binv = ns_malloc(nn, sizeof(double));
+    double *work = ns_malloc(nn + (size_t)n, sizeof(double));
+    double *x = ns_malloc((size_t)n, sizeof(double));
+    double *c = ns_malloc((size_t)n, sizeof(double));
+    double *u = ns_malloc((size_t)n, sizeof(double));
+    double *vr = ns_malloc((size_t)n, sizeof(double));
+    double *zp = ns_malloc((size_t)n, sizeof(double));
+    double *wp = ns_malloc((size_t)n, sizeof(double));
+    ns_int *basis = ns_malloc((size_t)n, sizeof(ns_int));
+    ns_int *pos = ns_malloc(2 * (size_t)n + 1, sizeof(ns_int));
+    ns_int *cand = ns_malloc((size_t)n, sizeof(ns_int));
+    lapack_int *piv = ns_malloc((size_t)n, sizeof(lapack_int));
+    if (!binv || !work || !x || !c || !u || !vr || !zp || !wp || !basis ||
+        !pos || !cand || !piv) {
+        st = ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
+        goto done;
+    }
+    /* basis {w}: B = I, x = q */
+    memset(binv, 0, nn * sizeof(double));
+    for (ns_int i = 0; i < n; i++) {
+        BINV(i, i) = 1.0;
+        x[i] = q[i];
+        basis[i] = i;
+        pos[i] = i;
+        pos[n + i] = -1;
+    }
+    pos[2 * n] = -1;
+    ns_int qmin = 0;
+    for (ns_int i = 1; i < n; i++) if (q[i] < q[qmin]) qmin = i;
+    if (q[qmin] >= 0.0) {           /* z = 0 solves it */
+        for (ns_int j = 0; j < n; j++) z[j] = 0.0;
+        res->error = err(ctx, z, w);
+        st = NS_CONVERGED;
+        goto done;
+    }
+
+    const ns_int Z0 = 2 * n;
+    ns_int entering = Z0;
+    double t0 = ns_now();
+    for (int it = 0;; it++) {
+        if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
+        if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        /* c = B⁻¹ a_entering */
+        if (entering == Z0) {
+            for (ns_int i = 0; i < n; i++) c[i] = 0.0;
+            for (ns_int k = 0; k < n; k++)
+                cblas_daxpy(n, -1.0, binv + (size_t)k * n, 1, c, 1);
+        } else if (entering < n) {
+            memcpy(c, binv + (size_t)entering * n, (size_t)n * sizeof(double));
+        } else {
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, -1.0, binv, n,
+                        M + (size_t)(entering - n) * n, 1, 0.0, c, 1);
+        }
+        /* ratio test (first pivot: z0 enters with −c, see the contract) */
+        double cmax = 0.0;
+        for (ns_int i = 0; i < n; i++) if (fabs(c[i]) > cmax) cmax = fabs(c[i]);
+        ns_int nc = 0, r;
+        if (it == 0) {
+            for (ns_int i = 0; i < n; i++) { c[i] = -c[i]; cand[nc++] = i; }
+            /* ratio x_i / c_i with c = d: lexicographic min of (q_i, e_i) */
+            r = lex_ratio(n, x, binv, c, cand, nc, -1);
+            for (ns_int i = 0; i < n; i++) c[i] = -c[i];
+        } else {
+            double eps = 1e-12 * cmax;
+            for (ns_int i = 0; i < n; i++) if (c[i] > eps) cand[nc++] = i;
+            if (nc == 0) {          /* secondary ray */
+                st = ns_fail(res->message, NS_NO_SOLUTION,
+                             "lemke: secondary ray after %d pivots (entering %s%d); "
+                             "no solution when M is copositive-plus", it,
+                             entering < n ? "w" : "z", (int)(entering % n));
+                break;
+            }
+            r = lex_ratio(n, x, binv, c, cand, nc, pos[Z0]);
+        }
+        /* pivot on (r, entering): B⁻¹ ← B⁻¹ − u vᵀ, u = (c − e_r)/c_r */
+        double cr = c[r];
+        for (ns_int i = 0; i < n; i++) u[i] = c[i] / cr;
+        u[r] = (cr - 1.0) / cr;
+        cblas_dcopy(n, binv + r, n, vr, 1);
+        cblas_dger(CblasColMajor, n, n, -1.0, u, 1, vr, 1, binv, n);
+        double xr = x[r];
+        cblas_daxpy(n, -xr, u, 1, x, 1);
+        x[r] = xr / cr;
+        for (ns_int i = 0; i < n; i++) if (x[i] < 0.0 && i != r) x[i] = 0.0;
+        ns_int leaving = basis[r];
+        basis[r] = entering;
+        pos[entering] = r;
+        pos[leaving] = -1;
+        res->iterations = it + 1;
+        if (o->verbosity >= 2 && o->log) {
+            char msg[128];
+            snprintf(msg, sizeof msg, "lemke: pivot %d row %d, z0 = %g", it + 1,
+                     (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
+            o->log(o->log_user, 2, msg);
+        }
+        if (leaving == Z0) { st = NS_CONVERGED; break; }
+        entering = leaving < n ? leaving + n : leaving - n;
+    }
+    basis_z(n, basis, x, z);
+    res->error = err(ctx, z, w);
+    if (st == NS_CONVERGED || res->error > o->tol) {
+        ns_int *J = cand;
+        if (polish(n, M, q, basis, zp, work, piv, J) == 0) {
+            double e2 = err(ctx, zp, wp);
+            if (e2 < res->error) {
+                memcpy(z, zp, (size_t)n * sizeof(double));
+                memcpy(w, wp, (size_t)n * sizeof(double));
+                res->error = e2;
+            }
+        }
+    }
+    if (st == NS_NO_SOLUTION && res->error <= o->tol) {
+        /* the ray was reached from a basis that already solves the LCP */
+        st = NS_CONVERGED;
+        res->message[0] = '\0';
+    }
+done:
+    free(binv); free(work); free(x); free(c); free(u); free(vr); free(zp);
+    free(wp); free(basis); free(pos); free(cand); free(piv);
+    return st;
+}
+
+static double lcp_err(const void *ctx, const double *z, double *w)
+{
+    return ns_lcp_error((const ns_lcp *)ctx, z, w);
+}
+
+ns_status ns_lcp_lemke(const ns_lcp *p, double *z, double *w,
+                       const ns_options *o, ns_result *res)
+{
+    double *M = ns_dense_copy(p->M);
+    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
+    ns_status st = ns_lemke_dense(p->n, M, p->q, z, w, o, lcp_err, p, res);
+    free(M);
+    return st;
+}
