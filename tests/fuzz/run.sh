@@ -1,0 +1,52 @@
+#!/bin/sh
+# run.sh — run the libFuzzer targets on seeds taken from the shared data.
+#
+#   tests/fuzz/run.sh BUILD_DIR SECONDS [TARGET...]
+#
+# BUILD_DIR: a build configured with -DNS_BUILD_FUZZERS=ON -DCMAKE_C_COMPILER=clang
+# (targets in BUILD_DIR/fuzz). SECONDS: fuzzing time per target. TARGETs
+# default to fuzz_dat_problem fuzz_dat_matrix fuzz_fclib, run one after the
+# other on one core. Seeds are copied at run time from $NS_SHARED_DATA
+# (default: ../shared/data next to the repository) into a temporary corpus
+# per target; files above $NS_FUZZ_MAX_SEED bytes (default 65536) are left
+# out to keep executions fast. Crash reproducers land in
+# BUILD_DIR/fuzz/artifacts/<target>/. Exit status: 1 if a target failed.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
+secs=${2:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
+shift 2
+targets=${*:-fuzz_dat_problem fuzz_dat_matrix fuzz_fclib}
+data=${NS_SHARED_DATA:-$here/../../../shared/data}
+maxseed=${NS_FUZZ_MAX_SEED:-65536}
+[ -d "$data" ] || { echo "run.sh: no seed data in $data" >&2; exit 2; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/nsfuzz.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+status=0
+for t in $targets; do
+    bin="$build/fuzz/$t"
+    [ -x "$bin" ] || { echo "run.sh: $bin not built" >&2; status=1; continue; }
+    corpus="$work/$t"
+    mkdir -p "$corpus" "$build/fuzz/artifacts/$t"
+    case $t in
+        fuzz_dat_problem) seeds=$(find "$data" -name '*.dat' ! -path '*/matrix/*') ;;
+        fuzz_dat_matrix)  seeds=$(find "$data/matrix" "$data/lcp" "$data/gfc2d" -name '*.dat') ;;
+        fuzz_fclib)       seeds=$(find "$data" -name '*.hdf5' -o -name 'lcp_*.dat') ;;
+        *)                seeds=$(find "$data" -type f -name '*.dat') ;;
+    esac
+    n=0
+    for s in $seeds; do
+        if [ "$(wc -c < "$s")" -le "$maxseed" ]; then
+            cp "$s" "$corpus/$(echo "$s" | tr '/' '_')"
+            n=$((n + 1))
+        fi
+    done
+    dict=""
+    [ "$t" != fuzz_fclib ] && dict="-dict=$here/dat.dict"
+    echo "== $t: $n seeds, $secs s"
+    "$bin" $dict -max_total_time="$secs" -max_len="$maxseed" -timeout=10 \
+        -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$build/fuzz/artifacts/$t/" "$corpus" || status=1
+done
+exit $status
