@@ -99,7 +99,7 @@ static ns_status want_ints(hid_t f, const char *file, const char *path, hssize_t
 static ns_status want_reals(hid_t f, const char *file, const char *path, hssize_t want,
                             char *err)
 {
-    ds_desc d;
+    ds_desc d = { 0 };
     ns_status st = describe(f, file, path, &d, err);
     if (st) return st;
     if (d.cls != H5T_FLOAT)
@@ -113,7 +113,7 @@ static ns_status want_reals(hid_t f, const char *file, const char *path, hssize_
 /* Reads a 1-element integer dataset. */
 static ns_status read_int1(hid_t f, const char *file, const char *path, int *v, char *err)
 {
-    ds_desc d;
+    ds_desc d = { 0 };
     ns_status st = want_ints(f, file, path, 1, &d, err);
     if (st) return st;
     hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
@@ -158,7 +158,7 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
 {
     char path[256];
     ns_status st;
-    ds_desc d;
+    ds_desc d = { 0 };
 #define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
     if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
     if ((st = read_int1(f, file, P("n"), &s->n, err))) return st;
@@ -275,7 +275,7 @@ static ns_status check_info(hid_t f, const char *file, const char *root, char *e
     for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/info/%s", root, names[k]);
         if (!link_exists(f, path)) continue;
-        ds_desc d;
+        ds_desc d = { 0 };
         ns_status st = describe(f, file, path, &d, err);
         if (st) return st;
         if (d.cls != H5T_STRING || d.varstr)
