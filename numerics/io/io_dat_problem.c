@@ -33,7 +33,7 @@ static ns_status read_rowmajor(ns_lexer *lx, const char *field, ns_int r,
     double *v = NULL;
     *out = NULL;
     uint64_t n = (uint64_t)r * (uint64_t)c;
-    if (n > (uint64_t)ns_lex_left(lx))
+    if (n > ((uint64_t)ns_lex_left(lx) + 1) / 2)
         return ns_lex_fail(lx, field, "%d x %d values announced but only %zu bytes "
                            "of data left", r, c, ns_lex_left(lx));
     ns_status st = read_vec(lx, field, (ns_int)n, &v);
@@ -92,6 +92,57 @@ done:
 }
 
 /* --------------------------------------------------------------- MLCP */
+
+/* 1 when the block description of p can be written as the file's boundary
+ * list, which is read until the first value >= n+m: every boundary but the
+ * last below n+m, the last equal to it. */
+static int blocks_representable(const ns_mlcp *p)
+{
+    ns_int N = p->n + p->m;
+    if (p->nblocks < 0 || !p->block_start || (p->nblocks > 0 && !p->block_kind))
+        return 0;
+    for (ns_int k = 0; k < p->nblocks; k++)
+        if (p->block_start[k] < 0 || p->block_start[k] >= N) return 0;
+    return p->block_start[p->nblocks] == N;
+}
+
+/* The representable description closest to p's: empty blocks dropped
+ * (e.g. the default [0, n, n+m] when n or m is 0). start has room for
+ * nblocks+2 values, kind for nblocks+1; returns the number of blocks. */
+static ns_int normalized_blocks(const ns_mlcp *p, ns_int *start, int *kind)
+{
+    ns_int N = p->n + p->m, nb = 0;
+    start[0] = 0;
+    if (p->block_start && p->block_kind && p->nblocks >= 0 &&
+        p->block_start[p->nblocks] == N) {
+        for (ns_int k = 0; k < p->nblocks; k++)
+            if (p->block_start[k + 1] > start[nb] && p->block_start[k + 1] <= N) {
+                kind[nb] = p->block_kind[k];
+                start[++nb] = p->block_start[k + 1];
+            }
+        if (start[nb] == N) return nb;
+    }
+    nb = 0;   /* no usable description: equalities then complementarities */
+    if (p->n > 0) { kind[nb] = 0; start[++nb] = p->n; }
+    if (p->m > 0) { kind[nb] = 1; start[++nb] = N; }
+    return nb;
+}
+
+/* Replaces p's block description by its normalized form. */
+static int normalize_blocks(ns_mlcp *p)
+{
+    ns_int cap = p->nblocks > 2 ? p->nblocks : 2;
+    ns_int *start = ns_malloc((size_t)cap + 2, sizeof *start);
+    int *kind = ns_malloc((size_t)cap + 1, sizeof *kind);
+    if (!start || !kind) { free(start); free(kind); return -1; }
+    ns_int nb = normalized_blocks(p, start, kind);
+    free(p->block_start);
+    free(p->block_kind);
+    p->block_start = start;
+    p->block_kind = kind;
+    p->nblocks = nb;
+    return 0;
+}
 
 static ns_status read_mlcp(ns_lexer *lx, ns_problem **out)
 {
@@ -184,6 +235,13 @@ static ns_status read_mlcp(ns_lexer *lx, ns_problem **out)
         p = ns_mlcp_new_abcd(A, B, C, D, a, b);
         A = B = C = D = NULL;
         if (!p) { st = oom(lx, "mlcp"); goto done; }
+        /* the default blocks [0, n, n+m] have an empty block when n or m
+         * is 0: keep what a written file can say */
+        if (!blocks_representable(p) && normalize_blocks(p)) {
+            ns_mlcp_free(p);
+            st = oom(lx, "mlcp");
+            goto done;
+        }
     }
     *out = ns_problem_from_mlcp(p);
     if (!*out) st = oom(lx, "mlcp");
@@ -413,18 +471,32 @@ static ns_status write_mlcp(FILE *f, const ns_mlcp *p, char *err)
             (st = check_vec(p->b, p->m, "mlcp", "b", err)))
             return st;
     }
-    ns_int N = p->n + p->m;
-    int own_blocks = p->nblocks >= 0 && p->block_start && p->block_kind &&
-                     p->block_start[p->nblocks] == N;
-    fprintf(f, "1\n%d\n%d\n%d\n", abcd, p->n, p->m);
-    if (own_blocks) {
-        for (ns_int k = 0; k <= p->nblocks; k++) fprintf(f, "%d ", p->block_start[k]);
-        fputc('\n', f);
-        for (ns_int k = 0; k < p->nblocks; k++) fprintf(f, "%d ", p->block_kind[k]);
-        fputc('\n', f);
-    } else {
-        fprintf(f, "0 %d %d \n0 1 \n", p->n, N);
+    if (p->n < 0 || p->m < 0 || (int64_t)p->n + p->m > NS_INT_MAX_DIM)
+        return ns_fail(err, NS_BAD_INPUT, "mlcp: n, m: invalid sizes %d, %d", p->n, p->m);
+    const ns_int *start = p->block_start;
+    const int *kind = p->block_kind;
+    ns_int nb = p->nblocks, *nstart = NULL;
+    int *nkind = NULL;
+    if (!blocks_representable(p)) {
+        /* write the normalized description (empty blocks dropped) */
+        ns_int cap = p->nblocks > 2 ? p->nblocks : 2;
+        nstart = ns_malloc((size_t)cap + 2, sizeof *nstart);
+        nkind = ns_malloc((size_t)cap + 1, sizeof *nkind);
+        if (!nstart || !nkind) {
+            free(nstart); free(nkind);
+            return ns_fail(err, NS_NO_MEMORY, "mlcp: out of memory");
+        }
+        nb = normalized_blocks(p, nstart, nkind);
+        start = nstart;
+        kind = nkind;
     }
+    fprintf(f, "1\n%d\n%d\n%d\n", abcd, p->n, p->m);
+    for (ns_int k = 0; k <= nb; k++) fprintf(f, "%d ", start[k]);
+    fputc('\n', f);
+    for (ns_int k = 0; k < nb; k++) fprintf(f, "%d ", kind[k]);
+    fputc('\n', f);
+    free(nstart);
+    free(nkind);
     if ((st = ns_dat_write_matrix(f, p->M, "M", err))) return st;
     ns_dat_write_values(f, p->q, (size_t)p->M->cols, " ");
     if (abcd) {

@@ -317,6 +317,28 @@ static void test_mlcp_single_forms(void **state)
     ns_problem_free(p);
 }
 
+static void test_mlcp_empty_blocks_round_trip(void **state)
+{
+    (void)state;
+    /* ABCD form with m = 0 or n + m = 0: the default blocks [0, n, n+m]
+     * have empty blocks; what is written must read back the same (found by
+     * fuzz_dat_problem) */
+    const char *texts[3] = { "0\n1\n0\n0\n", "0\n1\n1\n0\n2\n-1\n",
+                             "0\n1\n0\n1\n3\n4\n" };
+    ns_int nb[3] = { 0, 1, 2 };   /* [0], [0, 1], [0, 0, 1] */
+    for (int k = 0; k < 3; k++) {
+        ns_problem *p = read_text(texts[k], NS_KIND_MLCP);
+        assert_int_equal(p->u.mlcp->nblocks, nb[k]);
+        ns_problem *q = round_trip(p, NS_KIND_MLCP);
+        assert_int_equal(q->u.mlcp->nblocks, nb[k]);
+        assert_memory_equal(q->u.mlcp->block_start, p->u.mlcp->block_start,
+                            sizeof(ns_int) * (size_t)(nb[k] + 1));
+        assert_int_equal(q->u.mlcp->M->rows, p->u.mlcp->M->rows);
+        ns_problem_free(q);
+        ns_problem_free(p);
+    }
+}
+
 static void test_rectangular_mlcp(void **state)
 {
     (void)state;
@@ -691,6 +713,7 @@ int main(void)
         cmocka_unit_test(test_relay_example),
         cmocka_unit_test(test_mlcp_example),
         cmocka_unit_test(test_mlcp_single_forms),
+        cmocka_unit_test(test_mlcp_empty_blocks_round_trip),
         cmocka_unit_test(test_rectangular_mlcp),
         cmocka_unit_test(test_fc3d_example),
         cmocka_unit_test(test_gfc3d_example),
