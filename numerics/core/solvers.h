@@ -21,4 +21,27 @@ ns_status ns_lcp_newton_fb(const ns_lcp *p, double *z, double *w,
                            const ns_options *o, ns_result *res);
 ns_status ns_lcp_newton_min(const ns_lcp *p, double *z, double *w,
                             const ns_options *o, ns_result *res);
+/* mlcp */
+ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
+                       const ns_options *o, ns_result *res);
+ns_status ns_mlcp_lemke(const ns_mlcp *p, double *z, double *w,
+                        const ns_options *o, ns_result *res);
+ns_status ns_mlcp_enum(const ns_mlcp *p, double *z, double *w,
+                       const ns_options *o, ns_result *res);
+ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
+                      const ns_options *o, ns_result *res);
+ns_status ns_mlcp_newton_fb(const ns_mlcp *p, double *z, double *w,
+                            const ns_options *o, ns_result *res);
+/* relay */
+ns_status ns_relay_lemke(const ns_relay *p, double *z, double *w,
+                         const ns_options *o, ns_result *res);
+ns_status ns_relay_enum(const ns_relay *p, double *z, double *w,
+                        const ns_options *o, ns_result *res);
+ns_status ns_relay_pgs(const ns_relay *p, double *z, double *w,
+                       const ns_options *o, ns_result *res);
+ns_status ns_relay_newton_fb(const ns_relay *p, double *z, double *w,
+                             const ns_options *o, ns_result *res);
+/* avi */
+ns_status ns_avi_lemke(const ns_avi *p, double *z, double *w,
+                       const ns_options *o, ns_result *res);
 #endif

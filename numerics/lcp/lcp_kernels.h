@@ -13,6 +13,7 @@
 #ifndef NS_LCP_KERNELS_H
 #define NS_LCP_KERNELS_H
 #include "nonsmooth/ns_solver.h"
+#include <lapacke.h>
 
 /** Error of the problem at z (fills w = M z + q). */
 typedef double (*ns_kernel_error_fn)(const void *ctx, const double *z, double *w);
@@ -47,6 +48,14 @@ ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, double *z, double *w,
                         const ns_options *o, ns_kernel_error_fn err,
                         const void *ctx, ns_result *res);
+
+/** Solves the active set A = {eq} ∪ {i : z_i > w_i} exactly: M_AA zp_A =
+ *  −q_A, zp = 0 off A (one LAPACKE LU). work: n² + n doubles, piv: n,
+ *  idx: n. Returns 0 on success, 1 if M_AA is singular. */
+int ns_active_set_solve(ns_int n, const double *M, const double *q,
+                        const unsigned char *eq, const double *z,
+                        const double *w, double *zp, double *work,
+                        lapack_int *piv, ns_int *idx);
 
 /** Dense column-major copy of any matrix (NULL on failure). */
 double *ns_dense_copy(const ns_matrix *A);

@@ -41,8 +41,9 @@ static double merit(ns_int n, const unsigned char *eq, int minmap,
 }
 
 /* Solves the equations of the active set A = eq ∪ {z_i > w_i} exactly:
- * M_AA z_A = −q_A, z = 0 off A. Returns 0 on success. */
-static int active_solve(ns_int n, const double *M, const double *q,
+ * M_AA z_A = −q_A, z = 0 off A (LU, then two steps of iterative refinement
+ * with the residual accumulated in long double). Returns 0 on success. */
+int ns_active_set_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
                         double *zp, double *work, lapack_int *piv, ns_int *A)
 {
@@ -59,6 +60,17 @@ static int active_solve(ns_int n, const double *M, const double *q,
     }
     if (LAPACKE_dgesv(LAPACK_COL_MAJOR, na, 1, work, na, piv, rhs, na) != 0) return 1;
     for (ns_int a = 0; a < na; a++) zp[A[a]] = rhs[a];
+    /* two steps of iterative refinement, residual in long double */
+    for (int ref = 0; ref < 2; ref++) {
+        for (ns_int a = 0; a < na; a++) {
+            long double r = q[A[a]];
+            for (ns_int b = 0; b < na; b++)
+                r += (long double)M[A[a] + (size_t)A[b] * n] * zp[A[b]];
+            rhs[a] = (double)-r;
+        }
+        LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', na, 1, work, na, piv, rhs, na);
+        for (ns_int a = 0; a < na; a++) zp[A[a]] += rhs[a];
+    }
     return 0;
 }
 
@@ -158,6 +170,16 @@ ns_status ns_newton_dense(ns_int n, const double *M, const double *q,
         res->error = err(ctx, z, w);       /* refreshes w = M z + q exactly */
         psi = merit(n, eq, minmap, z, w, F);
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
+        /* full Newton step: the active set is likely right, try it exactly */
+        if (newton && t == 1.0 && res->error > o->tol &&
+            ns_active_set_solve(n, M, q, eq, z, w, zt, LU, piv, A) == 0) {
+            double e2 = err(ctx, zt, wt);
+            if (e2 <= o->tol) {
+                memcpy(z, zt, (size_t)n * sizeof(double));
+                memcpy(w, wt, (size_t)n * sizeof(double));
+                res->error = e2;
+            }
+        }
         if (o->verbosity >= 2 && o->log) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s: iteration %d, step %g (%s), error %.3e",
@@ -168,7 +190,7 @@ ns_status ns_newton_dense(ns_int n, const double *M, const double *q,
     if (res->error <= o->tol) st = NS_CONVERGED;
     /* polish on the active set */
     if (st != NS_DIVERGED &&
-        active_solve(n, M, q, eq, z, w, zt, LU, piv, A) == 0) {
+        ns_active_set_solve(n, M, q, eq, z, w, zt, LU, piv, A) == 0) {
         double e2 = err(ctx, zt, wt);
         if (e2 < res->error) {
             memcpy(z, zt, (size_t)n * sizeof(double));

@@ -1,0 +1,53 @@
+/* mlcp_auto.c — the default MLCP solver: a fixed chain of exact methods,
+ *   1. lemke on the Schur complement (needs M_EE invertible),
+ *   2. newton-fb from the same starting point (no invertibility needed),
+ *   3. enum (warm active set first; all sets when m ≤ 30),
+ * stopping at the first that reaches tol; otherwise the iterate with the
+ * smallest MLCP error is returned with the status of the method that gave
+ * it (no_solution only when enum has proved it by exhausting every set). */
+#include "core/solvers.h"
+#include "core/ns_internal.h"
+#include "nonsmooth/ns_residual.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
+                       const ns_options *o, ns_result *res)
+{
+    static const ns_mlcp_solver chain[3] = { ns_mlcp_lemke, ns_mlcp_newton_fb,
+                                             ns_mlcp_enum };
+    static const int iters[3] = { 1000000, 100, 1073741824 };
+    size_t N = (size_t)(p->n + p->m);
+    double *z0 = ns_dup(z, N), *zb = ns_malloc(N, sizeof(double));
+    if (!z0 || !zb) {
+        free(z0); free(zb);
+        return ns_fail(res->message, NS_NO_MEMORY, "mlcp auto: out of memory");
+    }
+    ns_status best_st = NS_MAX_ITER;
+    double best = INFINITY;
+    ns_result best_res;
+    ns_result_init(&best_res);
+    int total_it = 0;
+    for (int k = 0; k < 3; k++) {
+        ns_options ok = *o;
+        if (o->max_iter == iters[0] || k > 0) ok.max_iter = iters[k];
+        ns_result r;
+        ns_result_init(&r);
+        memcpy(z, z0, N * sizeof(double));
+        ns_status st = chain[k](p, z, w, &ok, &r);
+        total_it += r.iterations;
+        double e = ns_mlcp_error(p, z, w);
+        if (e < best || (st == NS_NO_SOLUTION && k == 2)) {
+            best = e; best_st = st; best_res = r;
+            memcpy(zb, z, N * sizeof(double));
+        }
+        if (st == NS_CONVERGED && e <= o->tol) break;
+    }
+    memcpy(z, zb, N * sizeof(double));
+    res->error = ns_mlcp_error(p, z, w);
+    res->iterations = total_it;
+    memcpy(res->message, best_res.message, sizeof res->message);
+    free(z0); free(zb);
+    return best_st;
+}
