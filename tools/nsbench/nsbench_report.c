@@ -57,11 +57,11 @@ void nb_report_profile_table(FILE *f, const nb_profile *p)
         fputc('\n', f);
     }
     if (p->ns > 1)
-        fprintf(f, "  geomean over the %zu problems every solver solved; ρ(τ): fraction solved "
-                "within τ × the best time\n", p->n_common);
+        fprintf(f, "  geomean over the %zu problem%s every solver solved; ρ(τ): fraction solved "
+                "within τ × the best time\n", p->n_common, p->n_common == 1 ? "" : "s");
     else
-        fprintf(f, "  geomean over the %zu problems solved; ρ(τ): fraction solved within "
-                "τ × the best time\n", p->n_common);
+        fprintf(f, "  geomean over the %zu problem%s solved; ρ(τ): fraction solved within "
+                "τ × the best time\n", p->n_common, p->n_common == 1 ? "" : "s");
 }
 
 static size_t count_status(const nb_table *t, const char *status)

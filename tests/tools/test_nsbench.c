@@ -1,0 +1,338 @@
+/* test_nsbench.c — the nsbench command line: isolation of crashing, hanging
+ * and memory-hungry runs (testing hooks enabled by NSBENCH_TEST_FAULTS=1),
+ * CSV content and order, --jobs 2 giving the rows of --jobs 1, the SVG,
+ * --compare's ratios, and the profile arithmetic on a hand-made case. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "ns_test.h"
+#include "nonsmooth/nonsmooth.h"
+/* white-box: the profile arithmetic, compiled in */
+#include "../../tools/nsbench/nsbench_profile.c"
+
+static char out_path[512], err_path[512], dir[512];
+
+static int run(const char *env, const char *args)
+{
+    char cmd[8192];
+    snprintf(cmd, sizeof cmd, "%s %s/nsbench %s >%s 2>%s", env ? env : "", NS_BIN_DIR, args,
+             out_path, err_path);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return strdup("");
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    size_t k;
+    while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (n + 1 == cap) buf = realloc(buf, cap *= 2);
+    }
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static void expect_in(const char *path, const char *needle)
+{
+    char *s = slurp(path);
+    if (!strstr(s, needle)) {
+        char copy[800];
+        snprintf(copy, sizeof copy, "%s", s);
+        free(s);
+        fail_msg("'%s' not found in %s: %s", needle, path, copy);
+    }
+    free(s);
+}
+
+/* LCP M = [[2,1],[0,3]], q = (-1,-2): z = (1/6, 2/3). And a diagonal one. */
+static const char *lcp_a = "2\n0\n2\n2\n2\t2\n2 0\n1 3\n-1 -2\n";
+static const char *lcp_b = "3\n0\n3\n3\n3\t3\n4 0 0\n0 2 0\n0 0 1\n-4 2 -3\n";
+
+static void make_dir(void)
+{
+    ns_test_tmpname(dir, sizeof dir, "_bench");
+    assert_int_equal(mkdir(dir, 0700), 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/a.dat", dir);
+    assert_int_equal(ns_test_write_file(p, lcp_a), 0);
+    snprintf(p, sizeof p, "%s/sub", dir);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(p, sizeof p, "%s/sub/b.dat", dir);
+    assert_int_equal(ns_test_write_file(p, lcp_b), 0);
+    snprintf(p, sizeof p, "%s/c_broken.dat", dir);
+    assert_int_equal(ns_test_write_file(p, "2\n0\n2\n2\n1 nonsense\n"), 0);
+    snprintf(p, sizeof p, "%s/notes.txt", dir);  /* not a problem name: ignored */
+    assert_int_equal(ns_test_write_file(p, "hello\n"), 0);
+}
+
+static void remove_dir(void)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* CSV rows as arrays of the first 9 fields (the message may be quoted). */
+typedef struct row { char f[9][256]; } row;
+
+static int read_csv(const char *path, row *rows, int max)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[4096];
+    int n = -1;
+    while (fgets(line, sizeof line, f)) {
+        if (n < 0) {
+            static const char header[] =
+                "file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n";
+            assert_string_equal(line, header);
+            n = 0;
+            continue;
+        }
+        assert_true(n < max);
+        char *p = line;
+        for (int k = 0; k < 9; k++) {
+            char *c = strchr(p, ',');
+            assert_non_null(c);
+            *c = '\0';
+            snprintf(rows[n].f[k], sizeof rows[n].f[k], "%.255s", p);
+            p = c + 1;
+        }
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+enum { F_FILE, F_KIND, F_SIZE, F_SOLVER, F_STATUS, F_ITER, F_ERROR, F_SECONDS, F_PEAK };
+
+static void test_usage(void **state)
+{
+    (void)state;
+    assert_int_equal(run(NULL, "--help"), 0);
+    expect_in(out_path, "Usage: nsbench");
+    expect_in(out_path, "--compare");
+    assert_int_equal(run(NULL, ""), 2);
+    expect_in(err_path, "no PATH given");
+    assert_int_equal(run(NULL, "--solvers no-such-solver ."), 2);
+    expect_in(err_path, "no solver named 'no-such-solver'");
+    /* the testing hooks do not exist unless asked for */
+    assert_int_equal(run(NULL, "--solvers test-crash ."), 2);
+    assert_int_equal(run(NULL, "/nonexistent/path"), 2);
+    expect_in(err_path, "/nonexistent/path");
+    assert_int_equal(run(NULL, "--jobs 0 ."), 2);
+    assert_int_equal(run(NULL, "--compare /nonexistent/a.csv /nonexistent/b.csv"), 2);
+    assert_int_equal(run(NULL, "--list-solvers"), 0);
+    expect_in(out_path, "pgs");
+}
+
+static void test_csv_rows_and_summary(void **state)
+{
+    (void)state;
+    make_dir();
+    char csv[600], svg[600], args[2048];
+    snprintf(csv, sizeof csv, "%s/out.csv", dir);
+    snprintf(svg, sizeof svg, "%s/profile.svg", dir);
+    const char *dflt = ns_solver_default(NS_KIND_LCP)->name;
+    const char *second = strcmp(dflt, "pgs") ? "pgs" : NULL;
+    snprintf(args, sizeof args, "--tol 1e-10 --solvers %s%s%s --out %s --profile %s %s", dflt,
+             second ? "," : "", second ? second : "", csv, svg, dir);
+    assert_int_equal(run(NULL, args), 0);
+    row rows[16];
+    int n = read_csv(csv, rows, 16);
+    int ns = second ? 2 : 1;
+    /* sorted: a.dat (ns rows), c_broken.dat (1 bad_input row), sub/b.dat (ns rows) */
+    assert_int_equal(n, 2 * ns + 1);
+    assert_true(strstr(rows[0].f[F_FILE], "/a.dat") != NULL);
+    assert_string_equal(rows[0].f[F_SOLVER], dflt);
+    assert_true(strstr(rows[ns].f[F_FILE], "/c_broken.dat") != NULL);
+    assert_string_equal(rows[ns].f[F_STATUS], "bad_input");
+    assert_string_equal(rows[ns].f[F_SOLVER], "");
+    assert_true(strstr(rows[ns + 1].f[F_FILE], "/sub/b.dat") != NULL);
+    for (int i = 0; i < n; i++) {
+        if (i == ns) continue;
+        assert_string_equal(rows[i].f[F_KIND], "lcp");
+        assert_string_equal(rows[i].f[F_STATUS], "converged");
+        assert_true(atof(rows[i].f[F_ERROR]) <= 1e-10);
+        assert_true(atof(rows[i].f[F_SECONDS]) >= 0);
+        assert_true(atol(rows[i].f[F_PEAK]) > 0);  /* ru_maxrss of the run's process */
+        assert_string_equal(rows[i].f[F_SIZE], i < ns ? "2" : "3");
+    }
+    /* summary: solved counts and the profile table */
+    char want[128];
+    snprintf(want, sizeof want, "%s", "lcp: 2 problems");
+    expect_in(out_path, want);
+    expect_in(out_path, "2/2 100.0%");
+    expect_in(out_path, "ρ(1000)");
+    expect_in(out_path, "1 file rejected (status bad_input)");
+    expect_in(out_path, "c_broken.dat");
+    /* the SVG: one curve and one legend entry per solver, labelled axes */
+    expect_in(svg, "<svg");
+    expect_in(svg, "</svg>");
+    expect_in(svg, "log scale");
+    expect_in(svg, "fraction solved");
+    snprintf(want, sizeof want, ">%s (2/2)</text>", dflt);
+    expect_in(svg, want);
+    char *s = slurp(svg);
+    int curves = 0;
+    for (char *p = s; (p = strstr(p, "<path ")); p++) curves++;
+    free(s);
+    assert_int_equal(curves, ns);
+
+    /* --kind filters: no fc3d file here; only the unclassifiable file stays */
+    snprintf(args, sizeof args, "--kind fc3d --out %s %s", csv, dir);
+    assert_int_equal(run(NULL, args), 0);
+    assert_int_equal(read_csv(csv, rows, 16), 1);
+    assert_string_equal(rows[0].f[F_KIND], "none");
+    assert_string_equal(rows[0].f[F_STATUS], "bad_input");
+    remove_dir();
+}
+
+static void test_faults_are_isolated(void **state)
+{
+    (void)state;
+    make_dir();
+    char csv[600], args[2048], a[600];
+    snprintf(csv, sizeof csv, "%s/faults.csv", dir);
+    snprintf(a, sizeof a, "%s/a.dat", dir);
+    snprintf(args, sizeof args, "--quiet --time-limit 0.3 --mem-limit 128 "
+             "--solvers test-crash,pgs,test-hang,test-oom --out %s %s", csv, a);
+    assert_int_equal(run("NSBENCH_TEST_FAULTS=1", args), 0);
+    row rows[8];
+    assert_int_equal(read_csv(csv, rows, 8), 4);
+    assert_string_equal(rows[0].f[F_SOLVER], "test-crash");
+    assert_string_equal(rows[0].f[F_STATUS], "crash");
+    assert_string_equal(rows[1].f[F_SOLVER], "pgs");
+    assert_string_equal(rows[1].f[F_STATUS], "converged");
+    assert_string_equal(rows[2].f[F_SOLVER], "test-hang");
+    assert_string_equal(rows[2].f[F_STATUS], "timeout");
+    double hang = atof(rows[2].f[F_SECONDS]);
+    assert_true(hang >= 0.3 && hang < 5.0);  /* killed a margin after the limit */
+    assert_string_equal(rows[3].f[F_SOLVER], "test-oom");
+    assert_string_equal(rows[3].f[F_STATUS], "memory");
+    /* sizes come from the probe even for runs that said nothing */
+    for (int i = 0; i < 4; i++) assert_string_equal(rows[i].f[F_SIZE], "2");
+    expect_in(out_path, "test-crash: 1 crash");
+    expect_in(out_path, "test-hang: 1 timeout");
+    expect_in(out_path, "test-oom: 1 memory");
+    remove_dir();
+}
+
+static void test_jobs_do_not_change_results(void **state)
+{
+    (void)state;
+    make_dir();
+    char c1[600], c2[600], args[2048];
+    snprintf(c1, sizeof c1, "%s/j1.csv", dir);
+    snprintf(c2, sizeof c2, "%s/j2.csv", dir);
+    /* more files: copies of the two problems under other names */
+    for (int i = 0; i < 4; i++) {
+        char p[600];
+        snprintf(p, sizeof p, "%s/sub/x%d.dat", dir, i);
+        assert_int_equal(ns_test_write_file(p, i % 2 ? lcp_a : lcp_b), 0);
+    }
+    snprintf(args, sizeof args, "--quiet --solvers pgs,test-crash --jobs 1 --out %s %s", c1, dir);
+    assert_int_equal(run("NSBENCH_TEST_FAULTS=1", args), 0);
+    snprintf(args, sizeof args, "--quiet --solvers pgs,test-crash --jobs 2 --out %s %s", c2, dir);
+    assert_int_equal(run("NSBENCH_TEST_FAULTS=1", args), 0);
+    row r1[32], r2[32];
+    int n1 = read_csv(c1, r1, 32), n2 = read_csv(c2, r2, 32);
+    assert_int_equal(n1, n2);
+    assert_int_equal(n1, 6 * 2 + 1);
+    for (int i = 0; i < n1; i++)
+        for (int k = F_FILE; k <= F_ERROR; k++)  /* all but seconds and peak memory */
+            assert_string_equal(r1[i].f[k], r2[i].f[k]);
+    remove_dir();
+}
+
+static void test_compare(void **state)
+{
+    (void)state;
+    char a[512], b[512], svg[512];
+    ns_test_tmpname(a, sizeof a, "_old.csv");
+    ns_test_tmpname(b, sizeof b, "_new.csv");
+    ns_test_tmpname(svg, sizeof svg, ".svg");
+    /* p1: 1 s vs 2 s, p2: 2 s vs 8 s → ratios 2 and 4, geometric mean √8;
+     * p3 converged only in A; B has extra columns in another order */
+    assert_int_equal(ns_test_write_file(a,
+        "file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n"
+        "x/lcp/p1.dat,lcp,2,pgs,converged,3,1e-9,1,100,\n"
+        "x/lcp/p2.dat,lcp,2,pgs,converged,3,1e-9,2,100,\n"
+        "x/lcp/p3.dat,lcp,2,pgs,converged,3,1e-9,1,100,\n"), 0);
+    assert_int_equal(ns_test_write_file(b,
+        "solver,file,seconds,status,kind,extra\n"
+        "pgs,/elsewhere/lcp/p1.dat,2,converged,lcp,\"a, b\"\n"
+        "pgs,/elsewhere/lcp/p2.dat,8,converged,lcp,z\n"
+        "pgs,/elsewhere/lcp/p3.dat,1,max_iter,lcp,z\n"), 0);
+    char args[2048];
+    snprintf(args, sizeof args, "--compare %s %s --profile %s", a, b, svg);
+    assert_int_equal(run(NULL, args), 0);
+    expect_in(out_path, "lcp/p1.dat");
+    expect_in(out_path, "geometric mean of the ratios over 2 problems: 2.83");
+    expect_in(out_path, "only in");
+    expect_in(svg, "<svg");
+    remove(a);
+    remove(b);
+    remove(svg);
+}
+
+static void test_profile_arithmetic(void **state)
+{
+    (void)state;
+    nb_profile *p = nb_profile_new("lcp");
+    /* times: p1 a=1 b=2; p2 a=10 b=1; p3 a=∞ b=3; p4 a=∞ b=∞ */
+    assert_int_equal(nb_profile_set(p, "p1", "a", 1), 0);
+    assert_int_equal(nb_profile_set(p, "p1", "b", 2), 0);
+    assert_int_equal(nb_profile_set(p, "p2", "a", 10), 0);
+    assert_int_equal(nb_profile_set(p, "p2", "b", 1), 0);
+    assert_int_equal(nb_profile_set(p, "p3", "a", INFINITY), 0);
+    assert_int_equal(nb_profile_set(p, "p3", "b", 3), 0);
+    assert_int_equal(nb_profile_set(p, "p4", "b", INFINITY), 0);
+    nb_profile_finish(p);
+    assert_int_equal(p->np, 4);
+    assert_int_equal(p->ns, 2);
+    assert_int_equal(p->solved[0], 2);
+    assert_int_equal(p->solved[1], 3);
+    assert_int_equal(p->n_common, 2);
+    assert_true(fabs(p->geomean[0] - sqrt(10.0)) < 1e-12);
+    assert_true(fabs(p->geomean[1] - sqrt(2.0)) < 1e-12);
+    assert_true(fabs(nb_profile_rho(p, 0, 1) - 0.25) < 1e-15);   /* best on p1 */
+    assert_true(fabs(nb_profile_rho(p, 0, 9.99) - 0.25) < 1e-15);
+    assert_true(fabs(nb_profile_rho(p, 0, 10) - 0.5) < 1e-15);   /* p2 at ratio 10 */
+    assert_true(fabs(nb_profile_rho(p, 1, 1) - 0.5) < 1e-15);    /* p2, p3 */
+    assert_true(fabs(nb_profile_rho(p, 1, 2) - 0.75) < 1e-15);   /* + p1 at ratio 2 */
+    assert_true(fabs(nb_profile_rho(p, 1, 1000) - 0.75) < 1e-15);
+    nb_profile_free(p);
+}
+
+int main(void)
+{
+    ns_test_tmpname(out_path, sizeof out_path, ".out");
+    ns_test_tmpname(err_path, sizeof err_path, ".err");
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_usage),
+        cmocka_unit_test(test_csv_rows_and_summary),
+        cmocka_unit_test(test_faults_are_isolated),
+        cmocka_unit_test(test_jobs_do_not_change_results),
+        cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_profile_arithmetic),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    remove(out_path);
+    remove(err_path);
+    return rc;
+}
