@@ -1,0 +1,102 @@
+/* nsm_ds.h — dynamical systems of the mechanics layer.
+ *
+ * Lagrangian (q, v = q̇ ∈ ℝⁿ):
+ *     M(q) q̈ + f_gyr(q̇, q) + f_int(t, q̇, q) = f_ext(t) + p
+ *   linear time-invariant case: M q̈ + C q̇ + K q = f_ext(t) + p
+ *   (f_int = C q̇ + K q, f_gyr = 0, M constant).
+ * First order (x ∈ ℝⁿ):
+ *     ẋ = f(t, x) + r
+ *   linear case f = A(t) x + b(t); time-invariant case A constant.
+ *
+ * Matrices are dense, column-major, n×n. Constructors copy what they are
+ * given; the caller keeps ownership of its arrays. A new system is owned by
+ * the caller until nsm_model_add_ds takes it.
+ *
+ * Callbacks return 0 on success, > 0 for a recoverable failure (the step is
+ * refused), < 0 to stop the simulation. `user` is passed through untouched.
+ */
+#ifndef NSM_DS_H
+#define NSM_DS_H
+#include "ns_status.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nsm_ds_type {
+    NSM_DS_LAGRANGIAN = 0,      /* nonlinear, callbacks */
+    NSM_DS_LAGRANGIAN_LTI,      /* M, C, K constant */
+    NSM_DS_FIRST_ORDER,         /* ẋ = f(t, x) + r, callbacks */
+    NSM_DS_FIRST_ORDER_LINEAR,  /* ẋ = A(t) x + b(t) + r */
+    NSM_DS_FIRST_ORDER_LTI      /* ẋ = A x + b(t) + r, A constant */
+} nsm_ds_type;
+
+typedef struct nsm_ds nsm_ds;
+
+/** out (n) ← a vector function of time: f_ext(t) or b(t). */
+typedef int (*nsm_time_fn)(double t, int n, double *out, void *user);
+/** M (n×n, column-major) ← M(q). */
+typedef int (*nsm_mass_fn)(int n, const double *q, double *M, void *user);
+/** out (n) ← a force f(t, q, v) (f_int, or f_gyr with t unused). */
+typedef int (*nsm_force_fn)(double t, int n, const double *q, const double *v,
+                            double *out, void *user);
+/** Jq, Jv (n×n each, column-major) ← ∂f/∂q, ∂f/∂v of a force. */
+typedef int (*nsm_force_jac_fn)(double t, int n, const double *q,
+                                const double *v, double *Jq, double *Jv,
+                                void *user);
+/** First order: out (n) ← f(t, x). */
+typedef int (*nsm_vector_field_fn)(double t, int n, const double *x,
+                                   double *out, void *user);
+/** First order: J (n×n) ← ∂f/∂x (t, x); also A(t) for the linear case (x NULL). */
+typedef int (*nsm_matrix_fn)(double t, int n, const double *x, double *J,
+                             void *user);
+
+/** Callbacks of a nonlinear Lagrangian system. mass is required; the others
+ *  may be NULL (zero force). A force without its Jacobian is treated
+ *  explicitly (zero Jacobian in the iteration matrix). */
+typedef struct nsm_lagrangian_fns {
+    nsm_mass_fn mass;
+    nsm_force_fn fgyr;  nsm_force_jac_fn jac_fgyr;
+    nsm_force_fn fint;  nsm_force_jac_fn jac_fint;
+    nsm_time_fn fext;
+    void *user;
+} nsm_lagrangian_fns;
+
+/** Linear time-invariant Lagrangian system: copies M (n×n), q0, v0 (n).
+ *  C and K are zero until set. NULL on bad sizes or allocation failure. */
+nsm_ds *nsm_ds_lagrangian_lti_new(int n, const double *M, const double *q0,
+                                  const double *v0);
+/** Sets C or K (copied; NULL sets zero). NS_BAD_INPUT if ds is not LTI. */
+ns_status nsm_ds_set_damping(nsm_ds *ds, const double *C);
+ns_status nsm_ds_set_stiffness(nsm_ds *ds, const double *K);
+/** f_ext(t) callback of a Lagrangian system (NULL = none). */
+ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user);
+/** Constant f_ext (copied, n values) used when no callback is set. */
+ns_status nsm_ds_set_fext_constant(nsm_ds *ds, const double *fext);
+
+/** Nonlinear Lagrangian system with callbacks (fns copied). */
+nsm_ds *nsm_ds_lagrangian_new(int n, const nsm_lagrangian_fns *fns,
+                              const double *q0, const double *v0);
+
+/** First-order nonlinear ẋ = f(t, x) + r with Jacobian jac (both required). */
+nsm_ds *nsm_ds_first_order_new(int n, nsm_vector_field_fn f, nsm_matrix_fn jac,
+                               void *user, const double *x0);
+/** First-order linear ẋ = A(t) x + b(t) + r: A callback required, b may be NULL. */
+nsm_ds *nsm_ds_first_order_linear_new(int n, nsm_matrix_fn A, nsm_time_fn b,
+                                      void *user, const double *x0);
+/** First-order LTI ẋ = A x + b(t) + r: copies A (n×n); b may be NULL. */
+nsm_ds *nsm_ds_first_order_lti_new(int n, const double *A, nsm_time_fn b,
+                                   void *user, const double *x0);
+
+nsm_ds_type nsm_ds_get_type(const nsm_ds *ds);
+/** Dimension: n = size of q (Lagrangian) or of x (first order). */
+int nsm_ds_size(const nsm_ds *ds);
+/** 1 for the Lagrangian types. */
+int nsm_ds_is_lagrangian(const nsm_ds *ds);
+
+/** Frees ds (NULL allowed). Do not free a system owned by a model. */
+void nsm_ds_free(nsm_ds *ds);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,49 @@
+/* nsm_nslaw.h — nonsmooth laws: how y and λ of an interaction are constrained.
+ *
+ *  Newton impact (e):    0 ≤ y ⊥ λ ≥ 0 and, at an impact, ẏ⁺ = −e ẏ⁻;
+ *                        at velocity level 0 ≤ ẏ_{k+1} + e ẏ_k ⊥ P ≥ 0.
+ *  Newton + Coulomb (e, μ, d = 2 or 3): normal component first, then the
+ *                        d−1 tangential ones; r ∈ K_μ, Coulomb's law.
+ *  complementarity:      0 ≤ y ⊥ λ ≥ 0 (componentwise).
+ *  relay (lb, ub):       lb ≤ λ ≤ ub, −y ∈ N_[lb,ub](λ).
+ *  equality:             y = 0 (λ free).
+ *
+ * A law is owned by the caller until nsm_model_add_law takes it; one law
+ * may serve many interactions.
+ */
+#ifndef NSM_NSLAW_H
+#define NSM_NSLAW_H
+#include "ns_status.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nsm_nslaw_type {
+    NSM_LAW_NEWTON = 0,
+    NSM_LAW_NEWTON_COULOMB,
+    NSM_LAW_COMPLEMENTARITY,
+    NSM_LAW_RELAY,
+    NSM_LAW_EQUALITY
+} nsm_nslaw_type;
+
+typedef struct nsm_nslaw nsm_nslaw;
+
+/** Newton impact law of size m (each component a unilateral contact), e ∈ [0, 1]. */
+nsm_nslaw *nsm_nslaw_newton_new(int m, double e);
+/** Newton impact + Coulomb friction, dim 2 or 3, e ∈ [0, 1], μ ≥ 0. */
+nsm_nslaw *nsm_nslaw_newton_coulomb_new(int dim, double e, double mu);
+nsm_nslaw *nsm_nslaw_complementarity_new(int m);
+/** Copies lb, ub (m each, lb ≤ ub; ±INFINITY allowed). */
+nsm_nslaw *nsm_nslaw_relay_new(int m, const double *lb, const double *ub);
+nsm_nslaw *nsm_nslaw_equality_new(int m);
+
+nsm_nslaw_type nsm_nslaw_get_type(const nsm_nslaw *l);
+int nsm_nslaw_size(const nsm_nslaw *l);
+double nsm_nslaw_restitution(const nsm_nslaw *l);
+double nsm_nslaw_friction(const nsm_nslaw *l);
+void nsm_nslaw_free(nsm_nslaw *l);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

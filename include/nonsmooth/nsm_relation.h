@@ -1,0 +1,70 @@
+/* nsm_relation.h — relations: how an interaction's output y and input λ
+ * relate to the state of the one or two systems it couples.
+ *
+ * The coupled state is the concatenation of the systems' states in the
+ * order given to nsm_model_add_interaction: Q = (q1, q2) (Lagrangian) or
+ * X = (x1, x2) (first order); ncols = n1 (+ n2).
+ *
+ *  Lagrangian linear:       y = H Q + b,   ẏ = H Q̇,           p = Hᵀ λ
+ *  Lagrangian scleronomous: y = h(Q),      ẏ = ∇h(Q) Q̇,        p = ∇hᵀ λ
+ *  Lagrangian rheonomous:   y = h(Q, t),   ẏ = ∇h Q̇ + ∂h/∂t,   p = ∇hᵀ λ
+ *  First-order linear:      y = C X + D λ + e,                   r = B λ
+ *
+ * Matrices are dense column-major and copied; H, C are m×ncols, B is
+ * ncols×m, D is m×m. A relation is owned by the caller until
+ * nsm_model_add_interaction takes it (then freed with the interaction).
+ */
+#ifndef NSM_RELATION_H
+#define NSM_RELATION_H
+#include "ns_status.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum nsm_relation_type {
+    NSM_REL_LAGRANGIAN_LINEAR = 0,
+    NSM_REL_LAGRANGIAN_SCLERONOMOUS,
+    NSM_REL_LAGRANGIAN_RHEONOMOUS,
+    NSM_REL_FIRST_ORDER_LINEAR
+} nsm_relation_type;
+
+typedef struct nsm_relation nsm_relation;
+
+/** out (m) ← h(Q, t) or ∂h/∂t (Q, t); t is unused by scleronomous relations. */
+typedef int (*nsm_h_fn)(double t, int nq, const double *Q, int m, double *out,
+                        void *user);
+/** H (m×nq, column-major) ← ∇_Q h(Q, t). */
+typedef int (*nsm_jach_fn)(double t, int nq, const double *Q, int m,
+                           double *H, void *user);
+
+/** y = H Q + b. b may be NULL (zero). */
+nsm_relation *nsm_relation_lagrangian_linear_new(int m, int ncols,
+                                                 const double *H,
+                                                 const double *b);
+/** Replaces H (and b if non-NULL) of a Lagrangian linear relation, e.g. when
+ *  a contact's normal turns between steps. */
+ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b);
+
+/** y = h(Q); h and jach required. */
+nsm_relation *nsm_relation_scleronomous_new(int m, int ncols, nsm_h_fn h,
+                                            nsm_jach_fn jach, void *user);
+/** y = h(Q, t); h, jach and dhdt required. */
+nsm_relation *nsm_relation_rheonomous_new(int m, int ncols, nsm_h_fn h,
+                                          nsm_jach_fn jach, nsm_h_fn dhdt,
+                                          void *user);
+/** y = C X + D λ + e, r = B λ. D and e may be NULL (zero). */
+nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
+                                                  const double *C,
+                                                  const double *D,
+                                                  const double *B,
+                                                  const double *e);
+
+nsm_relation_type nsm_relation_get_type(const nsm_relation *r);
+int nsm_relation_size(const nsm_relation *r);   /* m */
+int nsm_relation_ncols(const nsm_relation *r);  /* n1 (+ n2) */
+void nsm_relation_free(nsm_relation *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,141 @@
+/* nsm_simulation.h — time-stepping simulation: the data side of a model
+ * (states, y[i], λ[i], index sets, the one-step problem) and its driver.
+ *
+ * One step on [t_k, t_k + h]:
+ *   nsm_sim_compute_free_state  W_j, free velocities / states of every system
+ *   nsm_sim_solve               index set I1 (predicted gap y + h/2 ẏ ≤ 0 for
+ *                               Lagrangian unilateral interactions; every
+ *                               first-order / equality interaction), assembly
+ *                               of the one-step problem in BLOCK storage over
+ *                               the linked-interaction map, numerics solve
+ *   nsm_sim_update              states from the multipliers, y, λ
+ *   nsm_sim_next_step           t ← t + h
+ * nsm_sim_step does the four; nsm_sim_run steps up to a final time.
+ *
+ * Integrators: Moreau–Jean (θ) for Lagrangian systems, Euler–Moreau (θ) for
+ * first-order systems (both one linearised step; exact for linear systems).
+ *
+ * Problem kind from the laws of the active interactions: Newton /
+ * complementarity → LCP; with equalities → MLCP; relay (with
+ * complementarity) → relay; equality only → equality; Newton–Coulomb → FC2D or
+ * FC3D (not mixable with other laws).
+ *
+ * The simulation borrows the model: it must outlive the simulation, and may
+ * be changed (interactions added/removed) between steps only.
+ * Functions return 0 (NS_OK) or a status; the reason is in nsm_sim_error().
+ */
+#ifndef NSM_SIMULATION_H
+#define NSM_SIMULATION_H
+#include <stdio.h>
+#include "nsm_model.h"
+#include "ns_solver.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct nsm_sim nsm_sim;
+
+/** Called when the one-step solver does not converge (res->status). Return
+ *  0 to accept the solution and go on, > 0 to accept and count it, < 0 to
+ *  stop (the step fails with NS_DIVERGED). */
+typedef int (*nsm_nonconv_fn)(nsm_sim *sim, const ns_result *res, void *user);
+/** Called after each step by nsm_sim_run: 0 go on, < 0 stop (not an error). */
+typedef int (*nsm_observer_fn)(nsm_sim *sim, void *user);
+
+typedef struct nsm_sim_options {
+    double t0;              /* initial time (default 0) */
+    double h;               /* time step (required > 0) */
+    double theta;           /* θ of Moreau–Jean / Euler–Moreau (default 0.5) */
+    const char *solver;     /* numerics solver name; NULL = kind's default */
+    ns_options solver_options; /* numerics options (defaults: tol 1e-8) */
+    int warm_start;         /* 1 (default): start from the previous λ */
+    nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
+    ns_log_fn log; void *log_user; /* messages (NULL = silent) */
+    const char *dump_dir;   /* if set, every solved problem is written there */
+    const char *dump_prefix;/* file name prefix (default "step") */
+    long dump_every;        /* dump every k-th solved step (default 1) */
+    long dump_max;          /* stop dumping after this many files (0 = no limit) */
+} nsm_sim_options;
+
+/** Defaults as documented above (h = 0: the caller must set it). */
+void nsm_sim_options_default(nsm_sim_options *o);
+
+/** New simulation of model (borrowed). Initial states from the systems.
+ *  Checks the options and factorises every constant iteration matrix: a
+ *  singular mass matrix fails here (NULL, message in err if non-NULL, of
+ *  size NS_ERRMSG_LEN). The options' strings are copied. */
+nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err);
+void nsm_sim_free(nsm_sim *s);
+
+ns_status nsm_sim_compute_free_state(nsm_sim *s);
+ns_status nsm_sim_solve(nsm_sim *s);
+ns_status nsm_sim_update(nsm_sim *s);
+void nsm_sim_next_step(nsm_sim *s);
+/** The four above. */
+ns_status nsm_sim_step(nsm_sim *s);
+/** Steps while t < T (within h/2); observer (may be NULL) after each step. */
+ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user);
+
+double nsm_sim_time(const nsm_sim *s);
+double nsm_sim_step_size(const nsm_sim *s);
+long nsm_sim_step_count(const nsm_sim *s);
+nsm_model *nsm_sim_model(nsm_sim *s);
+
+/** State of system ds (borrowed, length nsm_ds_size). q and v for Lagrangian
+ *  systems, x for first-order ones (NULL when not applicable). Writable
+ *  between steps (e.g. to set a state). */
+double *nsm_sim_q(nsm_sim *s, int ds);
+double *nsm_sim_v(nsm_sim *s, int ds);
+double *nsm_sim_x(nsm_sim *s, int ds);
+/** Generalised force / impulse put on ds by the last step (p or r). */
+const double *nsm_sim_p(const nsm_sim *s, int ds);
+
+/** y[level] and λ[level] of an interaction (borrowed, length m; NULL for a
+ *  bad id or level). Lagrangian: y[0] = y, y[1] = ẏ, λ[1] = the impulse P of
+ *  the last step (force ≈ P/h); first order: level 0 only. */
+const double *nsm_sim_y(const nsm_sim *s, int inter, int level);
+const double *nsm_sim_lambda(const nsm_sim *s, int inter, int level);
+
+/** Index set I_level (0: all live, 1: active in the last step's problem, 2:
+ *  those of I1 with |ẏ| ≤ tol after the step). Fills up to max ids, returns
+ *  the count. */
+int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max);
+
+/** The last one-step problem solved (borrowed; NULL if none) and the result
+ *  of its solve. */
+const ns_problem *nsm_sim_problem(const nsm_sim *s);
+const ns_result *nsm_sim_last_result(const nsm_sim *s);
+
+typedef struct nsm_sim_stats {
+    long steps;             /* steps taken */
+    long solves;            /* one-step problems solved */
+    long nonconverged;      /* solves that did not reach tol */
+    long rebuilds;          /* assemblies with a new block structure */
+    long refills;           /* assemblies reusing the structure, new values */
+    long reuses;            /* assemblies reusing structure and values */
+    double solver_seconds;  /* time inside ns_solve */
+    long solver_iterations;
+} nsm_sim_stats;
+const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s);
+
+/** Kinetic energy ½ vᵀ M v of a Lagrangian system (NAN otherwise). */
+double nsm_sim_kinetic_energy(nsm_sim *s, int ds);
+
+/** Last error message ("" if none). */
+const char *nsm_sim_error(const nsm_sim *s);
+
+/* ---- output: one CSV row per call ----
+ * Columns: t, then for every system q and v (or x), then for every live
+ * interaction at the time of the header y0, y1 and λ1 (λ0 for first order).
+ * The column set is fixed at the header. */
+typedef struct nsm_output nsm_output;
+/** Opens path and writes the header. NULL (err filled) on failure. */
+nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err);
+ns_status nsm_output_row(nsm_output *out, nsm_sim *s);
+/** Closes the file; NULL allowed. */
+void nsm_output_close(nsm_output *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,255 @@
+/* model.c — the nonsmooth dynamical system as a graph: systems (nodes),
+ * interactions (edges between one or two systems), laws, and the
+ * linked-interaction map (interactions sharing a system), kept as one
+ * adjacency list per system so that it stays exact when interactions are
+ * added or removed between steps. Contract: include/nonsmooth/nsm_model.h. */
+#include "nsm_internal.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nsm_set_err(char *err, const char *fmt, ...)
+{
+    if (!err) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, NS_ERRMSG_LEN, fmt, ap);
+    va_end(ap);
+}
+
+int nsm_intlist_push(nsm_intlist *l, int x)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 4;
+        int *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) return -1;
+        l->v = v; l->cap = cap;
+    }
+    l->v[l->n++] = x;
+    return 0;
+}
+
+void nsm_intlist_remove(nsm_intlist *l, int x)
+{
+    for (int i = 0; i < l->n; i++)
+        if (l->v[i] == x) { l->v[i] = l->v[--l->n]; return; }
+}
+
+nsm_model *nsm_model_new(void)
+{
+    return calloc(1, sizeof(nsm_model));
+}
+
+void nsm_model_free(nsm_model *m)
+{
+    if (!m) return;
+    for (int i = 0; i < m->nds; i++) { nsm_ds_free(m->ds[i]); free(m->ds_inter[i].v); }
+    for (int i = 0; i < m->nlaws; i++) nsm_nslaw_free(m->laws[i]);
+    for (int i = 0; i < m->ninter_slots; i++)
+        if (m->inter[i].alive) nsm_relation_free(m->inter[i].rel);
+    free(m->ds); free(m->ds_inter); free(m->laws); free(m->inter);
+    free(m->free_slots.v);
+    free(m);
+}
+
+int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
+{
+    if (!m) { nsm_ds_free(ds); return -1; }
+    if (!ds) { nsm_set_err(m->err, "add_ds: NULL system (a constructor failed: bad size or arguments)"); return -1; }
+    if (m->nds == m->cap_ds) {
+        int cap = m->cap_ds ? 2 * m->cap_ds : 8;
+        nsm_ds **d = realloc(m->ds, (size_t)cap * sizeof *d);
+        if (!d) { nsm_ds_free(ds); return -1; }
+        m->ds = d;
+        nsm_intlist *a = realloc(m->ds_inter, (size_t)cap * sizeof *a);
+        if (!a) { nsm_ds_free(ds); return -1; }
+        m->ds_inter = a;
+        m->cap_ds = cap;
+    }
+    m->ds[m->nds] = ds;
+    memset(&m->ds_inter[m->nds], 0, sizeof m->ds_inter[0]);
+    return m->nds++;
+}
+
+int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
+{
+    if (!m) { nsm_nslaw_free(law); return -1; }
+    if (!law) { nsm_set_err(m->err, "add_law: NULL law (a constructor failed: bad size, e or mu)"); return -1; }
+    if (m->nlaws == m->cap_laws) {
+        int cap = m->cap_laws ? 2 * m->cap_laws : 4;
+        nsm_nslaw **l = realloc(m->laws, (size_t)cap * sizeof *l);
+        if (!l) { nsm_nslaw_free(law); return -1; }
+        m->laws = l; m->cap_laws = cap;
+    }
+    m->laws[m->nlaws] = law;
+    return m->nlaws++;
+}
+
+static const char *law_name(nsm_nslaw_type t)
+{
+    switch (t) {
+    case NSM_LAW_NEWTON: return "Newton impact";
+    case NSM_LAW_NEWTON_COULOMB: return "Newton impact + Coulomb friction";
+    case NSM_LAW_COMPLEMENTARITY: return "complementarity";
+    case NSM_LAW_RELAY: return "relay";
+    case NSM_LAW_EQUALITY: return "equality";
+    }
+    return "?";
+}
+
+int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
+                              int ds1, int ds2)
+{
+    if (!m) { nsm_relation_free(rel); return -1; }
+    if (!rel) { nsm_set_err(m->err, "add_interaction: NULL relation (a constructor failed)"); return -1; }
+    int ids[2] = { ds1, ds2 };
+    int nds = ds2 < 0 ? 1 : 2;
+    int sum = 0;
+    int lagr_rel = rel->type != NSM_REL_FIRST_ORDER_LINEAR;
+    for (int k = 0; k < nds; k++) {
+        if (ids[k] < 0 || ids[k] >= m->nds) {
+            nsm_set_err(m->err, "add_interaction: system id %d does not exist (%d systems)", ids[k], m->nds);
+            goto fail;
+        }
+        if (nsm_ds_is_lagrangian(m->ds[ids[k]]) != lagr_rel) {
+            nsm_set_err(m->err, "add_interaction: a %s relation cannot couple the %s system %d",
+                        lagr_rel ? "Lagrangian" : "first-order",
+                        lagr_rel ? "first-order" : "Lagrangian", ids[k]);
+            goto fail;
+        }
+        sum += m->ds[ids[k]]->n;
+    }
+    if (nds == 2 && ds1 == ds2) {
+        nsm_set_err(m->err, "add_interaction: system %d given twice", ds1);
+        goto fail;
+    }
+    if (rel->ncols != sum) {
+        nsm_set_err(m->err, "add_interaction: relation has %d columns but its systems have %d coordinates in all",
+                    rel->ncols, sum);
+        goto fail;
+    }
+    if (law < 0 || law >= m->nlaws) {
+        nsm_set_err(m->err, "add_interaction: law id %d does not exist (%d laws)", law, m->nlaws);
+        goto fail;
+    }
+    const nsm_nslaw *L = m->laws[law];
+    if (L->size != rel->m) {
+        nsm_set_err(m->err, "add_interaction: %s law of size %d does not fit a relation of size %d",
+                    law_name(L->type), L->size, rel->m);
+        goto fail;
+    }
+    if ((L->type == NSM_LAW_NEWTON || L->type == NSM_LAW_NEWTON_COULOMB) && !lagr_rel) {
+        nsm_set_err(m->err, "add_interaction: a %s law needs a Lagrangian relation", law_name(L->type));
+        goto fail;
+    }
+    if (L->type == NSM_LAW_RELAY && lagr_rel) {
+        nsm_set_err(m->err, "add_interaction: a relay law needs a first-order relation");
+        goto fail;
+    }
+    int slot;
+    if (m->free_slots.n > 0) {
+        slot = m->free_slots.v[--m->free_slots.n];
+    } else {
+        if (m->ninter_slots == m->cap_inter) {
+            int cap = m->cap_inter ? 2 * m->cap_inter : 8;
+            nsm_interaction *v = realloc(m->inter, (size_t)cap * sizeof *v);
+            if (!v) { nsm_set_err(m->err, "add_interaction: out of memory"); goto fail; }
+            m->inter = v; m->cap_inter = cap;
+        }
+        slot = m->ninter_slots++;
+    }
+    nsm_interaction *I = &m->inter[slot];
+    memset(I, 0, sizeof *I);
+    I->alive = 1;
+    I->gen = ++m->gen_counter;
+    I->rel = rel;
+    I->law = law;
+    I->nds = nds;
+    I->ds[0] = ds1; I->ds[1] = nds == 2 ? ds2 : -1;
+    I->off[0] = 0; I->off[1] = m->ds[ds1]->n;
+    for (int k = 0; k < nds; k++)
+        if (nsm_intlist_push(&m->ds_inter[ids[k]], slot) != 0) {
+            nsm_set_err(m->err, "add_interaction: out of memory");
+            if (k == 1) nsm_intlist_remove(&m->ds_inter[ids[0]], slot);
+            I->alive = 0;
+            nsm_intlist_push(&m->free_slots, slot);
+            goto fail;
+        }
+    m->nlive++;
+    return slot;
+fail:
+    nsm_relation_free(rel);
+    return -1;
+}
+
+ns_status nsm_model_remove_interaction(nsm_model *m, int inter)
+{
+    if (!nsm_model_inter_alive(m, inter)) {
+        if (m) nsm_set_err(m->err, "remove_interaction: %d is not a live interaction", inter);
+        return NS_BAD_INPUT;
+    }
+    nsm_interaction *I = &m->inter[inter];
+    for (int k = 0; k < I->nds; k++) nsm_intlist_remove(&m->ds_inter[I->ds[k]], inter);
+    nsm_relation_free(I->rel);
+    I->rel = NULL;
+    I->alive = 0;
+    m->nlive--;
+    if (nsm_intlist_push(&m->free_slots, inter) != 0) return NS_NO_MEMORY;
+    return NS_OK;
+}
+
+int nsm_model_nds(const nsm_model *m) { return m ? m->nds : 0; }
+int nsm_model_inter_capacity(const nsm_model *m) { return m ? m->ninter_slots : 0; }
+int nsm_model_ninter(const nsm_model *m) { return m ? m->nlive : 0; }
+int nsm_model_inter_alive(const nsm_model *m, int i)
+{
+    return m && i >= 0 && i < m->ninter_slots && m->inter[i].alive;
+}
+unsigned nsm_model_inter_generation(const nsm_model *m, int i)
+{
+    return nsm_model_inter_alive(m, i) ? m->inter[i].gen : 0u;
+}
+nsm_ds *nsm_model_ds(nsm_model *m, int id) { return m && id >= 0 && id < m->nds ? m->ds[id] : NULL; }
+const nsm_ds *nsm_model_ds_const(const nsm_model *m, int id) { return m && id >= 0 && id < m->nds ? m->ds[id] : NULL; }
+nsm_relation *nsm_model_relation(nsm_model *m, int i) { return nsm_model_inter_alive(m, i) ? m->inter[i].rel : NULL; }
+const nsm_nslaw *nsm_model_law(const nsm_model *m, int l) { return m && l >= 0 && l < m->nlaws ? m->laws[l] : NULL; }
+int nsm_model_inter_law(const nsm_model *m, int i) { return nsm_model_inter_alive(m, i) ? m->inter[i].law : -1; }
+int nsm_model_inter_size(const nsm_model *m, int i) { return nsm_model_inter_alive(m, i) ? m->inter[i].rel->m : 0; }
+
+int nsm_model_inter_ds(const nsm_model *m, int i, int ds[2])
+{
+    if (!nsm_model_inter_alive(m, i)) return 0;
+    ds[0] = m->inter[i].ds[0];
+    ds[1] = m->inter[i].ds[1];
+    return m->inter[i].nds;
+}
+
+int nsm_model_linked(const nsm_model *m, int inter, int *linked, int *common_ds, int max)
+{
+    if (!nsm_model_inter_alive(m, inter)) return 0;
+    const nsm_interaction *I = &m->inter[inter];
+    int count = 0;
+    for (int k = 0; k < I->nds; k++) {
+        const nsm_intlist *l = &m->ds_inter[I->ds[k]];
+        for (int t = 0; t < l->n; t++) {
+            if (l->v[t] == inter) continue;
+            if (count < max) {
+                if (linked) linked[count] = l->v[t];
+                if (common_ds) common_ds[count] = I->ds[k];
+            }
+            count++;
+        }
+    }
+    return count;
+}
+
+int nsm_model_ds_interactions(const nsm_model *m, int ds, int *inter, int max)
+{
+    if (!m || ds < 0 || ds >= m->nds) return 0;
+    const nsm_intlist *l = &m->ds_inter[ds];
+    for (int t = 0; t < l->n && t < max; t++) inter[t] = l->v[t];
+    return l->n;
+}
+
+const char *nsm_model_error(const nsm_model *m) { return m ? m->err : "no model"; }

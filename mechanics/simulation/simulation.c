@@ -1,0 +1,303 @@
+/* simulation.c — time-stepping simulation: data of a model (states, y, λ,
+ * index sets), the step driver and accessors.
+ * Contract: include/nonsmooth/nsm_simulation.h. */
+#include "simulation/sim_internal.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nsm_sim_log(nsm_sim *s, int level, const char *fmt, ...)
+{
+    if (!s->o.log) return;
+    char msg[NS_ERRMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->o.log(s->o.log_user, level, msg);
+}
+
+void nsm_sim_options_default(nsm_sim_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->theta = 0.5;
+    ns_options_default(&o->solver_options);
+    o->warm_start = 1;
+    o->dump_every = 1;
+}
+
+static char *dupstr(const char *s)
+{
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static void dsdata_free(nsm_dsdata *d)
+{
+    free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
+    free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
+    ns_matrix_free(d->Wmat);
+    ns_factor_free(d->F);
+}
+
+void nsm_sim_free(nsm_sim *s)
+{
+    if (!s) return;
+    for (int j = 0; j < s->nd; j++) dsdata_free(&s->d[j]);
+    free(s->d);
+    for (int i = 0; i < s->cap_id; i++) {
+        nsm_idata *d = &s->id[i];
+        free(d->y0); free(d->y1); free(d->lam0); free(d->lam1); free(d->H);
+        free(d->WHt[0]); free(d->WHt[1]); free(d->y1_prev);
+    }
+    free(s->id);
+    free(s->act); free(s->act_gen); free(s->prev_act); free(s->prev_gen);
+    ns_problem_free(s->prob);
+    ns_solution_free(s->sol);
+    free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
+    free(s->qvec); free(s->xbuf);
+    ns_result_clear(&s->res);
+    free(s->solver_name); free(s->dump_dir); free(s->dump_prefix);
+    free(s);
+}
+
+nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
+{
+    if (!model || !o) { nsm_set_err(err, "nsm_sim_new: NULL model or options"); return NULL; }
+    if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
+    if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
+    char e2[NS_ERRMSG_LEN] = "";
+    if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
+    if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
+    nsm_sim *s = calloc(1, sizeof *s);
+    if (!s) { nsm_set_err(err, "out of memory"); return NULL; }
+    s->model = model;
+    s->o = *o;
+    s->solver_name = dupstr(o->solver);
+    s->dump_dir = dupstr(o->dump_dir);
+    s->dump_prefix = dupstr(o->dump_prefix);
+    s->o.solver = s->solver_name;
+    s->o.dump_dir = s->dump_dir;
+    s->o.dump_prefix = s->dump_prefix;
+    s->t = o->t0;
+    s->h = o->h;
+    s->theta = o->theta;
+    ns_result_init(&s->res);
+    s->nd = model->nds;
+    s->d = calloc((size_t)s->nd, sizeof *s->d);
+    if (!s->d) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
+    for (int j = 0; j < s->nd; j++) {
+        const nsm_ds *ds = model->ds[j];
+        nsm_dsdata *d = &s->d[j];
+        int n = ds->n;
+        size_t nn = (size_t)n * n;
+        d->n = n;
+        d->lagrangian = nsm_ds_is_lagrangian(ds);
+        d->q = calloc((size_t)n, sizeof(double)); d->v = calloc((size_t)n, sizeof(double));
+        d->qk = calloc((size_t)n, sizeof(double)); d->vk = calloc((size_t)n, sizeof(double));
+        d->free = calloc((size_t)n, sizeof(double)); d->p = calloc((size_t)n, sizeof(double));
+        d->w1 = calloc((size_t)n, sizeof(double)); d->w2 = calloc((size_t)n, sizeof(double));
+        d->w3 = calloc((size_t)n, sizeof(double));
+        d->J1 = calloc(2 * nn, sizeof(double)); d->J2 = calloc(2 * nn, sizeof(double));
+        d->Wmat = ns_matrix_dense_new(n, n);
+        if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->w1 ||
+            !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
+            nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL;
+        }
+        if (d->lagrangian) {
+            memcpy(d->q, ds->q0, (size_t)n * sizeof(double));
+            memcpy(d->v, ds->v0, (size_t)n * sizeof(double));
+        } else {
+            memcpy(d->q, ds->x0, (size_t)n * sizeof(double));
+        }
+        memcpy(d->qk, d->q, (size_t)n * sizeof(double));
+        memcpy(d->vk, d->v, (size_t)n * sizeof(double));
+        d->W_const = ds->type == NSM_DS_LAGRANGIAN_LTI || ds->type == NSM_DS_FIRST_ORDER_LTI;
+        /* factorise now: a singular mass / iteration matrix fails here */
+        ns_status st = d->lagrangian ? nsm_mj_build_W(s, j, s->t) : nsm_em_build_W(s, j, s->t + s->h);
+        if (st != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
+    }
+    ns_status st = nsm_osnsp_refresh_outputs(s);
+    if (st != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
+    return s;
+}
+
+ns_status nsm_sim_compute_free_state(nsm_sim *s)
+{
+    if (s->model->nds != s->nd) {
+        nsm_set_err(s->err, "systems were added to the model after the simulation was created");
+        return NS_BAD_INPUT;
+    }
+    for (int j = 0; j < s->nd; j++) {
+        nsm_dsdata *d = &s->d[j];
+        memcpy(d->qk, d->q, (size_t)d->n * sizeof(double));
+        memcpy(d->vk, d->v, (size_t)d->n * sizeof(double));
+        ns_status st = d->lagrangian ? nsm_mj_free_state(s, j) : nsm_em_free_state(s, j);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+ns_status nsm_sim_solve(nsm_sim *s)
+{
+    ns_status st = nsm_osnsp_prepare_interactions(s);
+    if (st != NS_OK) return st;
+    return nsm_osnsp_assemble_and_solve(s);
+}
+
+ns_status nsm_sim_update(nsm_sim *s)
+{
+    nsm_model *m = s->model;
+    double h = s->h, th = s->theta;
+    for (int j = 0; j < s->nd; j++) {
+        nsm_dsdata *d = &s->d[j];
+        memset(d->p, 0, (size_t)d->n * sizeof(double));
+        if (d->lagrangian) memcpy(d->v, d->free, (size_t)d->n * sizeof(double));
+        else memcpy(d->q, d->free, (size_t)d->n * sizeof(double));
+    }
+    for (int a = 0; s->solved_this_step && a < s->nact; a++) {
+        int ia = s->act[a];
+        const nsm_interaction *I = &m->inter[ia];
+        const nsm_relation *r = I->rel;
+        nsm_idata *id = &s->id[ia];
+        int first = r->type == NSM_REL_FIRST_ORDER_LINEAR;
+        const double *lam = first ? id->lam0 : id->lam1;
+        for (int k = 0; k < I->nds; k++) {
+            nsm_dsdata *d = &s->d[I->ds[k]];
+            int n = d->n, off = I->off[k];
+            double *target = first ? d->q : d->v;
+            double scale = first ? h : 1.0;
+            const double *WHt = id->WHt[k];
+            for (int c = 0; c < id->m; c++) {
+                double l = lam[c];
+                if (l == 0.0) continue;
+                for (int i = 0; i < n; i++) {
+                    target[i] += scale * WHt[i + (size_t)c * n] * l;
+                    d->p[i] += (first ? r->B[(off + i) + (size_t)c * r->ncols]
+                                      : id->H[c + (size_t)(off + i) * id->m]) * l;
+                }
+            }
+        }
+    }
+    /* inactive interactions carry no multiplier */
+    for (int i = 0; i < m->ninter_slots; i++) {
+        if (!m->inter[i].alive || i >= s->cap_id || s->id[i].gen != m->inter[i].gen) continue;
+        if (s->id[i].pos < 0 || !s->solved_this_step) {
+            memset(s->id[i].lam1, 0, (size_t)s->id[i].m * sizeof(double));
+            if (m->inter[i].rel->type != NSM_REL_FIRST_ORDER_LINEAR)
+                memset(s->id[i].lam0, 0, (size_t)s->id[i].m * sizeof(double));
+        }
+    }
+    for (int j = 0; j < s->nd; j++) {
+        nsm_dsdata *d = &s->d[j];
+        if (!d->lagrangian) continue;
+        for (int i = 0; i < d->n; i++) d->q[i] = d->qk[i] + h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
+    }
+    /* outputs at t_{k+1} */
+    double t = s->t;
+    s->t = t + h;
+    ns_status st = nsm_osnsp_refresh_outputs(s);
+    s->t = t;
+    return st;
+}
+
+void nsm_sim_next_step(nsm_sim *s)
+{
+    s->k++;
+    s->t = s->o.t0 + (double)s->k * s->h;
+    s->stats.steps++;
+}
+
+ns_status nsm_sim_step(nsm_sim *s)
+{
+    ns_status st = nsm_sim_compute_free_state(s);
+    if (st == NS_OK) st = nsm_sim_solve(s);
+    if (st == NS_OK) st = nsm_sim_update(s);
+    if (st == NS_OK) nsm_sim_next_step(s);
+    return st;
+}
+
+ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
+{
+    while (s->t < T - 0.5 * s->h) {
+        ns_status st = nsm_sim_step(s);
+        if (st != NS_OK) return st;
+        if (obs && obs(s, user) < 0) break;
+    }
+    return NS_OK;
+}
+
+double nsm_sim_time(const nsm_sim *s) { return s->t; }
+double nsm_sim_step_size(const nsm_sim *s) { return s->h; }
+long nsm_sim_step_count(const nsm_sim *s) { return s->k; }
+nsm_model *nsm_sim_model(nsm_sim *s) { return s->model; }
+
+double *nsm_sim_q(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
+double *nsm_sim_v(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
+double *nsm_sim_x(nsm_sim *s, int j) { return j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
+const double *nsm_sim_p(const nsm_sim *s, int j) { return j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+
+static const nsm_idata *idata_const(const nsm_sim *s, int i)
+{
+    if (!nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
+    const nsm_idata *d = &s->id[i];
+    return d->gen == s->model->inter[i].gen ? d : NULL;
+}
+
+const double *nsm_sim_y(const nsm_sim *s, int i, int level)
+{
+    const nsm_idata *d = idata_const(s, i);
+    if (!d) return NULL;
+    return level == 0 ? d->y0 : level == 1 ? d->y1 : NULL;
+}
+
+const double *nsm_sim_lambda(const nsm_sim *s, int i, int level)
+{
+    const nsm_idata *d = idata_const(s, i);
+    if (!d) return NULL;
+    return level == 0 ? d->lam0 : level == 1 ? d->lam1 : NULL;
+}
+
+int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
+{
+    const nsm_model *m = s->model;
+    int count = 0;
+    for (int i = 0; i < m->ninter_slots; i++) {
+        const nsm_idata *d = idata_const(s, i);
+        if (!d) continue;
+        int in = level == 0 || (d->pos >= 0 && (level == 1 || (level == 2 && fabs(d->y1[0]) <= 1e-6)));
+        if (level > 2) in = 0;
+        if (!in) continue;
+        if (count < max && ids) ids[count] = i;
+        count++;
+    }
+    return count;
+}
+
+const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s->prob; }
+const ns_result *nsm_sim_last_result(const nsm_sim *s) { return &s->res; }
+const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return &s->stats; }
+const char *nsm_sim_error(const nsm_sim *s) { return s ? s->err : "no simulation"; }
+
+double nsm_sim_kinetic_energy(nsm_sim *s, int j)
+{
+    if (j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
+    const nsm_ds *ds = s->model->ds[j];
+    nsm_dsdata *d = &s->d[j];
+    int n = d->n;
+    const double *M = ds->M;
+    if (ds->type == NSM_DS_LAGRANGIAN) {
+        memset(d->J2, 0, (size_t)n * n * sizeof(double));
+        if (ds->lag.mass(n, d->q, d->J2, ds->lag.user) != 0) return NAN;
+        M = d->J2;
+    }
+    double e = 0.0;
+    for (int c = 0; c < n; c++)
+        for (int i = 0; i < n; i++) e += d->v[i] * M[i + (size_t)c * n] * d->v[c];
+    return 0.5 * e;
+}
