@@ -1,0 +1,260 @@
+/* test_lcp.c — LCP solvers on problems with known properties: random
+ * positive definite, P-matrix (non-symmetric, triangular) and copositive-plus
+ * (PSD + skew) M with a planted solution, Murty's example with its analytic
+ * solution, degenerate problems (z_i = w_i = 0 at the solution), a proven
+ * infeasible problem, and bad input. Every check recomputes w = M z + q and
+ * the complementarity defect with plain loops, independently of the solver's
+ * report and of ns_lcp_error. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nonsmooth/nonsmooth.h"
+#include "ns_test.h"
+
+/* ‖z − max(0, z − w)‖ / max(‖q‖, 1) with w = M z + q from plain loops. */
+static double indep_error(const double *M, const double *q, const double *z, int n)
+{
+    double s = 0, qn = 0;
+    for (int i = 0; i < n; i++) {
+        long double w = q[i];
+        for (int j = 0; j < n; j++) w += (long double)M[i + (size_t)j * n] * z[j];
+        double r = z[i] - fmax(0.0, z[i] - (double)w);
+        s += r * r;
+        qn += q[i] * q[i];
+    }
+    return sqrt(s) / fmax(sqrt(qn), 1.0);
+}
+
+/* Solves with `solver`, checks status and the independent error. */
+static void solve_check(const double *M, const double *q, int n, const char *solver,
+                        double tol, double *zout)
+{
+    ns_matrix *A = ns_matrix_dense_new(n, n);
+    memcpy(A->dense, M, sizeof(double) * (size_t)n * n);
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(A, q));
+    assert_non_null(p);
+    ns_solution *s = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = tol;
+    ns_result r;
+    ns_status st = ns_solve(p, solver, &o, s, &r);
+    if (st != NS_CONVERGED)
+        fail_msg("%s n=%d: %s (%s) error %g", solver, n, ns_status_name(st), r.message, r.error);
+    for (int i = 0; i < n; i++)
+        if (!(s->vec[0][i] >= -tol)) fail_msg("%s n=%d: z[%d] = %g < 0", solver, n, i, s->vec[0][i]);
+    double e = indep_error(M, q, s->vec[0], n);
+    if (!(e <= tol)) fail_msg("%s n=%d: independent error %g > %g", solver, n, e, tol);
+    if (zout) memcpy(zout, s->vec[0], sizeof(double) * (size_t)n);
+    ns_solution_free(s);
+    ns_problem_free(p);
+}
+
+enum { PD, PMAT, COPOS };
+
+/* Random M of a class and q = w* − M z* with a planted complementary pair
+ * (z*, w*); `degenerate` also zeroes both z*_i and w*_i on every 4th row. */
+static void make_problem(ns_rng *g, int n, int cls, int degenerate, double *M, double *q)
+{
+    double *A = malloc(sizeof(double) * (size_t)n * n);
+    for (size_t k = 0; k < (size_t)n * n; k++) A[k] = ns_rng_range(g, -1, 1);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            double v = 0;
+            if (cls == PMAT) {   /* upper triangular, positive diagonal: P, not PD
+                                    (off-diagonal O(4/n) keeps it well conditioned) */
+                v = i < j ? 4.0 * A[i + (size_t)j * n] / n
+                          : (i == j ? 0.5 + fabs(A[i + (size_t)i * n]) : 0.0);
+            } else {
+                /* AᵀA/n (PSD) + skew part; PD adds the identity */
+                int kmax = cls == COPOS ? n / 2 : n;   /* rank-deficient for COPOS */
+                for (int k = 0; k < kmax; k++) v += A[k + (size_t)i * n] * A[k + (size_t)j * n];
+                v /= n;
+                v += 0.5 * (A[i + (size_t)j * n] - A[j + (size_t)i * n]);
+                if (cls == PD && i == j) v += 0.1;
+            }
+            M[i + (size_t)j * n] = v;
+        }
+    double *z = malloc(sizeof(double) * n), *w = malloc(sizeof(double) * n);
+    for (int i = 0; i < n; i++) {
+        int active = ns_rng_uniform(g) < 0.5;
+        z[i] = active ? ns_rng_range(g, 0.1, 2) : 0.0;
+        w[i] = active ? 0.0 : ns_rng_range(g, 0.1, 2);
+        if (degenerate && i % 4 == 0) z[i] = w[i] = 0.0;
+    }
+    for (int i = 0; i < n; i++) {
+        q[i] = w[i];
+        for (int j = 0; j < n; j++) q[i] -= M[i + (size_t)j * n] * z[j];
+    }
+    free(A); free(z); free(w);
+}
+
+static void run_class(const char *solver, int cls, int degenerate, const int *sizes, int ns)
+{
+    ns_rng g;
+    ns_rng_seed(&g, 1234 + (uint64_t)cls * 7 + (uint64_t)degenerate);
+    for (int t = 0; t < ns; t++) {
+        int n = sizes[t];
+        double *M = malloc(sizeof(double) * (size_t)n * n), *q = malloc(sizeof(double) * n);
+        make_problem(&g, n, cls, degenerate, M, q);
+        solve_check(M, q, n, solver, 1e-10, NULL);
+        free(M); free(q);
+    }
+}
+
+static const int sizes_all[] = { 10, 50, 200, 1000 };
+static const int sizes_small[] = { 10, 50, 200 };
+
+static void test_lemke_pd(void **s) { (void)s; run_class("lemke", PD, 0, sizes_all, 4); }
+static void test_lemke_pmatrix(void **s) { (void)s; run_class("lemke", PMAT, 0, sizes_all, 4); }
+static void test_lemke_copositive(void **s) { (void)s; run_class("lemke", COPOS, 0, sizes_all, 4); }
+static void test_lemke_degenerate(void **s) { (void)s; run_class("lemke", PD, 1, sizes_small, 3);
+                                              run_class("lemke", COPOS, 1, sizes_small, 3); }
+static void test_newton_fb_pd(void **s) { (void)s; run_class("newton-fb", PD, 0, sizes_all, 4); }
+static void test_newton_fb_pmatrix(void **s) { (void)s; run_class("newton-fb", PMAT, 0, sizes_small, 3); }
+static void test_newton_fb_copositive(void **s) { (void)s; run_class("newton-fb", COPOS, 0, sizes_small, 3); }
+static void test_newton_fb_degenerate(void **s) { (void)s; run_class("newton-fb", PD, 1, sizes_small, 3); }
+static void test_newton_min_pd(void **s) { (void)s; run_class("newton-min", PD, 0, sizes_small, 3); }
+static void test_enum_small(void **s)
+{
+    (void)s;
+    static const int n[] = { 3, 8, 12 };
+    run_class("enum", PD, 0, n, 3);
+    run_class("enum", COPOS, 1, n, 3);
+}
+static void test_pgs_psor_pd_symmetric(void **s)
+{
+    (void)s;
+    /* symmetric PD: PGS and PSOR converge */
+    int n = 60;
+    ns_rng g;
+    ns_rng_seed(&g, 99);
+    double *M = malloc(sizeof(double) * n * n), *q = malloc(sizeof(double) * n);
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i <= j; i++) {
+            double v = i == j ? n : ns_rng_range(&g, -1, 1);
+            M[i + j * n] = M[j + i * n] = v;
+        }
+    for (int i = 0; i < n; i++) q[i] = ns_rng_range(&g, -5, 5);
+    solve_check(M, q, n, "pgs", 1e-10, NULL);
+    solve_check(M, q, n, "psor", 1e-10, NULL);
+    free(M); free(q);
+}
+
+/* Murty's example: M upper triangular, 1 on the diagonal, 2 above; q = −e.
+ * Back substitution gives the unique solution z = e_n, w = (1, …, 1, 0). */
+static void test_murty(void **s)
+{
+    (void)s;
+    const char *solvers[] = { "lemke", "newton-fb" };
+    for (int n = 8; n <= 16; n++) {
+        double *M = calloc((size_t)n * n, sizeof(double)), *q = malloc(sizeof(double) * n);
+        double *z = malloc(sizeof(double) * n);
+        for (int j = 0; j < n; j++) {
+            q[j] = -1;
+            for (int i = 0; i <= j; i++) M[i + j * n] = i == j ? 1 : 2;
+        }
+        for (int k = 0; k < 2; k++) {
+            solve_check(M, q, n, solvers[k], 1e-12, z);
+            for (int i = 0; i < n; i++)
+                if (fabs(z[i] - (i == n - 1 ? 1.0 : 0.0)) > 1e-12)
+                    fail_msg("%s murty n=%d: z[%d] = %g", solvers[k], n, i, z[i]);
+        }
+        free(M); free(q); free(z);
+    }
+}
+
+/* Infeasible: row 0 of M is ≤ 0 and q_0 < 0, so w_0 < 0 for every z ≥ 0.
+ * Lemke must end on a ray with status no_solution. */
+static void test_lemke_infeasible(void **s)
+{
+    (void)s;
+    double M[9] = { 0, 1, -1, -1, 0, 0, -1, 0, 0 }, q[3] = { -1e-4, -1, 1 };
+    for (int j = 0; j < 3; j++) assert_true(M[0 + 3 * j] <= 0);
+    assert_true(q[0] < 0);
+    ns_matrix *A = ns_matrix_dense_new(3, 3);
+    memcpy(A->dense, M, sizeof M);
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(A, q));
+    ns_solution *sol = ns_solution_new(p);
+    ns_result r;
+    assert_int_equal(ns_solve(p, "lemke", NULL, sol, &r), NS_NO_SOLUTION);
+    assert_true(strstr(r.message, "ray") != NULL);
+    assert_int_equal(ns_solve(p, "enum", NULL, sol, &r), NS_NO_SOLUTION);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
+/* Zero diagonal given to pgs: bad_input naming the row; no crash. */
+static void test_pgs_zero_diagonal(void **s)
+{
+    (void)s;
+    double M[4] = { 1, 1, -1, 0 }, q[2] = { -1, 1 };
+    ns_matrix *A = ns_matrix_dense_new(2, 2);
+    memcpy(A->dense, M, sizeof M);
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(A, q));
+    ns_solution *sol = ns_solution_new(p);
+    ns_result r;
+    assert_int_equal(ns_solve(p, "pgs", NULL, sol, &r), NS_BAD_INPUT);
+    assert_non_null(strstr(r.message, "M[1][1]"));
+    assert_int_equal(ns_solve(p, "psor", NULL, sol, &r), NS_BAD_INPUT);
+    /* lemke takes it: M = [[1,-1],[1,0]] q = (-1, 1) */
+    assert_int_equal(ns_solve(p, "lemke", NULL, sol, &r), NS_CONVERGED);
+    assert_true(indep_error(M, q, sol->vec[0], 2) <= 1e-12);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
+/* Every LCP solver on the three storages of the same problem. */
+static void test_storages(void **s)
+{
+    (void)s;
+    double M[9] = { 4, 1, 0, 1, 4, 1, 0, 1, 4 }, q[3] = { -1, 2, -3 };
+    ns_matrix *D = ns_matrix_dense_new(3, 3);
+    memcpy(D->dense, M, sizeof M);
+    ns_matrix *forms[3] = { ns_matrix_copy(D), ns_matrix_to_sparse(D),
+                            ns_matrix_to_block_uniform(D, 1) };
+    ns_matrix_free(D);
+    for (int f = 0; f < 3; f++) {
+        ns_problem *p = ns_problem_from_lcp(ns_lcp_new(forms[f], q));
+        for (size_t k = 0; k < ns_solver_count(); k++) {
+            const ns_solver_info *si = ns_solver_at(k);
+            if (si->kind != NS_KIND_LCP) continue;
+            ns_solution *sol = ns_solution_new(p);
+            ns_result r;
+            ns_options o;
+            ns_options_default(&o);
+            o.tol = 1e-12;
+            if (ns_solve(p, si->name, &o, sol, &r) != NS_CONVERGED)
+                fail_msg("%s storage %d: %s", si->name, f, r.message);
+            assert_true(indep_error(M, q, sol->vec[0], 3) <= 1e-12);
+            ns_solution_free(sol);
+        }
+        ns_problem_free(p);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lemke_pd),
+        cmocka_unit_test(test_lemke_pmatrix),
+        cmocka_unit_test(test_lemke_copositive),
+        cmocka_unit_test(test_lemke_degenerate),
+        cmocka_unit_test(test_newton_fb_pd),
+        cmocka_unit_test(test_newton_fb_pmatrix),
+        cmocka_unit_test(test_newton_fb_copositive),
+        cmocka_unit_test(test_newton_fb_degenerate),
+        cmocka_unit_test(test_newton_min_pd),
+        cmocka_unit_test(test_enum_small),
+        cmocka_unit_test(test_pgs_psor_pd_symmetric),
+        cmocka_unit_test(test_murty),
+        cmocka_unit_test(test_lemke_infeasible),
+        cmocka_unit_test(test_pgs_zero_diagonal),
+        cmocka_unit_test(test_storages),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
