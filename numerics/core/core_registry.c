@@ -40,6 +40,22 @@ static const ns_solver_info registry[] = {
       "semismooth Newton FB on the LCP reformulation of the bounds" },
     { "lemke", NS_KIND_AVI, { .avi = ns_avi_lemke }, 1, 1000000,
       "KKT MLCP of {Hz <= h} solved by the MLCP chain (Schur Lemke, newton-fb, enum); box: relay lemke" },
+    { "nsgs-ac", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs_ac }, 1, 100000,
+      "Gauss-Seidel over contacts, Alart-Curnier local Newton + exact enumeration fallback" },
+    { "nsgs-fb", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs_fb }, 0, 100000,
+      "Gauss-Seidel over contacts, Fischer-Burmeister local Newton + enumeration fallback" },
+    { "nsgs-nm", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs_nm }, 0, 100000,
+      "Gauss-Seidel over contacts, natural-map local Newton + enumeration fallback" },
+    { "nsgs-proj", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs_proj }, 0, 100000,
+      "Gauss-Seidel over contacts, local projection with adaptive step + enumeration fallback" },
+    { "nsgs", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs }, 0, 100000,
+      "Gauss-Seidel over contacts with the local solver named by local_solver (ac, fb, nm, proj, enum)" },
+    { "nsn-ac", NS_KIND_FC3D, { .fc = ns_fc3d_nsn_ac }, 0, 1000,
+      "global semismooth Newton, Alart-Curnier, UMFPACK (analysis reused), Armijo" },
+    { "nsn-fb", NS_KIND_FC3D, { .fc = ns_fc3d_nsn_fb }, 0, 1000,
+      "global semismooth Newton, Fischer-Burmeister on the second-order cone, UMFPACK, Armijo" },
+    { "nsn-nm", NS_KIND_FC3D, { .fc = ns_fc3d_nsn_nm }, 0, 1000,
+      "global semismooth Newton, natural map (De Saxce), UMFPACK, Armijo" },
 };
 
 size_t ns_solver_count(void)

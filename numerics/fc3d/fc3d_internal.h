@@ -1,0 +1,29 @@
+/* fc3d_internal.h — friction-contact building blocks shared by the FC3D,
+ * FC2D, GFC and GMP solvers (private to libnonsmooth_numerics). Every
+ * routine works for d = 2 and d = 3. */
+#ifndef NS_FC3D_INTERNAL_H
+#define NS_FC3D_INTERNAL_H
+#include "nonsmooth/ns_solver.h"
+#include "fc3d/fc3d_local.h"
+
+/** view ← p with W in BLOCK storage of d×d blocks (p's own W when it is
+ *  already so, else a converted copy returned in *owned, which the caller
+ *  frees). Checks every diagonal block (present, W_NN > 0, symmetric part
+ *  not indefinite): NS_BAD_INPUT naming the contact otherwise. */
+ns_status ns_fc_blocked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *err);
+
+/** Non-smooth Gauss–Seidel over the contacts of a blocked problem (from
+ *  ns_fc_blocked) with the one-contact solver f (safeguarded by
+ *  enumeration). Options used: tol, max_iter, time_limit, omega,
+ *  check_every, shuffle, seed, fc_norm. Fills res (iterations, error). */
+ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
+                         const ns_options *o, ns_fc_local_fn f, ns_result *res);
+
+/** Global semismooth Newton on Φ(r, W r + q) = 0 (phi = ac, fb or nm):
+ *  J = blockdiag(A) + blockdiag(B) W, factored by UMFPACK with the symbolic
+ *  analysis done once, Armijo line search on ½‖Φ‖². NS_SINGULAR when J
+ *  cannot be factored. */
+ns_status ns_fc_nsn_run(const ns_fc *view, double *r, double *u,
+                        const ns_options *o, ns_fc_phi_fn phi, ns_result *res);
+
+#endif
