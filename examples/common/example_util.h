@@ -1,0 +1,38 @@
+/* example_util.h — small helpers shared by the examples: command-line
+ * parsing of the common options, growable series, directory creation. */
+#ifndef NSX_EXAMPLE_UTIL_H
+#define NSX_EXAMPLE_UTIL_H
+#include <stddef.h>
+#include "nonsmooth/nsm.h"
+
+typedef struct nsx_args {
+    const char *out;        /* --out DIR (NULL: no files) */
+    const char *dump;       /* --dump DIR */
+    long dump_max;          /* --dump-max N (default 50) */
+    const char *solver;     /* --solver NAME */
+    double h, T;            /* --h, --T (0 = example default) */
+    long steps;             /* --steps N (overrides T) */
+    long save_every;        /* --save-every N (default 1) */
+    int quiet;              /* --quiet */
+    double e;               /* --e (NAN = default) */
+    double rpm;             /* --rpm */
+    int n;                  /* --n (beads, spheres) */
+    const char *variant;    /* --variant NAME (beads: column/cradle) */
+    double tol;             /* --tol (0 = default) */
+    double theta;           /* --theta (0 = example default) */
+} nsx_args;
+
+/** Parses argv; returns 0, or prints usage to stderr and returns −1. */
+int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage);
+/** mkdir -p of one level (parent must exist); 0 on success or if it exists. */
+int nsx_mkdir(const char *dir);
+/** Joins dir and name into a static-free buffer given by the caller. */
+char *nsx_path(char *buf, size_t len, const char *dir, const char *name);
+/** Applies --dump / --solver / --tol / --theta to simulation options. */
+void nsx_apply(const nsx_args *a, nsm_sim_options *o);
+
+typedef struct nsx_series { size_t n, cap; double *v; } nsx_series;
+int nsx_push(nsx_series *s, double v);
+void nsx_series_free(nsx_series *s);
+
+#endif
