@@ -1,0 +1,341 @@
+/* ns_siconos_driver — runs Debian's Siconos numerics (4.4) on problem files
+ * and writes one CSV row per run in nsbench's columns, so that
+ * `nsbench --compare ours.csv siconos.csv` joins the two.
+ *
+ *   ns_siconos_driver --kind KIND --solvers a,b [--tol T] [--max-iter N]
+ *                     [--time-limit S] [--no-header] FILE...
+ *
+ * Solvers are named as in our registry and mapped to Siconos solver ids
+ * (table below); a name without a Siconos counterpart is skipped with a
+ * note on stderr. Files are read by Siconos' own .dat readers; FCLIB
+ * .hdf5 files are read with libfclib (fclib_read_local/global) and handed
+ * to Siconos as NumericsMatrix (Debian's Siconos is built without FCLIB,
+ * so from_fclib_local/global are not there: fclib_to_nm does their job). Each run happens in a forked child
+ * (alarm at the time limit): a crash or a hang is a row, not the end.
+ * Times are the solver call alone (reading excluded), like nsbench's.
+ * Status: converged (info 0), max_iter (info ≠ 0 after max_iter
+ * iterations), failed (other info ≠ 0), timeout, crash, bad_input.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fclib.h>
+#include "siconos/numerics/NumericsMatrix.h"
+#include "siconos/numerics/SolverOptions.h"
+#include "siconos/numerics/NonSmoothDrivers.h"
+#include "siconos/numerics/LinearComplementarityProblem.h"
+#include "siconos/numerics/MixedLinearComplementarityProblem.h"
+#include "siconos/numerics/RelayProblem.h"
+#include "siconos/numerics/FrictionContactProblem.h"
+#include "siconos/numerics/GlobalFrictionContactProblem.h"
+#include "siconos/numerics/MLCP_Solvers.h"
+#include "siconos/numerics/lcp_cst.h"
+#include "siconos/numerics/mlcp_cst.h"
+#include "siconos/numerics/relay_cst.h"
+#include "siconos/numerics/Friction_cst.h"
+
+typedef struct map { const char *kind, *name; int id; } map;
+
+static const map solvers[] = {
+    { "lcp", "lemke", SICONOS_LCP_LEMKE },       { "lcp", "pgs", SICONOS_LCP_PGS },
+    { "lcp", "psor", SICONOS_LCP_PSOR },         { "lcp", "enum", SICONOS_LCP_ENUM },
+    { "lcp", "newton-fb", SICONOS_LCP_NEWTON_FB_FBLSA },{ "lcp", "newton-min", SICONOS_LCP_NEWTONMIN },
+    { "mlcp", "enum", SICONOS_MLCP_ENUM },       { "mlcp", "pgs", SICONOS_MLCP_PGS },
+    { "mlcp", "lemke", SICONOS_MLCP_LCP_LEMKE }, { "mlcp", "newton-fb", SICONOS_MLCP_FB },
+    { "relay", "lemke", SICONOS_RELAY_LEMKE },   { "relay", "enum", SICONOS_RELAY_ENUM },
+    { "relay", "pgs", SICONOS_RELAY_PGS },
+    { "fc2d", "nsgs", SICONOS_FRICTION_2D_NSGS },{ "fc2d", "lemke", SICONOS_FRICTION_2D_LEMKE },
+    { "fc2d", "enum", SICONOS_FRICTION_2D_ENUM },
+    { "fc3d", "nsgs", SICONOS_FRICTION_3D_NSGS },{ "fc3d", "nsgs-ac", SICONOS_FRICTION_3D_NSGS },
+    { "fc3d", "nsn-ac", SICONOS_FRICTION_3D_NSN_AC },
+    { "fc3d", "nsn-fb", SICONOS_FRICTION_3D_NSN_FB },
+    { "fc3d", "nsn-nm", SICONOS_FRICTION_3D_NSN_NM },
+    { "fc3d", "prox", SICONOS_FRICTION_3D_PROX },{ "fc3d", "vi-eg", SICONOS_FRICTION_3D_VI_EG },
+    { "fc3d", "vi-fpp", SICONOS_FRICTION_3D_VI_FPP },
+    { "fc3d", "admm", SICONOS_FRICTION_3D_ADMM },
+    { "gfc3d", "nsgs-wr", SICONOS_GLOBAL_FRICTION_3D_NSGS_WR },
+    { "gfc3d", "nsn-ac", SICONOS_GLOBAL_FRICTION_3D_NSN_AC },
+    { "gfc3d", "admm", SICONOS_GLOBAL_FRICTION_3D_ADMM },
+    { "gfc3d", "ipm", SICONOS_GLOBAL_FRICTION_3D_IPM },
+};
+
+typedef struct rec {
+    char status[24];
+    long size, iterations;
+    double error, seconds;
+    char message[200];
+} rec;
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int is_hdf5(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char sig[8] = { 0 };
+    if (!f) return 0;
+    size_t n = fread(sig, 1, 8, f);
+    fclose(f);
+    return n == 8 && !memcmp(sig, "\x89HDF\r\n\x1a\n", 8);
+}
+
+static void set_opts(SolverOptions *o, double tol, int max_iter)
+{
+    o->dparam[SICONOS_DPARAM_TOL] = tol;
+    if (max_iter > 0) o->iparam[SICONOS_IPARAM_MAX_ITER] = max_iter;
+}
+
+static void finish(rec *r, int info, SolverOptions *o, double t)
+{
+    r->seconds = t;
+    r->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
+    r->error = o->dparam[SICONOS_DPARAM_RESIDU];
+    if (info == 0) snprintf(r->status, sizeof r->status, "converged");
+    else if (r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER])
+        snprintf(r->status, sizeof r->status, "max_iter");
+    else {
+        snprintf(r->status, sizeof r->status, "failed");
+        snprintf(r->message, sizeof r->message, "Siconos info %d", info);
+    }
+}
+
+/* A libfclib matrix as a Siconos matrix: dense (local W, small) or sparse
+ * triplet (global M, H). fclib: nz = -1 CSC, -2 CSR, >= 0 triplet with p the
+ * row and i the column indices. */
+static NumericsMatrix *fclib_to_nm(const struct fclib_matrix *A, int dense)
+{
+    NumericsMatrix *M;
+    double *d = NULL;
+    if (dense) {
+        d = calloc((size_t)A->m * (size_t)A->n, sizeof *d);
+        M = NM_create_from_data(NM_DENSE, A->m, A->n, d);
+    } else {
+        M = NM_create(NM_SPARSE, A->m, A->n);
+        NM_triplet_alloc(M, A->nzmax > 0 ? A->nzmax : 1);
+    }
+    int outer = A->nz == -1 ? A->n : A->nz == -2 ? A->m : 0;
+    for (int c = 0; c < outer; c++)
+        for (int k = A->p[c]; k < A->p[c + 1]; k++) {
+            int row = A->nz == -1 ? A->i[k] : c, col = A->nz == -1 ? c : A->i[k];
+            if (dense) d[(size_t)col * (size_t)A->m + (size_t)row] += A->x[k];
+            else NM_entry(M, row, col, A->x[k]);
+        }
+    for (int k = 0; A->nz >= 0 && k < A->nz; k++) {
+        if (dense) d[(size_t)A->i[k] * (size_t)A->m + (size_t)A->p[k]] += A->x[k];
+        else NM_entry(M, A->p[k], A->i[k], A->x[k]);
+    }
+    return M;
+}
+
+/* In the child: read with Siconos, solve, fill r. */
+static void run(const char *kind, const char *file, int id, double tol, int max_iter, rec *r)
+{
+    SolverOptions *o = solver_options_create(id);
+    if (!o) { snprintf(r->status, sizeof r->status, "failed"); return; }
+    set_opts(o, tol, max_iter);
+    snprintf(r->status, sizeof r->status, "bad_input");
+    if (!strcmp(kind, "lcp")) {
+        LinearComplementarityProblem *p = newLCP();
+        /* Siconos 4.4 returns 1 here on success: judge by what was read */
+        linearComplementarity_newFromFilename(p, file);
+        if (!p->M || p->size <= 0) return;
+        int n = p->size;
+        double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+        r->size = n;
+        double t0 = now();
+        int info = linearComplementarity_driver(p, z, w, o);
+        finish(r, info, o, now() - t0);
+    } else if (!strcmp(kind, "mlcp")) {
+        MixedLinearComplementarityProblem *p = mixedLinearComplementarity_new();
+        if (mixedLinearComplementarity_newFromFilename(p, file)) return;
+        int n = p->n + p->m;
+        double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+        r->size = n;
+        double t0 = now();
+        mlcp_driver_init(p, o);
+        int info = mlcp_driver(p, z, w, o);
+        finish(r, info, o, now() - t0);
+    } else if (!strcmp(kind, "relay")) {
+        FILE *f = fopen(file, "r");
+        RelayProblem *p = f ? relay_newFromFile(f) : NULL;
+        if (f) fclose(f);
+        if (!p) return;
+        int n = p->size;
+        double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+        r->size = n;
+        double t0 = now();
+        int info = relay_driver(p, z, w, o);
+        finish(r, info, o, now() - t0);
+    } else if (!strcmp(kind, "fc2d") || !strcmp(kind, "fc3d")) {
+        FrictionContactProblem *p = NULL;
+        if (is_hdf5(file)) {
+            struct fclib_local *fl = fclib_read_local(file);
+            if (fl)
+                p = frictionContactProblem_new_with_data(fl->spacedim, fl->W->m / fl->spacedim,
+                                                         fclib_to_nm(fl->W, 1), fl->q, fl->mu);
+        } else {
+            p = frictionContact_new_from_filename(file);
+        }
+        if (!p) return;
+        int n = p->dimension * p->numberOfContacts;
+        double *rr = calloc((size_t)n, sizeof *rr), *u = calloc((size_t)n, sizeof *u);
+        r->size = n;
+        double t0 = now();
+        int info = p->dimension == 2 ? fc2d_driver(p, rr, u, o) : fc3d_driver(p, rr, u, o);
+        finish(r, info, o, now() - t0);
+    } else if (!strcmp(kind, "gfc3d") || !strcmp(kind, "gfc2d")) {
+        GlobalFrictionContactProblem *p = NULL;
+        if (is_hdf5(file)) {
+            struct fclib_global *fg = fclib_read_global(file);
+            if (fg) {  /* fclib: M v = H r + f, u = Hᵀ v + w; Siconos: q = f, b = w */
+                p = globalFrictionContactProblem_new();
+                p->dimension = fg->spacedim;
+                p->numberOfContacts = fg->H->n / fg->spacedim;
+                p->M = fclib_to_nm(fg->M, 0);
+                p->H = fclib_to_nm(fg->H, 0);
+                p->q = fg->f;
+                p->b = fg->w;
+                p->mu = fg->mu;
+            }
+        } else {
+            p = globalFrictionContact_new_from_filename(file);
+        }
+        if (!p) return;
+        int m = p->dimension * p->numberOfContacts, n = p->M->size0;
+        double *rr = calloc((size_t)m, sizeof *rr), *u = calloc((size_t)m, sizeof *u);
+        double *v = calloc((size_t)n, sizeof *v);
+        r->size = m;
+        double t0 = now();
+        int info = gfc3d_driver(p, rr, u, v, o);
+        finish(r, info, o, now() - t0);
+    } else {
+        snprintf(r->message, sizeof r->message, "kind %s not handled by this driver", kind);
+    }
+}
+
+static void csv_field(const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) { fputs(s, stdout); return; }
+    putchar('"');
+    for (; *s; s++) { if (*s == '"') putchar('"'); putchar(*s); }
+    putchar('"');
+}
+
+static void print_row(const char *file, const char *kind, const char *solver, const rec *r)
+{
+    csv_field(file);
+    printf(",%s,", kind);
+    if (r->size >= 0) printf("%ld", r->size);
+    printf(",%s,%s,", solver, r->status);
+    if (r->iterations >= 0) printf("%ld", r->iterations);
+    putchar(',');
+    if (!isnan(r->error)) printf("%.6e", r->error);
+    putchar(',');
+    if (!isnan(r->seconds)) printf("%.6e", r->seconds);
+    putchar(',');
+    putchar(',');
+    csv_field(r->message);
+    putchar('\n');
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    const char *kind = NULL;
+    char *names = NULL;
+    double tol = 1e-8, limit = 60;
+    int max_iter = 0, header = 1, first = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
+        else if (!strcmp(argv[i], "--solvers") && i + 1 < argc) names = argv[++i];
+        else if (!strcmp(argv[i], "--tol") && i + 1 < argc) tol = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) max_iter = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) limit = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--no-header")) header = 0;
+        else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            puts("Usage: ns_siconos_driver --kind KIND --solvers a,b [--tol T] [--max-iter N]\n"
+                 "                         [--time-limit S] [--no-header] FILE...\n"
+                 "Runs Siconos numerics on each FILE with each solver (our names, mapped to\n"
+                 "Siconos ids) and prints CSV rows in nsbench's columns.");
+            return 0;
+        } else if (argv[i][0] == '-') {
+            fprintf(stderr, "ns_siconos_driver: unknown option '%s'\n", argv[i]);
+            return 2;
+        } else { first = i; break; }
+    }
+    if (!kind || !names || !first || !(tol > 0) || !(limit > 0)) {
+        fprintf(stderr, "ns_siconos_driver: need --kind, --solvers and FILE... (see --help)\n");
+        return 2;
+    }
+    const char *sv[32];
+    int ids[32], ns = 0;
+    for (char *tok = strtok(names, ","); tok && ns < 32; tok = strtok(NULL, ",")) {
+        int id = -1;
+        for (size_t k = 0; k < sizeof solvers / sizeof *solvers; k++)
+            if (!strcmp(solvers[k].kind, kind) && !strcmp(solvers[k].name, tok)) id = solvers[k].id;
+        if (id < 0) {
+            fprintf(stderr, "ns_siconos_driver: %s solver '%s' has no Siconos counterpart here; "
+                    "skipped\n", kind, tok);
+            continue;
+        }
+        sv[ns] = tok;
+        ids[ns++] = id;
+    }
+    if (header) printf("file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n");
+    for (int i = first; i < argc; i++)
+        for (int s = 0; s < ns; s++) {
+            int fd[2];
+            rec r = { "", -1, -1, NAN, NAN, "" };
+            if (pipe(fd)) return 2;
+            fflush(stdout);
+            double t0 = now();
+            pid_t pid = fork();
+            if (pid == 0) {
+                close(fd[0]);
+                struct rlimit core = { 0, 0 };
+                setrlimit(RLIMIT_CORE, &core);
+                alarm((unsigned)ceil(limit));
+                /* Siconos prints */
+                if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+                    _exit(4);
+                run(kind, argv[i], ids[s], tol, max_iter, &r);
+                if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(3);
+                _exit(0);
+            }
+            close(fd[1]);
+            ssize_t got = 0, n;
+            while ((n = read(fd[0], (char *)&r + got, sizeof r - (size_t)got)) > 0) got += n;
+            close(fd[0]);
+            int st = 0;
+            waitpid(pid, &st, 0);
+            if (got != (ssize_t)sizeof r) {
+                rec k = { "crash", -1, -1, NAN, now() - t0, "" };
+                if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
+                    snprintf(k.status, sizeof k.status, "timeout");
+                    snprintf(k.message, sizeof k.message, "killed at the %g s time limit", limit);
+                } else if (WIFSIGNALED(st)) {
+                    snprintf(k.message, sizeof k.message, "died of signal %d", WTERMSIG(st));
+                } else {
+                    snprintf(k.message, sizeof k.message, "exited with code %d",
+                             WIFEXITED(st) ? WEXITSTATUS(st) : -1);
+                }
+                r = k;
+            }
+            print_row(argv[i], kind, sv[s], &r);
+        }
+    return 0;
+}

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Our solvers and Debian's Siconos numerics on the same files, in one run:
+# nsbench writes nsbench.csv, ns_siconos_driver runs Siconos on exactly the
+# (file, kind, solver) runs nsbench made and writes siconos.csv in the same
+# columns, then `nsbench --compare` prints the side-by-side table (per
+# problem: both statuses and times, ratio siconos/nsbench; geometric mean;
+# profile of both) and writes an SVG.
+#
+#   benchmarks/siconos/siconos-compare.sh [options] [PATH...]
+#     --solvers a,b,c   solvers (our names; default: each kind's default)
+#     --kind KIND       only this kind
+#     --tol T           tolerance for both (default 1e-8)
+#     --time-limit S    per run, both sides (default 60)
+#     --out DIR         where the CSVs and the SVG go (default out/siconos)
+#   PATH defaults to data/ and ../shared/data (when present).
+# Needs the build (tools/setup.sh) with libsiconos-numerics-dev installed,
+# so that build/bin/ns_siconos_driver exists. NS_BUILD_DIR picks the build.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${NS_BUILD_DIR:-$root/build}
+nsbench=$build/bin/nsbench
+driver=$build/bin/ns_siconos_driver
+solvers="" kind="" tol=1e-8 limit=60 out=$root/out/siconos
+paths=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --solvers) solvers=$2; shift 2 ;;
+    --kind) kind=$2; shift 2 ;;
+    --tol) tol=$2; shift 2 ;;
+    --time-limit) limit=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "siconos-compare: unknown option '$1' (see --help)" >&2; exit 2 ;;
+    *) paths+=("$1"); shift ;;
+  esac
+done
+if [ ${#paths[@]} -eq 0 ]; then
+  paths=("$root/data")
+  [ -d "$root/../shared/data" ] && paths+=("$root/../shared/data")
+fi
+[ -x "$nsbench" ] || { echo "siconos-compare: $nsbench not built (run tools/setup.sh)" >&2; exit 2; }
+[ -x "$driver" ] || { echo "siconos-compare: $driver not built: install libsiconos-numerics-dev and re-run tools/setup.sh" >&2; exit 2; }
+mkdir -p "$out"
+args=(--tol "$tol" --time-limit "$limit")
+[ -n "$solvers" ] && args+=(--solvers "$solvers")
+[ -n "$kind" ] && args+=(--kind "$kind")
+
+echo "== nsbench" >&2
+"$nsbench" "${args[@]}" --out "$out/nsbench.csv" "${paths[@]}" >"$out/nsbench-summary.txt"
+
+echo "== Siconos numerics (ns_siconos_driver), same files and solvers" >&2
+printf 'file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n' >"$out/siconos.csv"
+# kinds and solvers nsbench actually ran (rows with a solver)
+for k in $(awk -F, 'NR > 1 && $4 != "" { print $2 }' "$out/nsbench.csv" | sort -u); do
+  ks=$(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$4]++ { printf "%s%s", n++ ? "," : "", $4 }' "$out/nsbench.csv")
+  mapfile -t files < <(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$1]++ { print $1 }' "$out/nsbench.csv")
+  echo "   $k: ${#files[@]} files, solvers $ks" >&2
+  "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --no-header \
+    "${files[@]}" >>"$out/siconos.csv"
+done
+
+"$nsbench" --compare "$out/nsbench.csv" "$out/siconos.csv" --profile "$out/siconos-compare.svg"
+echo >&2
+echo "files: $out/nsbench.csv $out/siconos.csv $out/siconos-compare.svg (nsbench summary: $out/nsbench-summary.txt)" >&2
