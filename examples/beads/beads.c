@@ -38,9 +38,11 @@ int main(int argc, char **argv)
     int law = nsm_model_add_law(model, nsm_nslaw_newton_new(1, e));
     for (int i = 0; i < n; i++) {
         double M[1] = { m }, q0[1], v0[1] = { 0 }, f[1] = { -m * g };
-        /* column: bead i at height R + i·(2R + 0.1) + 0.5; cradle: touching row,
-         * bead 0 a little apart moving towards the others */
-        if (cradle) { q0[0] = i == 0 ? -0.05 : 2 * R * i; v0[0] = i == 0 ? 1.0 : 0.0; }
+        /* column: bead i at height R + i·(2R + 0.1) + 0.5; cradle: a row with
+         * 5 mm gaps (so that the impacts are binary and successive, as in
+         * the real cradle; with touching beads the simultaneous Newton
+         * impacts spread the momentum), bead 0 further away, moving at 1 m/s */
+        if (cradle) { q0[0] = i == 0 ? -0.05 : (2 * R + 0.005) * i; v0[0] = i == 0 ? 1.0 : 0.0; }
         else q0[0] = 0.5 + R + i * (2 * R + 0.1);
         nsm_ds *ds = nsm_ds_lagrangian_lti_new(1, M, q0, v0);
         nsm_ds_set_fext_constant(ds, f);

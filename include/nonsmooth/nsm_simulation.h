@@ -3,7 +3,7 @@
  *
  * One step on [t_k, t_k + h]:
  *   nsm_sim_compute_free_state  W_j, free velocities / states of every system
- *   nsm_sim_solve               index set I1 (predicted gap y + h/2 ẏ ≤ 0 for
+ *   nsm_sim_solve               index set I1 (predicted gap y + h/2 ẏ ≤ gap_tol for
  *                               Lagrangian unilateral interactions; every
  *                               first-order / equality interaction), assembly
  *                               of the one-step problem in BLOCK storage over
@@ -49,6 +49,10 @@ typedef struct nsm_sim_options {
     const char *solver;     /* numerics solver name; NULL = kind's default */
     ns_options solver_options; /* numerics options (defaults: tol 1e-8) */
     int warm_start;         /* 1 (default): start from the previous λ */
+    double gap_tol;         /* a unilateral interaction is active when its
+                               predicted gap y + (h/2) ẏ ≤ gap_tol (default
+                               1e-12, in units of y: absorbs round-off of
+                               exactly touching bodies; 0 = Siconos' rule) */
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */

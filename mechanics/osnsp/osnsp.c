@@ -13,7 +13,7 @@
  * some W H_ᵀ product changed.
  *
  * Activity (index set I1): a Lagrangian interaction with a unilateral law
- * is active when its predicted gap y + (h/2) ẏ ≤ 0 (first component for
+ * is active when its predicted gap y + (h/2) ẏ ≤ gap_tol (first component for
  * Newton–Coulomb, any component otherwise); equality and first-order
  * interactions are always active. */
 #include "simulation/sim_internal.h"
@@ -213,7 +213,7 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                 active = 0;
                 int ncheck = lt == NSM_LAW_NEWTON_COULOMB ? 1 : d->m;
                 for (int c = 0; c < ncheck; c++)
-                    if (d->y0[c] + 0.5 * s->h * d->y1[c] <= 0.0) active = 1;
+                    if (d->y0[c] + 0.5 * s->h * d->y1[c] <= s->o.gap_tol) active = 1;
             }
             d->active = active;
             if (!active) continue;

@@ -25,6 +25,7 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->theta = 0.5;
     ns_options_default(&o->solver_options);
     o->warm_start = 1;
+    o->gap_tol = 1e-12;
     o->dump_every = 1;
 }
 
@@ -71,6 +72,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     if (!model || !o) { nsm_set_err(err, "nsm_sim_new: NULL model or options"); return NULL; }
     if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
     if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
+    if (!(o->gap_tol >= 0.0) || !isfinite(o->gap_tol)) { nsm_set_err(err, "nsm_sim_new: gap_tol = %g must be finite and >= 0", o->gap_tol); return NULL; }
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
