@@ -64,10 +64,12 @@ void nb_report_profile_table(FILE *f, const nb_profile *p)
                 "τ × the best time\n", p->n_common, p->n_common == 1 ? "" : "s");
 }
 
+/* Rows of a status that no solver made (file-level: bad_input, no_solver). */
 static size_t count_status(const nb_table *t, const char *status)
 {
     size_t k = 0;
-    for (size_t i = 0; i < t->n; i++) k += !strcmp(t->rows[i].status, status);
+    for (size_t i = 0; i < t->n; i++)
+        k += !strcmp(t->rows[i].status, status) && !t->rows[i].solver[0];
     return k;
 }
 

@@ -1,0 +1,240 @@
+/* gen_data — makes the project's own problem collection (data/).
+ *
+ *   gen_data [--out DIR]        (default: data)
+ *
+ * Writes LCP families with known structure through the library's writer
+ * (ns_problem_write), plus DIR/MANIFEST.tsv with one line per file saying
+ * how it was made. Deterministic: the same binary gives the same bytes
+ * (own xorshift64* generator, one seed per file), so data/ can be checked
+ * against a fresh run.
+ *
+ * Families (M, q; n = size):
+ *   pd          M = AᵀA/n + 0.1 I, A uniform in [-1,1]: symmetric positive
+ *               definite; q uniform in [-1,1]. Unique solution.
+ *   pd-sparse   M = tridiag(-1, 2.05, -1) (1D Laplacian + shift), CSC
+ *               storage; q uniform in [-1,1]. Sparse SPD, unique solution.
+ *   pmatrix     M = P (D + U) Pᵀ: D diagonal in [1,2], U strictly upper
+ *               triangular uniform in [-3,3], P a random permutation. Every
+ *               principal minor is a product of diagonal entries > 0: a
+ *               P-matrix (unique solution) whose symmetric part is indefinite.
+ *   degenerate  M = B Bᵀ with B n×(n/2) uniform in [-1,1] (singular PSD);
+ *               a solution z* is chosen with a third of the indices strictly
+ *               complementary each way and a third with z*_i = w*_i = 0;
+ *               q = w* − M z*. Solvable, non-unique, degenerate.
+ *   murty       Murty's example: M_ii = 1, M_ij = 2 (j > i), 0 below; q = −1.
+ *               Unique solution z = (0, …, 0, 1); Lemke with covering
+ *               vector 1 takes 2ⁿ pivots.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "nonsmooth/nonsmooth.h"
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+typedef struct rng { uint64_t s; } rng;
+
+static void rng_seed(rng *r, uint64_t seed)
+{
+    r->s = seed * 0x9E3779B97F4A7C15ULL + 0x2545F4914F6CDD1DULL;
+    if (!r->s) r->s = 1;
+}
+
+static double uniform(rng *r, double a, double b)
+{
+    r->s ^= r->s >> 12;
+    r->s ^= r->s << 25;
+    r->s ^= r->s >> 27;
+    uint64_t x = r->s * 0x2545F4914F6CDD1DULL;
+    return a + (b - a) * ((double)(x >> 11) * (1.0 / 9007199254740992.0));
+}
+
+typedef struct family {
+    const char *name;
+    int sizes[3];
+    const char *notes;
+} family;
+
+static const family families[] = {
+    { "pd", { 10, 30, 80 }, "M = A'A/n + 0.1 I, A uniform in [-1,1]; q uniform in [-1,1]; "
+      "symmetric positive definite, unique solution" },
+    { "pd-sparse", { 1000, 0, 0 }, "M = tridiag(-1, 2.05, -1) in CSC storage; q uniform in "
+      "[-1,1]; sparse symmetric positive definite, unique solution" },
+    { "pmatrix", { 10, 30, 80 }, "M = P (D + U) P', D diagonal in [1,2], U strictly upper "
+      "uniform in [-3,3], P random permutation; P-matrix (unique solution), symmetric part "
+      "indefinite" },
+    { "degenerate", { 10, 30, 80 }, "M = B B', B n x n/2 uniform in [-1,1] (singular PSD); "
+      "q = w* - M z* with a third of the indices z*_i = w*_i = 0; solvable, degenerate, "
+      "non-unique" },
+    { "murty", { 8, 12, 16 }, "Murty's example: M_ii = 1, M_ij = 2 above the diagonal, 0 "
+      "below; q = -1; unique solution z = (0,...,0,1); Lemke with covering vector 1 takes "
+      "2^n pivots" },
+};
+
+#define AT(M, n, i, j) ((M)->dense[(size_t)(j) * (size_t)(n) + (size_t)(i)])
+
+static ns_matrix *make(const char *fam, int n, rng *r, double *q)
+{
+    ns_matrix *M = NULL;
+    if (!strcmp(fam, "pd-sparse")) {
+        M = ns_matrix_sparse_new(n, n, 3 * n - 2);
+        if (!M) return NULL;
+        ns_int k = 0;
+        for (int j = 0; j < n; j++) {
+            M->csc.p[j] = k;
+            if (j > 0) { M->csc.i[k] = j - 1; M->csc.x[k++] = -1.0; }
+            M->csc.i[k] = j; M->csc.x[k++] = 2.05;
+            if (j < n - 1) { M->csc.i[k] = j + 1; M->csc.x[k++] = -1.0; }
+        }
+        M->csc.p[n] = k;
+        for (int i = 0; i < n; i++) q[i] = uniform(r, -1, 1);
+        return M;
+    }
+    M = ns_matrix_dense_new(n, n);
+    if (!M) return NULL;
+    if (!strcmp(fam, "pd")) {
+        double *A = malloc((size_t)n * (size_t)n * sizeof *A);
+        if (!A) { ns_matrix_free(M); return NULL; }
+        for (size_t k = 0; k < (size_t)n * (size_t)n; k++) A[k] = uniform(r, -1, 1);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) s += A[(size_t)k * n + i] * A[(size_t)k * n + j];
+                AT(M, n, i, j) = s / n + (i == j ? 0.1 : 0.0);
+            }
+        free(A);
+        for (int i = 0; i < n; i++) q[i] = uniform(r, -1, 1);
+    } else if (!strcmp(fam, "pmatrix")) {
+        int *perm = malloc((size_t)n * sizeof *perm);
+        double *T = calloc((size_t)n * (size_t)n, sizeof *T);
+        if (!perm || !T) { free(perm); free(T); ns_matrix_free(M); return NULL; }
+        for (int i = 0; i < n; i++) {
+            T[(size_t)i * n + i] = uniform(r, 1, 2);
+            for (int j = i + 1; j < n; j++) T[(size_t)j * n + i] = uniform(r, -3, 3);
+            perm[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {  /* Fisher–Yates */
+            int j = (int)(uniform(r, 0, 1) * (i + 1));
+            if (j > i) j = i;
+            int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
+        }
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) AT(M, n, i, j) = T[(size_t)perm[j] * n + perm[i]];
+        free(perm);
+        free(T);
+        for (int i = 0; i < n; i++) q[i] = uniform(r, -1, 1);
+    } else if (!strcmp(fam, "degenerate")) {
+        int m = n / 2;
+        double *B = malloc((size_t)n * (size_t)m * sizeof *B);
+        double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+        if (!B || !z || !w) { free(B); free(z); free(w); ns_matrix_free(M); return NULL; }
+        for (size_t k = 0; k < (size_t)n * (size_t)m; k++) B[k] = uniform(r, -1, 1);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int k = 0; k < m; k++) s += B[(size_t)k * n + i] * B[(size_t)k * n + j];
+                AT(M, n, i, j) = s;
+            }
+        for (int i = 0; i < n; i++) {
+            int cls = i % 3;       /* 0: z > 0 = w, 1: w > 0 = z, 2: both zero */
+            if (cls == 0) z[i] = uniform(r, 0.5, 1.5);
+            else if (cls == 1) w[i] = uniform(r, 0.5, 1.5);
+        }
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int j = 0; j < n; j++) s += AT(M, n, i, j) * z[j];
+            q[i] = w[i] - s;
+        }
+        free(B);
+        free(z);
+        free(w);
+    } else if (!strcmp(fam, "murty")) {
+        for (int i = 0; i < n; i++) {
+            AT(M, n, i, i) = 1.0;
+            for (int j = i + 1; j < n; j++) AT(M, n, i, j) = 2.0;
+            q[i] = -1.0;
+        }
+    }
+    return M;
+}
+
+static int mkdir_p(const char *path)
+{
+    if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *out = "data";
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            puts("Usage: gen_data [--out DIR]\n"
+                 "Writes the project's problem collection (LCP families pd, pd-sparse,\n"
+                 "pmatrix, degenerate, murty) and DIR/MANIFEST.tsv (default DIR: data).");
+            return 0;
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out = argv[++i];
+        } else {
+            fprintf(stderr, "gen_data: unknown argument '%s' (see gen_data --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    char path[4096], err[NS_ERRMSG_LEN];
+    snprintf(path, sizeof path, "%s/lcp", out);
+    if (mkdir_p(out) || mkdir_p(path)) {
+        fprintf(stderr, "gen_data: cannot create %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    snprintf(path, sizeof path, "%s/MANIFEST.tsv", out);
+    FILE *man = fopen(path, "w");
+    if (!man) {
+        fprintf(stderr, "gen_data: %s: %s\n", path, strerror(errno));
+        return 2;
+    }
+    fprintf(man, "path\tkind\tsize\tstorage\tfamily\tseed\thow\tnotes\n");
+    unsigned seed = 0;
+    int files = 0;
+    for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+        const family *fam = &families[f];
+        for (int k = 0; k < 3 && fam->sizes[k]; k++) {
+            int n = fam->sizes[k];
+            seed++;
+            rng r;
+            rng_seed(&r, seed);
+            double *q = malloc((size_t)n * sizeof *q);
+            ns_matrix *M = q ? make(fam->name, n, &r, q) : NULL;
+            ns_lcp *lcp = M ? ns_lcp_new(M, q) : NULL;
+            ns_problem *p = lcp ? ns_problem_from_lcp(lcp) : NULL;
+            free(q);
+            if (!p) {
+                fprintf(stderr, "gen_data: out of memory\n");
+                fclose(man);
+                return 2;
+            }
+            char rel[256];
+            snprintf(rel, sizeof rel, "lcp/lcp_%s_n%d.dat", fam->name, n);
+            snprintf(path, sizeof path, "%s/%s", out, rel);
+            if (ns_problem_validate(p, err) != NS_OK ||
+                ns_problem_write(path, p, NS_FORMAT_DAT, err) != NS_OK) {
+                fprintf(stderr, "gen_data: %s\n", err);
+                ns_problem_free(p);
+                fclose(man);
+                return 2;
+            }
+            fprintf(man, "%s\tlcp\tn=%d\t%s\t%s\t%u\tgen_data --out DIR (tools/gen_data/gen_data.c)"
+                    "\t%s\n", rel, n, M->storage == NS_SPARSE ? "csc" : "dense", fam->name, seed,
+                    fam->notes);
+            ns_problem_free(p);
+            files++;
+        }
+    }
+    if (fclose(man) != 0) {
+        fprintf(stderr, "gen_data: %s/MANIFEST.tsv: %s\n", out, strerror(errno));
+        return 2;
+    }
+    fprintf(stderr, "gen_data: %d files and MANIFEST.tsv written to %s\n", files, out);
+    return 0;
+}
