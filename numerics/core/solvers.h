@@ -61,4 +61,10 @@ ns_status ns_fc3d_nsn_fb(const ns_fc *p, double *r, double *u,
                          const ns_options *o, ns_result *res);
 ns_status ns_fc3d_nsn_nm(const ns_fc *p, double *r, double *u,
                          const ns_options *o, ns_result *res);
+ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u,
+                       const ns_options *o, ns_result *res);
+ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u,
+                        const ns_options *o, ns_result *res);
+ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u,
+                       const ns_options *o, ns_result *res);
 #endif

@@ -5,8 +5,10 @@
  * has W's block pattern; it is factored by UMFPACK (ns_factor SPARSE_LU),
  * symbolic analysis once, numeric factorization every iteration. Step
  * δ = −J⁻¹Φ, Armijo backtracking on ½‖Φ‖² (u moves linearly: u + tWδ).
- * A singular J ends the solve with NS_SINGULAR and the best iterate; so
- * does a failed line search with NS_MAX_ITER. Registered as nsn-ac,
+ * A singular J, or a step the line search rejects, is retried with
+ * J + δI, δ = 1e-10·max|W| raised ×100 up to 7 times and lowered again
+ * after a success; if that fails too the solve ends with NS_SINGULAR or
+ * NS_MAX_ITER and the best iterate. Registered as nsn-ac,
  * nsn-fb, nsn-nm. */
 #include "fc3d/fc3d_internal.h"
 #include "core/solvers.h"
@@ -41,11 +43,14 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
     ns_matrix *J = ns_matrix_copy(p->W), *Js = NULL;
     ns_factor *F = NULL;
     ns_fc_contact *cs = ns_malloc((size_t)nc + 1, sizeof *cs);
-    double *work = ns_malloc(6 * m + 1, sizeof(double));
+    double *work = ns_malloc(7 * m + 1, sizeof(double));
     double *AB = ns_malloc(2 * (size_t)d * d * (size_t)nc + 1, sizeof(double));
     if (!J || !cs || !work || !AB) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory"); goto done; }
     double *Phi = work, *dl = work + m, *Wd = work + 2 * m, *rt = work + 3 * m,
-           *ut = work + 4 * m, *best = work + 5 * m;
+           *ut = work + 4 * m, *best = work + 5 * m, *Fw = work + 6 * m;
+    double reg = 0.0, wscale = ns_matrix_norm_max(p->W);
+    int singular = 0;
+    char ferr[NS_ERRMSG_LEN] = "";
     for (ns_int a = 0; a < nc; a++)
         ns_fc_contact_init(&cs[a], d, WB->x + WB->value_ptr[WB->diag[a]],
                            p->q + (size_t)a * d, p->mu[a], 0.0, 0);
@@ -63,47 +68,55 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
         }
         for (size_t i = 0; i < m; i++) th += Phi[i] * Phi[i];
         th *= 0.5;
-        /* J_αβ = B_α W_αβ (+ A_α on the diagonal) */
-        for (ns_int a = 0; a < nc; a++) {
-            const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
-            for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
-                const double *Wk = WB->x + WB->value_ptr[k];
-                double *Jk = J->block.x + J->block.value_ptr[k];
-                for (int i = 0; i < d; i++)
-                    for (int j = 0; j < d; j++) {
-                        double s = k == WB->diag[a] ? A[i + j * d] : 0.0;
-                        for (int l = 0; l < d; l++) s += B[i + l * d] * Wk[l + j * d];
-                        Jk[i + j * d] = s;
-                    }
+        /* J_αβ = B_α W_αβ (+ A_α + δI on the diagonal); δ > 0 only after a
+         * singular J or a failed line search (Levenberg–Marquardt retry). */
+        int ok = 0;
+        double t = 1.0;
+        for (int attempt = 0; attempt < 8 && !ok; attempt++) {
+            if (attempt > 0) reg = reg > 0 ? reg * 100.0 : 1e-10 * wscale;
+            for (ns_int a = 0; a < nc; a++) {
+                const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
+                for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
+                    const double *Wk = WB->x + WB->value_ptr[k];
+                    double *Jk = J->block.x + J->block.value_ptr[k];
+                    int dg = k == WB->diag[a];
+                    for (int i = 0; i < d; i++)
+                        for (int j = 0; j < d; j++) {
+                            double s = dg ? A[i + j * d] + (i == j ? reg : 0.0) : 0.0;
+                            for (int l = 0; l < d; l++) s += B[i + l * d] * Wk[l + j * d];
+                            Jk[i + j * d] = s;
+                        }
+                }
+            }
+            ns_matrix_free(Js);
+            Js = ns_matrix_to_sparse(J);
+            if (!Js) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory"); goto out; }
+            ns_status fs = F ? ns_factor_numeric(F, Js, ferr)
+                             : ns_factor_new(Js, NS_FACTOR_SPARSE_LU, &F, ferr);
+            if (fs == NS_OK) {
+                for (size_t i = 0; i < m; i++) dl[i] = -Phi[i];
+                fs = ns_factor_solve(F, dl, 1, (ns_int)m);
+            }
+            if (fs != NS_OK || !ns_all_finite(dl, m)) { singular = 1; continue; }
+            singular = 0;
+            ns_matrix_gemv(1.0, p->W, dl, 0.0, Wd);
+            t = 1.0;
+            for (int ls = 0; ls < 40; ls++, t *= 0.5) {
+                for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
+                double tht = merit(p, cs, phi, rt, ut, Fw);
+                if (tht <= (1.0 - 2e-4 * t) * th) { ok = 1; break; }
             }
         }
-        ns_matrix_free(Js);
-        Js = ns_matrix_to_sparse(J);
-        if (!Js) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory"); break; }
-        char ferr[NS_ERRMSG_LEN];
-        ns_status fs = F ? ns_factor_numeric(F, Js, ferr)
-                         : ns_factor_new(Js, NS_FACTOR_SPARSE_LU, &F, ferr);
-        if (fs == NS_OK) {
-            for (size_t i = 0; i < m; i++) dl[i] = -Phi[i];
-            fs = ns_factor_solve(F, dl, 1, (ns_int)m);
-        }
-        if (fs != NS_OK || !ns_all_finite(dl, m)) {
-            st = ns_fail(res->message, NS_SINGULAR, "nsn: Jacobian singular at iteration %d (%s)",
-                         it, fs == NS_OK ? "non-finite step" : ferr);
-            break;
-        }
-        ns_matrix_gemv(1.0, p->W, dl, 0.0, Wd);
-        double t = 1.0;
-        int ok = 0;
-        for (int ls = 0; ls < 40; ls++, t *= 0.5) {
-            for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
-            double tht = merit(p, cs, phi, rt, ut, Phi);
-            if (tht <= (1.0 - 2e-4 * t) * th) { ok = 1; break; }
-        }
         if (!ok) {
-            ns_fail(res->message, NS_MAX_ITER, "nsn: line search failed at iteration %d", it);
+            if (singular)
+                st = ns_fail(res->message, NS_SINGULAR, "nsn: Jacobian singular at iteration %d "
+                             "even regularised (%s)", it, ferr);
+            else
+                ns_fail(res->message, NS_MAX_ITER, "nsn: line search failed at iteration %d", it);
             break;
         }
+        reg *= 0.01;
+        if (reg < 1e-14 * wscale) reg = 0.0;
         memcpy(r, rt, m * sizeof(double));
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
         if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
@@ -116,6 +129,7 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
     }
+out:
     if (st != NS_CONVERGED && best_err < err) {
         memcpy(r, best, m * sizeof(double));
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);

@@ -1,0 +1,90 @@
+/* fc2d_lcp.c — FC2D through its LCP reformulation. Per contact α,
+ * z_α = (r_N, λ⁺, λ⁻, γ) ≥ 0 with r_T = λ⁺ − λ⁻, u = W r + q, and
+ *     w_α = ( u_N,  u_T + γ,  −u_T + γ,  μ r_N − λ⁺ − λ⁻ ) ≥ 0,  z ⊥ w.
+ * (Sliding with u_T > 0 forces γ = u_T, λ⁺ = 0, λ⁻ = μ r_N: r_T = −μ r_N;
+ * sticking gives γ = 0, u_T = 0, |r_T| ≤ μ r_N.) The 4nc×4nc matrix is
+ * built dense and handed to the LCP kernels (Lemke, enumeration), which
+ * stop on the FC2D error of the r read back from z. Dense: refused
+ * (NS_UNSUPPORTED) above 2000 contacts. */
+#include "core/solvers.h"
+#include "core/ns_internal.h"
+#include "lcp/lcp_kernels.h"
+#include "nonsmooth/ns_residual.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { const ns_fc *p; double *r, *u; const double *M, *q; ns_int n; ns_fc_norm norm; } ctx_t;
+
+static void z_to_r(ns_int nc, const double *z, double *r)
+{
+    for (ns_int a = 0; a < nc; a++) {
+        r[2 * a] = z[4 * a];
+        r[2 * a + 1] = z[4 * a + 1] - z[4 * a + 2];
+    }
+}
+
+static double fc2d_lcp_err(const void *vc, const double *z, double *w)
+{
+    const ctx_t *c = vc;
+    for (ns_int i = 0; i < c->n; i++) {
+        double s = c->q[i];
+        for (ns_int j = 0; j < c->n; j++) s += c->M[i + (size_t)j * c->n] * z[j];
+        w[i] = s;
+    }
+    z_to_r(c->p->nc, z, c->r);
+    return ns_fc_error(c->p, c->r, c->u, c->norm);
+}
+
+static ns_status fc2d_as_lcp(const ns_fc *p, double *r, double *u, const ns_options *o,
+                             int use_enum, ns_result *res)
+{
+    const ns_int nc = p->nc, n = 4 * nc, m = 2 * nc;
+    if (nc > 2000)
+        return ns_fail(res->message, NS_UNSUPPORTED, "fc2d %s: %d contacts give a dense LCP of "
+                       "order %d; use nsgs or auto", use_enum ? "enum" : "lemke", nc, n);
+    ns_status st;
+    double *W = ns_dense_copy(p->W);
+    double *M = ns_calloc((size_t)n * n + 1, sizeof(double));
+    double *q = ns_calloc((size_t)n + 1, sizeof(double));
+    double *z = ns_calloc((size_t)n + 1, sizeof(double));
+    double *w = ns_calloc((size_t)n + 1, sizeof(double));
+    if (!W || !M || !q || !z || !w) { st = ns_fail(res->message, NS_NO_MEMORY, "fc2d lcp: out of memory"); goto done; }
+#define MM(i, j) M[(size_t)(i) + (size_t)(j) * n]
+#define WW(i, j) W[(size_t)(i) + (size_t)(j) * m]
+    for (ns_int a = 0; a < nc; a++) {
+        q[4 * a] = p->q[2 * a];
+        q[4 * a + 1] = p->q[2 * a + 1];
+        q[4 * a + 2] = -p->q[2 * a + 1];
+        for (ns_int b = 0; b < nc; b++) {
+            double nn = WW(2 * a, 2 * b), nt = WW(2 * a, 2 * b + 1);
+            double tn = WW(2 * a + 1, 2 * b), tt = WW(2 * a + 1, 2 * b + 1);
+            MM(4 * a, 4 * b) = nn; MM(4 * a, 4 * b + 1) = nt; MM(4 * a, 4 * b + 2) = -nt;
+            MM(4 * a + 1, 4 * b) = tn; MM(4 * a + 1, 4 * b + 1) = tt; MM(4 * a + 1, 4 * b + 2) = -tt;
+            MM(4 * a + 2, 4 * b) = -tn; MM(4 * a + 2, 4 * b + 1) = -tt; MM(4 * a + 2, 4 * b + 2) = tt;
+        }
+        MM(4 * a + 1, 4 * a + 3) = 1.0;
+        MM(4 * a + 2, 4 * a + 3) = 1.0;
+        MM(4 * a + 3, 4 * a) = p->mu[a];
+        MM(4 * a + 3, 4 * a + 1) = -1.0;
+        MM(4 * a + 3, 4 * a + 2) = -1.0;
+        /* warm start: split r_T */
+        z[4 * a] = r[2 * a] > 0 ? r[2 * a] : 0.0;
+        z[4 * a + 1] = r[2 * a + 1] > 0 ? r[2 * a + 1] : 0.0;
+        z[4 * a + 2] = r[2 * a + 1] < 0 ? -r[2 * a + 1] : 0.0;
+    }
+#undef MM
+#undef WW
+    ctx_t c = { p, r, u, M, q, n, (ns_fc_norm)o->fc_norm };
+    st = use_enum ? ns_enum_dense(n, M, q, NULL, z, w, o, fc2d_lcp_err, &c, res)
+                  : ns_lemke_dense(n, M, q, z, w, o, fc2d_lcp_err, &c, res);
+    z_to_r(nc, z, r);
+    res->error = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
+done:
+    free(W); free(M); free(q); free(z); free(w);
+    return st;
+}
+
+ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{ return fc2d_as_lcp(p, r, u, o, 0, res); }
+ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{ return fc2d_as_lcp(p, r, u, o, 1, res); }
