@@ -319,6 +319,21 @@ static void test_profile_arithmetic(void **state)
     nb_profile_free(p);
 }
 
+/* data/ is exactly what tools/gen_data makes (deterministic generator). */
+static void test_data_is_generated(void **state)
+{
+    (void)state;
+    char tmp[512], cmd[2048];
+    ns_test_tmpname(tmp, sizeof tmp, "_data");
+    snprintf(cmd, sizeof cmd, "%s/gen_data --out %s 2>/dev/null", NS_BIN_DIR, tmp);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "diff -r -q %s %s/data >/dev/null", tmp, NS_SOURCE_DIR);
+    int same = system(cmd);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(same, 0);
+}
+
 int main(void)
 {
     ns_test_tmpname(out_path, sizeof out_path, ".out");
@@ -330,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_jobs_do_not_change_results),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_profile_arithmetic),
+        cmocka_unit_test(test_data_is_generated),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     remove(out_path);
