@@ -70,6 +70,18 @@ static const ns_solver_info registry[] = {
       "projected Gauss-Seidel: local projection on the 2D cone with adaptive step" },
     { "nsn-ac", NS_KIND_FC2D, { .fc = ns_fc3d_nsn_ac }, 0, 1000,
       "global semismooth Newton, Alart-Curnier, UMFPACK" },
+    { "reduce", NS_KIND_GFC3D, { .gfc = ns_gfc_reduce }, 1, 0,
+      "W = H'M^-1 H (CHOLMOD), local solve (local_solver, default auto), v = M^-1(Hr + q)" },
+    { "nsgs-ac", NS_KIND_GFC3D, { .gfc = ns_gfc_reduce_nsgs_ac }, 0, 100000,
+      "reduction to the local problem, solved by nsgs-ac" },
+    { "nsn-ac", NS_KIND_GFC3D, { .gfc = ns_gfc_reduce_nsn_ac }, 0, 1000,
+      "reduction to the local problem, solved by the local semismooth Newton nsn-ac (UMFPACK)" },
+    { "reduce", NS_KIND_GFC2D, { .gfc = ns_gfc_reduce }, 1, 0,
+      "W = H'M^-1 H (CHOLMOD), local solve (local_solver, default auto), v = M^-1(Hr + q)" },
+    { "nsgs-ac", NS_KIND_GFC2D, { .gfc = ns_gfc_reduce_nsgs_ac }, 0, 100000,
+      "reduction to the local problem, solved by nsgs-ac" },
+    { "nsn-ac", NS_KIND_GFC2D, { .gfc = ns_gfc_reduce_nsn_ac }, 0, 1000,
+      "reduction to the local problem, solved by the local semismooth Newton nsn-ac (UMFPACK)" },
 };
 
 size_t ns_solver_count(void)

@@ -67,4 +67,11 @@ ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u,
                         const ns_options *o, ns_result *res);
 ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u,
                        const ns_options *o, ns_result *res);
+/* gfc (numerics/gfc) */
+ns_status ns_gfc_reduce(const ns_gfc *p, double *v, double *u, double *r,
+                        const ns_options *o, ns_result *res);
+ns_status ns_gfc_reduce_nsgs_ac(const ns_gfc *p, double *v, double *u, double *r,
+                                const ns_options *o, ns_result *res);
+ns_status ns_gfc_reduce_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
+                               const ns_options *o, ns_result *res);
 #endif
