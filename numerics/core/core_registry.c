@@ -82,6 +82,8 @@ static const ns_solver_info registry[] = {
       "reduction to the local problem, solved by nsgs-ac" },
     { "nsn-ac", NS_KIND_GFC2D, { .gfc = ns_gfc_reduce_nsn_ac }, 0, 1000,
       "reduction to the local problem, solved by the local semismooth Newton nsn-ac (UMFPACK)" },
+    { "gmp-nsgs", NS_KIND_GMP, { .gmp = ns_gmp_nsgs }, 1, 100000,
+      "Gauss-Seidel over block rows, each solved exactly for its type (LU, enumeration, contact Newton)" },
 };
 
 size_t ns_solver_count(void)

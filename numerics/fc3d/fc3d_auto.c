@@ -3,7 +3,8 @@
  * as soon as the error ns_fc_error ≤ tol:
  *   1. nsgs-ac until error ≤ max(100·tol, 1e-4) (at most 2000 sweeps):
  *      gets close cheaply;
- *   2. nsn-ac (≤ 200 iterations): finishes quadratically;
+ *   2. nsn-ac (≤ 200 iterations): finishes quadratically; if not, nsn-ac
+ *      from the caller's start point (≤ 300), Newton's basin may hold it;
  *   3. nsgs-ac again, the remaining sweeps of max_iter (default 100000),
  *      restarted by nsn-ac every 5000 sweeps;
  *   4. nsn-nm, nsn-fb, nsgs-fb, nsgs-proj from the best point (restarts
@@ -19,7 +20,7 @@
 
 typedef struct {
     const ns_fc *p;
-    double *r, *u, *best;
+    double *r, *u, *best, *start, *keep;
     size_t m;
     double best_err, t0;
     const ns_options *o;
@@ -59,15 +60,27 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
     if (st) { ns_matrix_free(owned); return st; }
-    chain c = { &view, r, u, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY, ns_now(), o, 0 };
+    chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
+                ns_now(), o, 0 };
     c.best = ns_dup(r, c.m ? c.m : 1);
-    if (!c.best) { ns_matrix_free(owned); return ns_fail(res->message, NS_NO_MEMORY, "auto: out of memory"); }
+    c.start = ns_dup(r, c.m ? c.m : 1);
+    c.keep = ns_malloc(c.m ? c.m : 1, sizeof(double));
+    if (!c.best || !c.start || !c.keep) {
+        free(c.best); free(c.start); free(c.keep); ns_matrix_free(owned); return ns_fail(res->message, NS_NO_MEMORY, "auto: out of memory"); }
     c.best_err = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     int sweeps = o->max_iter > 0 ? o->max_iter : 100000;
     int done = c.best_err <= o->tol;
     if (!done) done = stage(&c, ns_fc_local_ac, NULL, sweeps < 2000 ? sweeps : 2000,
                             fmax(100 * o->tol, 1e-4), res);
     if (!done) done = stage(&c, NULL, ns_fc_phi_ac, 200, o->tol, res);
+    if (!done) { /* Newton from the caller's start point, not NSGS's */
+        memcpy(c.keep, c.best, c.m * sizeof(double));
+        memcpy(c.best, c.start, c.m * sizeof(double));
+        double keep = c.best_err;
+        c.best_err = INFINITY;
+        done = stage(&c, NULL, ns_fc_phi_ac, 300, o->tol, res);
+        if (!done && c.best_err > keep) { memcpy(c.best, c.keep, c.m * sizeof(double)); c.best_err = keep; }
+    }
     for (int left = sweeps - 2000; !done && left > 0; left -= 5000) {
         done = stage(&c, ns_fc_local_ac, NULL, left < 5000 ? left : 5000, o->tol, res);
         if (!done) done = stage(&c, NULL, ns_fc_phi_ac, 100, o->tol, res);
@@ -82,6 +95,8 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     else if (o->time_limit > 0 && ns_now() - c.t0 >= o->time_limit) st = NS_TIME_LIMIT;
     else st = NS_MAX_ITER;
     free(c.best);
+    free(c.start);
+    free(c.keep);
     ns_matrix_free(owned);
     return st;
 }
