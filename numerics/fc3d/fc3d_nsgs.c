@@ -72,7 +72,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                                : hypot(ra[0], ra[1]);
             ns_fc_contact c;
             ns_fc_contact_init(&c, d, Wd, qa, view->mu[a],
-                               1e-12 * fmax(fmax(nq, Wd[0] * nr), DBL_MIN), 20);
+                               fmin(1e-12, 0.1 * o->tol) * fmax(fmax(nq, Wd[0] * nr), DBL_MIN), 20);
             memcpy(old, ra, (size_t)d * sizeof(double));
             ns_fc_local_solve(f, &c, ra);
             if (omega != 1.0)

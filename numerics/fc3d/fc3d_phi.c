@@ -3,11 +3,13 @@
  *
  *  Alart–Curnier (ac):  s = r_N − ρ_N u_N,  R = μ max(0, s),
  *      Φ_N = r_N − max(0, s),   Φ_T = r_T − P_B(0,R)(r_T − ρ_T u_T).
- *  natural map (nm):    Φ = r − P_K(r − ρ_N û),  û = u + μ‖u_T‖ e_N.
+ *  natural map (nm):    Φ = r − P_K(r − ρ û),  û = u + μ‖u_T‖ e_N,
+ *                       ρ = ρ_N / max(1, μ).
  *  Fischer–Burmeister (fb), on the second-order cone L = {‖x_T‖ ≤ x_0}:
- *      x = (μ r_N, r_T) ∈ L,  y = (û_N, μ û_T) ∈ L*,  xᵀy = μ rᵀû,
+ *      x = (μ r_N, r_T) ∈ L,  y = (û_N, μ û_T) ∈ L*,  xᵀy = μ rᵀû
+ *      (μ > 1: x = (r_N, r_T/μ), y = (û_N/μ, û_T), xᵀy = rᵀû/μ),
  *      Φ = x + y − (x∘x + y∘y)^{1/2}  (Jordan product, spectral square
- *      root); its partials by forward differences. μ = 0 uses ac.
+ *      root); its partials by central differences (0 on the kink ‖u_T‖ = 0). μ = 0 uses ac.
  * Each Φ vanishes exactly at the solutions of the contact law. */
 #include "fc3d/fc3d_local.h"
 #include <math.h>
@@ -60,7 +62,7 @@ void ns_fc_phi_nm(const ns_fc_contact *c, const double *r, const double *u,
                   double *F, double *A, double *B)
 {
     const int d = c->dim;
-    const double rho = c->rho_n, mu = c->mu;
+    const double rho = c->rho_n / fmax(1.0, c->mu), mu = c->mu; /* μ‖u_T‖ kept O(1) */
     double nut = d == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
     double z[3], JP[9];
     z[0] = r[0] - rho * (u[0] + mu * nut);
@@ -82,9 +84,15 @@ static void fb_value(int d, double mu, const double *r, const double *u, double 
 {
     double nut = d == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
     double x[3], y[3], w[3];
-    x[0] = mu * r[0];
-    y[0] = u[0] + mu * nut;
-    for (int i = 1; i < d; i++) { x[i] = r[i]; y[i] = mu * u[i]; }
+    if (mu <= 1.0) {
+        x[0] = mu * r[0];
+        y[0] = u[0] + mu * nut;
+        for (int i = 1; i < d; i++) { x[i] = r[i]; y[i] = mu * u[i]; }
+    } else { /* same cones divided by μ: x = (r_N, r_T/μ), y = (û_N/μ, û_T) */
+        x[0] = r[0];
+        y[0] = (u[0] + mu * nut) / mu;
+        for (int i = 1; i < d; i++) { x[i] = r[i] / mu; y[i] = u[i]; }
+    }
     double xx = 0, yy = 0;
     for (int i = 0; i < d; i++) { xx += x[i] * x[i]; yy += y[i] * y[i]; }
     w[0] = xx + yy;
@@ -105,17 +113,21 @@ void ns_fc_phi_fb(const ns_fc_contact *c, const double *r, const double *u,
     if (!(c->mu > 0)) { ns_fc_phi_ac(c, r, u, F, A, B); return; }
     fb_value(d, c->mu, r, u, F);
     if (!A) return;
-    double rp[3], up[3], Fp[3];
+    double rp[3], up[3], Fp[3], Fm[3];
     for (int j = 0; j < d; j++) {
         memcpy(rp, r, (size_t)d * sizeof(double));
-        double h = 1e-8 * fmax(1.0, fabs(r[j]));
-        rp[j] += h;
+        double h = 1e-7 * fmax(1.0, fabs(r[j]));
+        rp[j] = r[j] + h;
         fb_value(d, c->mu, rp, u, Fp);
-        for (int i = 0; i < d; i++) A[i + j * d] = (Fp[i] - F[i]) / h;
+        rp[j] = r[j] - h;
+        fb_value(d, c->mu, rp, u, Fm);
+        for (int i = 0; i < d; i++) A[i + j * d] = (Fp[i] - Fm[i]) / (2 * h);
         memcpy(up, u, (size_t)d * sizeof(double));
-        h = 1e-8 * fmax(1.0, fabs(u[j]));
-        up[j] += h;
+        h = 1e-7 * fmax(1.0, fabs(u[j]));
+        up[j] = u[j] + h;
         fb_value(d, c->mu, r, up, Fp);
-        for (int i = 0; i < d; i++) B[i + j * d] = (Fp[i] - F[i]) / h;
+        up[j] = u[j] - h;
+        fb_value(d, c->mu, r, up, Fm);
+        for (int i = 0; i < d; i++) B[i + j * d] = (Fp[i] - Fm[i]) / (2 * h);
     }
 }
