@@ -64,7 +64,8 @@ static run siconos_lcp(const char *path, const ns_problem *p, int id)
 {
     run r = { INFINITY, INFINITY, "" };
     LinearComplementarityProblem *lcp = newLCP();
-    if (linearComplementarity_newFromFilename(lcp, path)) { r.status = "read-fail"; return r; }
+    linearComplementarity_newFromFilename(lcp, path);   /* its return code is not 0 on success */
+    if (lcp->size <= 0 || !lcp->q) { r.status = "read-fail"; return r; }
     int n = lcp->size;
     double *z = calloc(n, sizeof(double)), *w = calloc(n, sizeof(double));
     double total = 0;
@@ -122,7 +123,7 @@ static run siconos_mlcp(const char *path, const ns_problem *p, int id)
 
 static void row(const char *file, int n, const char *name, run a, run b)
 {
-    printf("%-28s %5d %-10s %11.3e %11.3e %7.3f %10.2e %10.2e  %s/%s\n", file, n, name,
+    printf("| %-28s %5d %-10s %11.3e %11.3e %7.3f %10.2e %10.2e  %s/%s\n", file, n, name,
            a.t, b.t, a.t / b.t, a.err, b.err, a.status, b.status);
 }
 
@@ -133,20 +134,24 @@ static int compare(const char *kind, int argc, char **argv)
     int sic_ids[3] = { is_lcp ? SICONOS_LCP_LEMKE : SICONOS_MLCP_ENUM,
                        is_lcp ? SICONOS_LCP_PGS : SICONOS_MLCP_PGS,
                        is_lcp ? SICONOS_LCP_NEWTON_FB_FBLSA : SICONOS_MLCP_FB };
-    printf("%-28s %5s %-10s %11s %11s %7s %10s %10s  %s\n", "file", "n", "solver",
+    printf("| %-28s %5s %-10s %11s %11s %7s %10s %10s  %s\n", "file", "n", "solver",
            "ours[s]", "siconos[s]", "ratio", "err ours", "err sic", "status ours/siconos");
     for (int f = 0; f < argc; f++) {
         ns_problem *p;
         char err[NS_ERRMSG_LEN];
-        if (ns_problem_read(argv[f], NS_KIND_NONE, &p, err)) { printf("# %s\n", err); continue; }
-        if (ns_problem_validate(p, err)) { printf("# %s: %s\n", argv[f], err); ns_problem_free(p); continue; }
+        if (ns_problem_read(argv[f], NS_KIND_NONE, &p, err)) { printf("| # %s\n", err); continue; }
+        if (ns_problem_validate(p, err)) { printf("| # %s: %s\n", argv[f], err); ns_problem_free(p); continue; }
         const char *base = strrchr(argv[f], '/') ? strrchr(argv[f], '/') + 1 : argv[f];
         int n = ns_problem_size(p);
         for (int s = 0; s < 3; s++) {
             /* enumeration is exponential: only small m */
             if (!is_lcp && s == 0 && p->u.mlcp->m > 20) continue;
             run a = ours(p, ours_names[s]);
-            run b = is_lcp ? siconos_lcp(argv[f], p, sic_ids[s]) : siconos_mlcp(argv[f], p, sic_ids[s]);
+            /* Siconos 4.4's LCP driver calls exit() for SBM storage with these
+             * solvers ("unknown solver named: Lemke"): not run on BLOCK files */
+            run b = { NAN, NAN, "unsupported" };
+            if (!is_lcp) b = siconos_mlcp(argv[f], p, sic_ids[s]);
+            else if (p->u.lcp->M->storage != NS_BLOCK) b = siconos_lcp(argv[f], p, sic_ids[s]);
             row(base, n, ours_names[s], a, b);
         }
         if (!is_lcp) {   /* our default (the lemke chain) beside Siconos' enum */

@@ -12,10 +12,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" write-random "$tmp" >/dev/null
 echo "== LCP (../shared/data/lcp and random P-matrix files)"
-"$bin" lcp "$data"/lcp/*.dat "$tmp"/random_pmatrix_*.dat
+# Siconos prints its own progress on stdout: keep only our table rows ("| ")
+"$bin" lcp "$data"/lcp/*.dat "$tmp"/random_pmatrix_*.dat | grep '^| ' 
 echo
 echo "== MLCP (../shared/data/mlcp)"
-"$bin" mlcp "$data"/mlcp/*.dat
+"$bin" mlcp "$data"/mlcp/*.dat | grep '^| ' 
 echo
 echo "== Lemke scaling, dense random P-matrix"
 "$bin" scaling
