@@ -8,8 +8,9 @@
 # default to fuzz_dat_problem fuzz_dat_matrix fuzz_fclib, run one after the
 # other on one core. Seeds are copied at run time from $NS_SHARED_DATA
 # (default: ../shared/data next to the repository) into a temporary corpus
-# per target; files above $NS_FUZZ_MAX_SEED bytes (default 65536) are left
-# out to keep executions fast. Crash reproducers land in
+# per target; files above $NS_FUZZ_MAX_SEED bytes (default 65536; for
+# fuzz_fclib $NS_FUZZ_MAX_SEED_FCLIB, default 262144, so that most HDF5
+# files qualify) are left out to keep executions fast. Crash reproducers land in
 # BUILD_DIR/fuzz/artifacts/<target>/. Exit status: 1 if a target failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,9 +36,11 @@ for t in $targets; do
         fuzz_fclib)       seeds=$(find "$data" -name '*.hdf5' -o -name 'lcp_*.dat') ;;
         *)                seeds=$(find "$data" -type f -name '*.dat') ;;
     esac
+    limit=$maxseed
+    [ "$t" = fuzz_fclib ] && limit=${NS_FUZZ_MAX_SEED_FCLIB:-262144}
     n=0
     for s in $seeds; do
-        if [ "$(wc -c < "$s")" -le "$maxseed" ]; then
+        if [ "$(wc -c < "$s")" -le "$limit" ]; then
             cp "$s" "$corpus/$(echo "$s" | tr '/' '_')"
             n=$((n + 1))
         fi
@@ -45,7 +48,7 @@ for t in $targets; do
     dict=""
     [ "$t" != fuzz_fclib ] && dict="-dict=$here/dat.dict"
     echo "== $t: $n seeds, $secs s"
-    "$bin" $dict -max_total_time="$secs" -max_len="$maxseed" -timeout=10 \
+    "$bin" $dict -max_total_time="$secs" -max_len="$limit" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 \
         -artifact_prefix="$build/fuzz/artifacts/$t/" "$corpus" || status=1
 done
