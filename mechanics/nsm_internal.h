@@ -30,6 +30,7 @@ struct nsm_relation {
     double *H;                /* Lagrangian linear (m×ncols) */
     double *b;                /* (m) or NULL */
     nsm_h_fn h, dhdt;
+    nsm_h_fn d2hdt2;          /* optional exact ∂²h/∂t² (rheonomous; event-driven γ) */
     nsm_jach_fn jach;
     void *user;
     double *C, *D, *B, *e;    /* first-order linear; D, e may be NULL */

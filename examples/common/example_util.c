@@ -81,3 +81,36 @@ int nsx_push(nsx_series *s, double v)
 }
 
 void nsx_series_free(nsx_series *s) { free(s->v); s->v = NULL; s->n = s->cap = 0; }
+
+int nsx_take_scheme(int *argc, char **argv)
+{
+    int ed = 0, k = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], "--scheme") && i + 1 < *argc) {
+            ed = strcmp(argv[i + 1], "ed") == 0 ? 1 : strcmp(argv[i + 1], "ts") == 0 ? 0 : -1;
+            i++;
+            continue;
+        }
+        argv[k++] = argv[i];
+    }
+    *argc = k;
+    argv[k] = NULL;
+    return ed;
+}
+
+int nsx_take_double(int *argc, char **argv, const char *name, double *val)
+{
+    int found = 0, k = 1;
+    for (int i = 1; i < *argc; i++) {
+        if (!strcmp(argv[i], name) && i + 1 < *argc) {
+            *val = strtod(argv[i + 1], NULL);
+            found = 1;
+            i++;
+            continue;
+        }
+        argv[k++] = argv[i];
+    }
+    *argc = k;
+    argv[k] = NULL;
+    return found;
+}

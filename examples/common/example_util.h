@@ -31,6 +31,12 @@ char *nsx_path(char *buf, size_t len, const char *dir, const char *name);
 /** Applies --dump / --solver / --tol / --theta to simulation options. */
 void nsx_apply(const nsx_args *a, nsm_sim_options *o);
 
+/** Removes "--scheme ts|ed" from argv (argc updated): 0 ts (default), 1 ed,
+ *  −1 unknown scheme. */
+int nsx_take_scheme(int *argc, char **argv);
+/** Removes "NAME VALUE" from argv and sets *val; 1 if found. */
+int nsx_take_double(int *argc, char **argv, const char *name, double *val);
+
 typedef struct nsx_series { size_t n, cap; double *v; } nsx_series;
 int nsx_push(nsx_series *s, double v);
 void nsx_series_free(nsx_series *s);

@@ -6,4 +6,5 @@
 #include "nsm_nslaw.h"
 #include "nsm_model.h"
 #include "nsm_simulation.h"
+#include "nsm_event_driven.h"
 #endif

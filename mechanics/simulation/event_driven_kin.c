@@ -1,0 +1,352 @@
+/* event_driven_kin.c — kinematics and the two LCPs of the event-driven
+ * scheme (docs/mechanics.md, "Event-driven scheme").
+ *
+ *   y[0] = h(Q, t),  y[1] = ∇h Q̇ + ∂h/∂t,
+ *   γ = d/dt y[1] at q̈ = 0 = (∂y[1]/∂Q) Q̇ + ∂y[1]/∂t  (0 for linear relations;
+ *       a central difference along (Q̇, 1), or along Q̇ plus the exact
+ *       ∂²h/∂t² when the relation has one)
+ *   acceleration LCP over I2:  y[2] = W λ[2] + ∇h a_free + γ,
+ *       0 ≤ y[2] ⊥ λ[2] ≥ 0,   W = ∇h M⁻¹ ∇hᵀ,  q̈ = a_free + M⁻¹ ∇hᵀ λ[2]
+ *   impact LCP over I1:  y[1]⁺ + e y[1]⁻ = W λ[1] + (1 + e) y[1]⁻,
+ *       0 ≤ y[1]⁺ + e y[1]⁻ ⊥ λ[1] ≥ 0,   v⁺ = v⁻ + M⁻¹ ∇hᵀ λ[1].
+ * Contract: event_driven_internal.h. */
+#include "simulation/event_driven_internal.h"
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void nsm_ed_log(nsm_ed *s, int level, const char *fmt, ...)
+{
+    if (!s->o.log) return;
+    char msg[NS_ERRMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->o.log(s->o.log_user, level, msg);
+}
+
+/* Q, V of interaction i gathered from x. */
+static void gather(nsm_ed *s, int i, const double *x, const double *dq, double delta)
+{
+    const nsm_interaction *I = &s->model->inter[i];
+    nsm_ed_inter *in = &s->in[i];
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k], n = s->model->ds[j]->n, off = I->off[k];
+        const double *q = x + s->qoff[j], *v = x + s->ntot + s->qoff[j];
+        for (int a = 0; a < n; a++) {
+            in->Q[off + a] = q[a] + (dq ? delta * dq[off + a] : 0.0);
+            in->V[off + a] = v[a];
+        }
+    }
+}
+
+/* y1 (m) ← ∇h(Q, t) V + ∂h/∂t(Q, t) with Q = in->Q; H (m×ncols) work. */
+static int rate(const nsm_relation *r, nsm_ed_inter *in, double t, double *H, double *y1)
+{
+    int m = in->m, nc = in->ncols;
+    int rc = r->jach(t, nc, in->Q, m, H, r->user);
+    if (rc != 0) return rc;
+    for (int a = 0; a < m; a++) {
+        double acc = 0.0;
+        for (int c = 0; c < nc; c++) acc += H[a + (size_t)c * m] * in->V[c];
+        y1[a] = acc;
+    }
+    if (r->type == NSM_REL_LAGRANGIAN_RHEONOMOUS) {
+        double buf[64], *d = m <= 64 ? buf : malloc((size_t)m * sizeof *d);
+        if (!d) return -1;
+        rc = r->dhdt(t, nc, in->Q, m, d, r->user);
+        for (int a = 0; rc == 0 && a < m; a++) y1[a] += d[a];
+        if (d != buf) free(d);
+    }
+    return rc;
+}
+
+int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level)
+{
+    const nsm_model *m = s->model;
+    for (int i = 0; i < s->ninter_slots; i++) {
+        nsm_ed_inter *in = &s->in[i];
+        if (in->m == 0) continue;
+        const nsm_relation *r = m->inter[i].rel;
+        int mm = in->m, nc = in->ncols;
+        gather(s, i, x, NULL, 0.0);
+        int rc = 0;
+        if (r->type == NSM_REL_LAGRANGIAN_LINEAR) {
+            memcpy(in->H, r->H, (size_t)mm * nc * sizeof(double));
+            for (int a = 0; a < mm; a++) {
+                double y = r->b ? r->b[a] : 0.0, yd = 0.0;
+                for (int c = 0; c < nc; c++) {
+                    y += r->H[a + (size_t)c * mm] * in->Q[c];
+                    yd += r->H[a + (size_t)c * mm] * in->V[c];
+                }
+                in->y0[a] = y;
+                if (level >= 1) in->y1[a] = yd;
+            }
+            if (level >= 2) for (int a = 0; a < mm; a++) s->gamma[in->first_row + a] = 0.0;
+            continue;
+        }
+        rc = r->h(t, nc, in->Q, mm, in->y0, r->user);
+        if (rc == 0) rc = level >= 1 ? rate(r, in, t, in->H, in->y1)
+                                     : r->jach(t, nc, in->Q, mm, in->H, r->user);
+        if (rc != 0) {
+            nsm_set_err(s->err, "relation of interaction %d failed (%d) at t = %.17g", i, rc, t);
+            return rc;
+        }
+        if (level < 2) continue;
+        /* γ by central differences of y[1] along (V, 1) or (V, 0) + ∂²h/∂t² */
+        double vn = 1.0;
+        for (int c = 0; c < nc; c++) vn = fmax(vn, fabs(in->V[c]));
+        double delta = cbrt(DBL_EPSILON) / vn;
+        int exact_tt = r->type == NSM_REL_LAGRANGIAN_RHEONOMOUS && r->d2hdt2;
+        double dt = (r->type == NSM_REL_LAGRANGIAN_RHEONOMOUS && !exact_tt) ? delta : 0.0;
+        double *yp = in->work, *ym = in->work + mm;
+        double *Hw = malloc((size_t)mm * nc * sizeof *Hw);
+        double *V0 = malloc((size_t)nc * sizeof *V0);
+        if (!Hw || !V0) { free(Hw); free(V0); nsm_set_err(s->err, "out of memory"); return -1; }
+        memcpy(V0, in->V, (size_t)nc * sizeof *V0);
+        gather(s, i, x, V0, delta);
+        rc = rate(r, in, t + dt, Hw, yp);
+        gather(s, i, x, V0, -delta);
+        if (rc == 0) rc = rate(r, in, t - dt, Hw, ym);
+        gather(s, i, x, NULL, 0.0);
+        for (int a = 0; rc == 0 && a < mm; a++) s->gamma[in->first_row + a] = (yp[a] - ym[a]) / (2 * delta);
+        if (rc == 0 && exact_tt) {
+            rc = r->d2hdt2(t, nc, in->Q, mm, yp, r->user);
+            for (int a = 0; rc == 0 && a < mm; a++) s->gamma[in->first_row + a] += yp[a];
+        }
+        free(Hw); free(V0);
+        if (rc != 0) {
+            nsm_set_err(s->err, "relation of interaction %d failed (%d) at t = %.17g", i, rc, t);
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/* ---- dense LU with partial pivoting (M_j, small) ---- */
+static int lu_factor(int n, double *A, int *piv)
+{
+    for (int k = 0; k < n; k++) {
+        int p = k;
+        for (int i = k + 1; i < n; i++) if (fabs(A[i + (size_t)k * n]) > fabs(A[p + (size_t)k * n])) p = i;
+        piv[k] = p;
+        if (A[p + (size_t)k * n] == 0.0) return -1;
+        if (p != k) for (int c = 0; c < n; c++) { double tmp = A[k + (size_t)c * n]; A[k + (size_t)c * n] = A[p + (size_t)c * n]; A[p + (size_t)c * n] = tmp; }
+        for (int i = k + 1; i < n; i++) {
+            double l = A[i + (size_t)k * n] /= A[k + (size_t)k * n];
+            for (int c = k + 1; c < n; c++) A[i + (size_t)c * n] -= l * A[k + (size_t)c * n];
+        }
+    }
+    return 0;
+}
+
+static void lu_solve(int n, const double *A, const int *piv, double *b)
+{
+    for (int k = 0; k < n; k++) {
+        if (piv[k] != k) { double tmp = b[k]; b[k] = b[piv[k]]; b[piv[k]] = tmp; }
+        for (int i = k + 1; i < n; i++) b[i] -= A[i + (size_t)k * n] * b[k];
+    }
+    for (int k = n - 1; k >= 0; k--) {
+        b[k] /= A[k + (size_t)k * n];
+        for (int i = 0; i < k; i++) b[i] -= A[i + (size_t)k * n] * b[k];
+    }
+}
+
+/* Factorises M_j(q) into s->Mlu (nonlinear systems; LTI once at creation). */
+int nsm_ed_factor_mass(nsm_ed *s, int j, const double *q)
+{
+    const nsm_ds *ds = s->model->ds[j];
+    int n = ds->n;
+    double *A = s->Mlu + s->moff[j];
+    if (ds->type == NSM_DS_LAGRANGIAN_LTI) memcpy(A, ds->M, (size_t)n * n * sizeof *A);
+    else {
+        memset(A, 0, (size_t)n * n * sizeof *A);
+        int rc = ds->lag.mass(n, q, A, ds->lag.user);
+        if (rc != 0) { nsm_set_err(s->err, "mass callback of system %d failed (%d)", j, rc); return rc; }
+    }
+    if (lu_factor(n, A, s->piv + s->qoff[j]) != 0) {
+        nsm_set_err(s->err, "the mass matrix of system %d is singular", j);
+        return -1;
+    }
+    return 0;
+}
+
+/* force_j ← f_ext(t) − C v − K q (LTI) or f_ext − f_gyr − f_int. */
+static int forces(nsm_ed *s, int j, double t, const double *q, const double *v, double *f)
+{
+    const nsm_ds *ds = s->model->ds[j];
+    int n = ds->n, rc;
+    double *tmp = s->acc + s->qoff[j];   /* scratch: overwritten by the caller next */
+    if (ds->fext_const) memcpy(f, ds->fext_const, (size_t)n * sizeof *f);
+    else memset(f, 0, (size_t)n * sizeof *f);
+    if (ds->lag.fext) {
+        if ((rc = ds->lag.fext(t, n, tmp, ds->lag.user)) != 0) return rc;
+        for (int a = 0; a < n; a++) f[a] += tmp[a];
+    }
+    if (ds->type == NSM_DS_LAGRANGIAN_LTI) {
+        for (int c = 0; c < n; c++) {
+            double vc = v[c], qc = q[c];
+            for (int a = 0; a < n; a++) {
+                if (ds->C) f[a] -= ds->C[a + (size_t)c * n] * vc;
+                if (ds->K) f[a] -= ds->K[a + (size_t)c * n] * qc;
+            }
+        }
+        return 0;
+    }
+    nsm_force_fn fn[2] = { ds->lag.fgyr, ds->lag.fint };
+    for (int k = 0; k < 2; k++) {
+        if (!fn[k]) continue;
+        if ((rc = fn[k](t, n, q, v, tmp, ds->lag.user)) != 0) return rc;
+        for (int a = 0; a < n; a++) f[a] -= tmp[a];
+    }
+    return 0;
+}
+
+/* MinvHt row r ← M⁻¹ ∇h_rᵀ over all of q (zeros outside the row's systems). */
+static void minv_ht(nsm_ed *s, int r)
+{
+    const nsm_ed_crow *R = &s->rows[r];
+    const nsm_interaction *I = &s->model->inter[R->inter];
+    const nsm_ed_inter *in = &s->in[R->inter];
+    double *out = s->MinvHt + (size_t)r * s->ntot;
+    memset(out, 0, (size_t)s->ntot * sizeof *out);
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k], n = s->model->ds[j]->n, off = I->off[k];
+        double *b = out + s->qoff[j];
+        for (int a = 0; a < n; a++) b[a] += in->H[R->comp + (size_t)(off + a) * in->m];
+    }
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k];
+        if (k == 1 && j == I->ds[0]) break;
+        lu_solve(s->model->ds[j]->n, s->Mlu + s->moff[j], s->piv + s->qoff[j], out + s->qoff[j]);
+    }
+}
+
+/* ∇h_r · u for a vector u over all q. */
+static double h_dot(const nsm_ed *s, int r, const double *u)
+{
+    const nsm_ed_crow *R = &s->rows[r];
+    const nsm_interaction *I = &s->model->inter[R->inter];
+    const nsm_ed_inter *in = &s->in[R->inter];
+    double acc = 0.0;
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k], n = s->model->ds[j]->n, off = I->off[k];
+        for (int a = 0; a < n; a++) acc += in->H[R->comp + (size_t)(off + a) * in->m] * u[s->qoff[j] + a];
+    }
+    return acc;
+}
+
+/* 0 ≤ z ⊥ w = W z + q ≥ 0 of size k (W, q, z, w in s). 0 ok, −1 failure. */
+static int lcp(nsm_ed *s, int k)
+{
+    if (k == 1) {
+        if (s->qv[0] >= 0.0) { s->z[0] = 0.0; s->w[0] = s->qv[0]; return 0; }
+        if (!(s->W[0] > 0.0)) return -1;
+        s->z[0] = -s->qv[0] / s->W[0]; s->w[0] = 0.0;
+        return 0;
+    }
+    ns_matrix *M = ns_matrix_dense_new(k, k);
+    if (!M) return -1;
+    memcpy(M->dense, s->W, (size_t)k * k * sizeof(double));
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(M, s->qv));
+    if (!p) return -1;
+    ns_solution *sol = ns_solution_new(p);
+    ns_result res; ns_result_init(&res);
+    int rc = -1;
+    if (sol) {
+        ns_status st = ns_solve(p, s->solver_name, &s->o.solver_options, sol, &res);
+        double *z = ns_solution_get(sol, "z"), *w = ns_solution_get(sol, "w");
+        if (z && w && (st == NS_OK || res.error <= 1e3 * s->o.solver_options.tol)) {
+            memcpy(s->z, z, (size_t)k * sizeof(double));
+            memcpy(s->w, w, (size_t)k * sizeof(double));
+            rc = 0;
+        } else {
+            nsm_set_err(s->err, "LCP (%d rows) not solved: status %d, error %g %s", k, (int)st, res.error, res.message);
+        }
+    }
+    ns_result_clear(&res);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+    if (rc != 0) s->stats.lcp_failures++;
+    return rc;
+}
+
+/* W (k×k) over the selected rows sel[0..k-1]: ∇h_a M⁻¹ ∇h_bᵀ. */
+static void build_W(nsm_ed *s, int k)
+{
+    for (int b = 0; b < k; b++) minv_ht(s, s->sel[b]);
+    for (int b = 0; b < k; b++)
+        for (int a = 0; a < k; a++)
+            s->W[a + (size_t)b * k] = h_dot(s, s->sel[a], s->MinvHt + (size_t)s->sel[b] * s->ntot);
+}
+
+int nsm_ed_accelerations(nsm_ed *s, double t, const double *x, double *acc)
+{
+    int rc;
+    for (int j = 0; j < s->nd; j++) {
+        int n = s->model->ds[j]->n;
+        const double *q = x + s->qoff[j], *v = x + s->ntot + s->qoff[j];
+        if (!s->mconst[j] && (rc = nsm_ed_factor_mass(s, j, q)) != 0) return rc;
+        double *f = s->force + s->qoff[j];
+        if ((rc = forces(s, j, t, q, v, f)) != 0) {
+            nsm_set_err(s->err, "force callback of system %d failed (%d) at t = %.17g", j, rc, t);
+            return rc;
+        }
+        memcpy(acc + s->qoff[j], f, (size_t)n * sizeof *acc);
+        lu_solve(n, s->Mlu + s->moff[j], s->piv + s->qoff[j], acc + s->qoff[j]);
+    }
+    int k = 0;
+    for (int r = 0; r < s->nrows; r++) if (s->in2[r]) s->sel[k++] = r;
+    for (int r = 0; r < s->nrows; r++) s->lam2[r] = 0.0;
+    if (k == 0) return 0;
+    if ((rc = nsm_ed_kinematics(s, t, x, 2)) != 0) return rc;
+    build_W(s, k);
+    for (int a = 0; a < k; a++) s->qv[a] = h_dot(s, s->sel[a], acc) + s->gamma[s->sel[a]];
+    if (lcp(s, k) != 0) {
+        if (!s->err[0]) nsm_set_err(s->err, "acceleration LCP failed at t = %.17g", t);
+        return 1;   /* recoverable: CVODE retries with a smaller step */
+    }
+    for (int b = 0; b < k; b++) {
+        double l = s->z[b];
+        s->lam2[s->sel[b]] = l;
+        if (l == 0.0) continue;
+        const double *u = s->MinvHt + (size_t)s->sel[b] * s->ntot;
+        for (int a = 0; a < s->ntot; a++) acc[a] += u[a] * l;
+    }
+    for (int r = 0; r < s->nrows; r++) s->y2[r] = h_dot(s, r, acc) + s->gamma[r];
+    for (int a = 0; a < k; a++) s->y2[s->sel[a]] = s->w[a];
+    return 0;
+}
+
+int nsm_ed_impact(nsm_ed *s, int *nrest)
+{
+    int k = 0;
+    *nrest = 0;
+    for (int r = 0; r < s->nrows; r++) if (s->in1[r]) s->sel[k++] = r;
+    for (int r = 0; r < s->nrows; r++) s->lam1[r] = 0.0;
+    if (k == 0) return 0;
+    build_W(s, k);
+    for (int a = 0; a < k; a++) {
+        int r = s->sel[a];
+        double y1 = s->y1[r], e = s->rows[r].e;
+        if (!s->in2[r] && y1 < -s->o.vel_tol && -y1 < s->o.rest_vel) { e = 0.0; (*nrest)++; }
+        s->qv[a] = (1.0 + e) * y1;
+    }
+    if (lcp(s, k) != 0) {
+        if (!s->err[0]) nsm_set_err(s->err, "impact LCP failed at t = %.17g", s->t);
+        return -1;
+    }
+    double *v = s->x + s->ntot;
+    for (int b = 0; b < k; b++) {
+        double l = s->z[b];
+        s->lam1[s->sel[b]] = l;
+        if (l == 0.0) continue;
+        const double *u = s->MinvHt + (size_t)s->sel[b] * s->ntot;
+        for (int a = 0; a < s->ntot; a++) v[a] += u[a] * l;
+    }
+    return 0;
+}
