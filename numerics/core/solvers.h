@@ -63,6 +63,16 @@ ns_status ns_fc3d_nsn_nm(const ns_fc *p, double *r, double *u,
                          const ns_options *o, ns_result *res);
 ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u,
                        const ns_options *o, ns_result *res);
+ns_status ns_fc3d_fpp(const ns_fc *p, double *r, double *u,
+                      const ns_options *o, ns_result *res);
+ns_status ns_fc3d_eg(const ns_fc *p, double *r, double *u,
+                     const ns_options *o, ns_result *res);
+ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u,
+                       const ns_options *o, ns_result *res);
+ns_status ns_fc3d_desaxce(const ns_fc *p, double *r, double *u,
+                          const ns_options *o, ns_result *res);
+ns_status ns_fc3d_tresca_fp(const ns_fc *p, double *r, double *u,
+                            const ns_options *o, ns_result *res);
 ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u,
                         const ns_options *o, ns_result *res);
 ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u,

@@ -1,0 +1,110 @@
+/* fc3d_prox.c — proximal point for FC2D/FC3D:
+ *     r_{k+1} solves the FC problem (W + σ_k I, q − σ_k r_k, μ),
+ * i.e. u + σ_k (r − r_k) = W r + q with the Coulomb law, whose fixed
+ * points r_{k+1} = r_k are the solutions of (W, q, μ). Each regularised
+ * problem (better conditioned: W + σI) is solved by the global Newton
+ * nsn-ac, then by nsgs-ac when Newton misses, to the inner tolerance
+ * max(0.1·tol, 0.01·e_k) on its own error. Adaptive σ: σ_0 = max_α W_αα,NN;
+ * after an outer step that lowers the FC error e (ns_fc_error of the
+ * original problem) σ ← max(σ/10, 1e-14·σ_0) after every inner success
+ * (the FC error need not fall monotonically along the prox path); after an
+ * inner failure the step is undone and σ ← 10σ. max_iter counts the
+ * outer steps. The regularised copy of W is made once per solve; the inner
+ * solvers allocate their own workspace per call. Registered as "prox". */
+#include "fc3d/fc3d_internal.h"
+#include "fc3d/fc3d_vi.h"
+#include "core/solvers.h"
+#include "core/ns_internal.h"
+#include "nonsmooth/ns_residual.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void set_sigma(ns_fc *pv, const ns_fc *view, double sigma)
+{
+    const int d = view->dim;
+    const ns_block *B = &view->W->block;
+    ns_block *P = &pv->W->block;
+    for (ns_int a = 0; a < view->nc; a++) {
+        const double *Wd = B->x + B->value_ptr[B->diag[a]];
+        double *Pd = P->x + P->value_ptr[P->diag[a]];
+        for (int i = 0; i < d * d; i++) Pd[i] = Wd[i];
+        for (int i = 0; i < d; i++) Pd[i + i * d] += sigma;
+    }
+}
+
+ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{
+    ns_fc view;
+    ns_matrix *owned = NULL;
+    ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
+    if (st) { ns_matrix_free(owned); return st; }
+    const size_t m = (size_t)p->dim * (size_t)p->nc;
+    ns_fc pv = view;
+    pv.W = ns_matrix_copy(view.W);
+    double *work = ns_malloc(3 * m + 1, sizeof(double));
+    if (!pv.W || !work) {
+        ns_matrix_free(pv.W); free(work); ns_matrix_free(owned);
+        return ns_fail(res->message, NS_NO_MEMORY, "prox: out of memory");
+    }
+    double *qs = work, *rk = work + m, *ui = work + 2 * m;
+    pv.q = qs;
+    const ns_fc_norm nm = (ns_fc_norm)o->fc_norm;
+    double qn = 0.0;
+    for (size_t i = 0; i < m; i++) qn += p->q[i] * p->q[i];
+    qn = sqrt(qn);
+    const double sigma0 = 1.0 / ns_fc_vi_rho0(&view);
+    double sigma = sigma0, t0 = ns_now();
+    ns_fc_vi_velocity(&view, r, u);
+    double err = ns_fc_vi_error(&view, r, u, qn, nm);
+    st = err <= o->tol ? NS_CONVERGED : NS_MAX_ITER;
+    for (int it = 1; st == NS_MAX_ITER && it <= o->max_iter; it++) {
+        res->iterations = it;
+        memcpy(rk, r, m * sizeof(double));
+        set_sigma(&pv, &view, sigma);
+        for (size_t i = 0; i < m; i++) qs[i] = view.q[i] - sigma * rk[i];
+        ns_options io = *o;
+        io.tol = fmax(0.1 * o->tol, 0.01 * err);
+        io.max_iter = 50;
+        io.verbosity = 0;
+        if (o->time_limit > 0) {
+            io.time_limit = o->time_limit - (ns_now() - t0);
+            if (io.time_limit <= 0) { st = NS_TIME_LIMIT; break; }
+        }
+        ns_result ir;
+        ns_result_init(&ir);
+        ns_status is = ns_fc_nsn_run(&pv, r, ui, &io, ns_fc_phi_ac, &ir);
+        if (is == NS_NO_MEMORY) { st = ns_fail(res->message, is, "prox: %s", ir.message); break; }
+        if (is != NS_CONVERGED) {
+            io.max_iter = 1000;
+            ns_result_init(&ir);
+            is = ns_fc_nsgs_run(&pv, r, ui, &io, ns_fc_local_ac, &ir);
+        }
+        ns_fc_vi_velocity(&view, r, u);
+        double e = ns_fc_vi_error(&view, r, u, qn, nm);
+        if (is != NS_CONVERGED || !isfinite(e)) { /* undo, regularise more */
+            memcpy(r, rk, m * sizeof(double));
+            ns_fc_vi_velocity(&view, r, u);
+            sigma *= 10.0;
+            if (sigma > 1e12 * sigma0) { ns_fail(res->message, NS_MAX_ITER, "prox: sigma grew past 1e12 max W_NN"); break; }
+        } else { /* the FC error need not fall monotonically along the prox path */
+            err = e;
+            sigma = fmax(0.1 * sigma, 1e-14 * sigma0);
+        }
+        if (o->verbosity >= 2 && o->log) {
+            char msg[96];
+            snprintf(msg, sizeof msg, "prox iteration %d sigma %.3g error %.3e", it, sigma, err);
+            o->log(o->log_user, 2, msg);
+        }
+        if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
+            err = ns_fc_error(&view, r, u, nm);
+        if (err <= o->tol) st = NS_CONVERGED;
+        else if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) st = NS_TIME_LIMIT;
+    }
+    res->error = err;
+    ns_matrix_free(pv.W);
+    free(work);
+    ns_matrix_free(owned);
+    return st;
+}
