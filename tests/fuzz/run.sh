@@ -11,7 +11,9 @@
 # per target; files above $NS_FUZZ_MAX_SEED bytes (default 65536; for
 # fuzz_fclib $NS_FUZZ_MAX_SEED_FCLIB, default 262144, so that most HDF5
 # files qualify) are left out to keep executions fast. Crash reproducers land in
-# BUILD_DIR/fuzz/artifacts/<target>/. Exit status: 1 if a target failed.
+# BUILD_DIR/fuzz/artifacts/<target>/. Extra libFuzzer flags come from
+# $NS_FUZZ_ARGS (e.g. "-fork=1 -ignore_crashes=1" to go on after a finding).
+# Exit status: 1 if a target failed.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
@@ -50,6 +52,6 @@ for t in $targets; do
     echo "== $t: $n seeds, $secs s"
     "$bin" $dict -max_total_time="$secs" -max_len="$limit" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 \
-        -artifact_prefix="$build/fuzz/artifacts/$t/" "$corpus" || status=1
+        -artifact_prefix="$build/fuzz/artifacts/$t/" ${NS_FUZZ_ARGS:-} "$corpus" || status=1
 done
 exit $status
