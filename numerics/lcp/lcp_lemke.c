@@ -12,7 +12,12 @@
  *   - no c_i > 0: a secondary ray; for copositive-plus M this proves the LCP
  *     infeasible → NS_NO_SOLUTION.
  * The basis inverse B⁻¹ is kept explicitly and updated by one rank-1 product
- * per pivot (BLAS dger, O(n²)); c costs one dgemv. The final basis is then
+ * per pivot. Column k of B⁻¹ stays the unit vector e_k as long as w_k has
+ * never left the basis (it then sits in row k and every update multiplies
+ * that column by v_k = (B⁻¹)_{r,k} = 0): such "pristine" columns are neither
+ * stored nor updated, so a pivot and c = B⁻¹ a cost O(n·d), d = number of
+ * columns that have left the unit form (own loops: no BLAS threading on the
+ * small, latency-bound products). The final basis is then
  * solved again directly (LU of M_JJ, J = basic z's) and that solution kept if
  * its error is smaller ("polish"). */
 #include "core/solvers.h"
@@ -26,14 +31,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Row r of B⁻¹ (column-major n×n) at column k. */
-#define BINV(i, k) binv[(size_t)(i) + (size_t)(k) * (size_t)n]
+/* (B⁻¹)_{i,k}: e_k when column k is pristine (unit[k]), else stored. */
+#define BINV(i, k) (unit[k] ? ((i) == (k) ? 1.0 : 0.0) \
+                            : binv[(size_t)(i) + (size_t)(k) * (size_t)n])
 
 /* Lexicographic minimum ratio test over the candidate rows cand[0..nc-1]
  * (all with c_i > 0). Returns the chosen row; prefers the row of z0 (row0)
  * on a tie of the first component. */
 static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
-                        const double *c, ns_int *cand, ns_int nc, ns_int row0)
+                        const unsigned char *unit, const double *c, ns_int *cand, ns_int nc, ns_int row0)
 {
     double best = INFINITY;
     for (ns_int t = 0; t < nc; t++) {
@@ -123,15 +129,17 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     ns_int *pos = ns_malloc(2 * (size_t)n + 1, sizeof(ns_int));
     ns_int *cand = ns_malloc((size_t)n, sizeof(ns_int));
     lapack_int *piv = ns_malloc((size_t)n, sizeof(lapack_int));
+    unsigned char *unit = ns_malloc((size_t)n, 1);
+    ns_int *D = ns_malloc((size_t)n, sizeof(ns_int));   /* stored columns */
+    ns_int nd = 0;
     if (!binv || !work || !x || !c || !u || !vr || !zp || !wp || !basis ||
-        !pos || !cand || !piv) {
+        !pos || !cand || !piv || !unit || !D) {
         st = ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
         goto done;
     }
-    /* basis {w}: B = I, x = q */
-    memset(binv, 0, nn * sizeof(double));
+    /* basis {w}: B = I (all columns pristine), x = q */
     for (ns_int i = 0; i < n; i++) {
-        BINV(i, i) = 1.0;
+        unit[i] = 1;
         x[i] = q[i];
         basis[i] = i;
         pos[i] = i;
@@ -154,15 +162,19 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
         if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
         /* c = B⁻¹ a_entering */
-        if (entering == Z0) {
-            for (ns_int i = 0; i < n; i++) c[i] = 0.0;
-            for (ns_int k = 0; k < n; k++)
-                cblas_daxpy(n, -1.0, binv + (size_t)k * n, 1, c, 1);
-        } else if (entering < n) {
+        if (entering == Z0 || entering >= n) {
+            /* a = −d = −1 or a = −M_{:,j}: pristine k give −a_k e_k */
+            const double *Mj = entering == Z0 ? NULL : M + (size_t)(entering - n) * n;
+            for (ns_int i = 0; i < n; i++) c[i] = unit[i] ? (Mj ? -Mj[i] : -1.0) : 0.0;
+            for (ns_int t = 0; t < nd; t++) {
+                ns_int k = D[t];
+                double a = Mj ? Mj[k] : 1.0;
+                if (a == 0.0) continue;
+                const double *bk = binv + (size_t)k * n;
+                for (ns_int i = 0; i < n; i++) c[i] -= a * bk[i];
+            }
+        } else {  /* w_k nonbasic: its column is stored */
             memcpy(c, binv + (size_t)entering * n, (size_t)n * sizeof(double));
-        } else {
-            cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, -1.0, binv, n,
-                        M + (size_t)(entering - n) * n, 1, 0.0, c, 1);
         }
         /* ratio test (first pivot: z0 enters with −c, see the contract) */
         double cmax = 0.0;
@@ -171,7 +183,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
         if (it == 0) {
             for (ns_int i = 0; i < n; i++) { c[i] = -c[i]; cand[nc++] = i; }
             /* ratio x_i / c_i with c = d: lexicographic min of (q_i, e_i) */
-            r = lex_ratio(n, x, binv, c, cand, nc, -1);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1);
             for (ns_int i = 0; i < n; i++) c[i] = -c[i];
         } else {
             double eps = 1e-12 * cmax;
@@ -183,14 +195,26 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
                              entering < n ? "w" : "z", (int)(entering % n));
                 break;
             }
-            r = lex_ratio(n, x, binv, c, cand, nc, pos[Z0]);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0]);
         }
         /* pivot on (r, entering): B⁻¹ ← B⁻¹ − u vᵀ, u = (c − e_r)/c_r */
         double cr = c[r];
         for (ns_int i = 0; i < n; i++) u[i] = c[i] / cr;
         u[r] = (cr - 1.0) / cr;
-        cblas_dcopy(n, binv + r, n, vr, 1);
-        cblas_dger(CblasColMajor, n, n, -1.0, u, 1, vr, 1, binv, n);
+        for (ns_int t = 0; t < nd; t++) {
+            ns_int k = D[t];
+            double v = binv[r + (size_t)k * n];
+            if (v == 0.0) continue;
+            double *bk = binv + (size_t)k * n;
+            for (ns_int i = 0; i < n; i++) bk[i] -= v * u[i];
+        }
+        if (unit[r] && basis[r] == r) {   /* w_r leaves: e_r − u, stored */
+            double *br = binv + (size_t)r * n;
+            for (ns_int i = 0; i < n; i++) br[i] = -u[i];
+            br[r] += 1.0;
+            unit[r] = 0;
+            D[nd++] = r;
+        }
         double xr = x[r];
         cblas_daxpy(n, -xr, u, 1, x, 1);
         x[r] = xr / cr;
@@ -229,7 +253,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     }
 done:
     free(binv); free(work); free(x); free(c); free(u); free(vr); free(zp);
-    free(wp); free(basis); free(pos); free(cand); free(piv);
+    free(wp); free(basis); free(pos); free(cand); free(piv); free(unit); free(D);
     return st;
 }
 
