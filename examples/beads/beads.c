@@ -9,6 +9,12 @@
  *     gravity, no floor), the first one hits the row at speed 1; e = 1
  *     transmits the momentum to the last bead.
  *
+ *  --variant stack: n beads touching each other (no gaps), dropped together
+ *     from 0.5 above the floor: the floor impact is simultaneous with the
+ *     touching contacts (an impact LCP with several active contacts).
+ *
+ * --scheme ed: event-driven (CVODE, nsm_event_driven.h) instead of
+ * time-stepping (ts, default); --rtol, --atol (default 1e-10, 1e-12).
  * --out DIR: trajectory.csv (t, positions, velocities, kinetic energy),
  * beads.svg. Exit code 0. */
 #include <math.h>
@@ -21,11 +27,84 @@
 
 #define MAXB 64
 
+#ifdef NSM_HAVE_EVENT_DRIVEN
+typedef struct edctx { FILE *traj; int n; double m, g; long impacts, multi; } edctx;
+
+static int observe_ed(nsm_ed *s, const nsm_event *ev, void *user)
+{
+    edctx *c = user;
+    if (ev->type == NSM_EVENT_NONSMOOTH && ev->impact) {
+        c->impacts++;
+        int active = 0, nr = nsm_ed_nrows(s);
+        for (int r = 0; r < nr; r++) {
+            int in, comp;
+            nsm_ed_row(s, r, &in, &comp);
+            if (nsm_ed_lambda(s, in, 1)[comp] > 0) active++;
+        }
+        if (active >= 2) c->multi++;
+    }
+    if (c->traj && ev->type == NSM_EVENT_TIME) {
+        double E = 0;
+        fprintf(c->traj, "%.10g", ev->t);
+        for (int i = 0; i < c->n; i++) fprintf(c->traj, ",%.12g", nsm_ed_q(s, i)[0]);
+        for (int i = 0; i < c->n; i++) {
+            double v = nsm_ed_v(s, i)[0];
+            fprintf(c->traj, ",%.12g", v);
+            E += 0.5 * c->m * v * v + c->m * c->g * nsm_ed_q(s, i)[0];
+        }
+        fprintf(c->traj, ",%.12g\n", E);
+    }
+    return 0;
+}
+
+static int run_ed(nsm_model *model, const nsx_args *a, int n, double m, double g, double h, double T,
+                  double rtol, double atol)
+{
+    nsm_ed_options o;
+    nsm_ed_options_default(&o);
+    o.T = T; o.output_step = h; o.rtol = rtol; o.atol = atol;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_ed *ed = nsm_ed_new(model, &o, err);
+    if (!ed) { fprintf(stderr, "beads: %s\n", err); return 1; }
+    edctx c = { 0 };
+    c.n = n; c.m = m; c.g = g;
+    char path[4096];
+    if (a->out) {
+        c.traj = fopen(nsx_path(path, sizeof path, a->out, "trajectory.csv"), "w");
+        if (!c.traj) { fprintf(stderr, "beads: cannot write in %s\n", a->out); return 1; }
+        fprintf(c.traj, "t");
+        for (int i = 0; i < n; i++) fprintf(c.traj, ",q%d", i);
+        for (int i = 0; i < n; i++) fprintf(c.traj, ",v%d", i);
+        fprintf(c.traj, ",energy\n");
+    }
+    ns_status st = nsm_ed_run(ed, observe_ed, &c);
+    if (st != NS_OK) fprintf(stderr, "beads: %s\n", nsm_ed_error(ed));
+    const nsm_ed_stats *S = nsm_ed_get_stats(ed);
+    if (!a->quiet) {
+        printf("beads (event-driven, n = %d): t = %g, %ld CVODE steps, %ld nonsmooth events, %ld impacts "
+               "(%ld with >= 2 active contacts), %ld rest, %ld releases, velocities:",
+               n, nsm_ed_time(ed), S->cvode_steps, S->events[NSM_EVENT_NONSMOOTH], c.impacts, c.multi,
+               S->rests, S->releases);
+        for (int i = 0; i < n; i++) printf(" %.4f", nsm_ed_v(ed, i)[0]);
+        printf("\n");
+    }
+    if (c.traj) fclose(c.traj);
+    nsm_ed_free(ed);
+    return st == NS_OK ? 0 : 1;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     nsx_args a;
-    if (nsx_parse(argc, argv, &a, "[--variant column|cradle] [--n N] [--e E]") != 0) return 2;
+    int scheme = nsx_take_scheme(&argc, argv);
+    double rtol = 1e-10, atol = 1e-12;
+    nsx_take_double(&argc, argv, "--rtol", &rtol);
+    nsx_take_double(&argc, argv, "--atol", &atol);
+    if (scheme < 0) { fprintf(stderr, "beads: --scheme ts|ed\n"); return 2; }
+    if (nsx_parse(argc, argv, &a, "[--variant column|cradle|stack] [--n N] [--e E] [--scheme ts|ed]") != 0) return 2;
     int cradle = a.variant && !strcmp(a.variant, "cradle");
+    int stack = a.variant && !strcmp(a.variant, "stack");
     int n = a.n > 0 ? a.n : (cradle ? 5 : 10);
     if (n > MAXB) n = MAXB;
     double R = 0.1, m = 1.0, g = cradle ? 0.0 : 9.81;
@@ -43,6 +122,7 @@ int main(int argc, char **argv)
          * the real cradle; with touching beads the simultaneous Newton
          * impacts spread the momentum), bead 0 further away, moving at 1 m/s */
         if (cradle) { q0[0] = i == 0 ? -0.05 : (2 * R + 0.005) * i; v0[0] = i == 0 ? 1.0 : 0.0; }
+        else if (stack) q0[0] = 0.5 + R + i * 2 * R;
         else q0[0] = 0.5 + R + i * (2 * R + 0.1);
         nsm_ds *ds = nsm_ds_lagrangian_lti_new(1, M, q0, v0);
         nsm_ds_set_fext_constant(ds, f);
@@ -56,6 +136,17 @@ int main(int argc, char **argv)
         double H[2] = { -1, 1 }, b[1] = { -2 * R };
         if (nsm_model_add_interaction(model, nsm_relation_lagrangian_linear_new(1, 2, H, b), law, i, i + 1) < 0)
             fprintf(stderr, "beads: %s\n", nsm_model_error(model));
+    }
+    if (scheme == 1) {
+#ifdef NSM_HAVE_EVENT_DRIVEN
+        int rc = run_ed(model, &a, n, m, g, h, T, rtol, atol);
+        nsm_model_free(model);
+        return rc;
+#else
+        fprintf(stderr, "beads: built without CVODE: no event-driven scheme\n");
+        nsm_model_free(model);
+        return 1;
+#endif
     }
     nsm_sim_options o;
     nsm_sim_options_default(&o);

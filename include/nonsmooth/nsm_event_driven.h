@@ -18,12 +18,13 @@
  * (I1: y[0] ≤ gap_tol and y[1] ≤ vel_tol, or already in I2); if I1 − I2
  * holds an impacting row (y[1] < −vel_tol), the impact LCP over I1
  *     y[1]⁺ = ∇h M⁻¹ ∇hᵀ λ[1] + y[1]⁻,  0 ≤ y[1]⁺ + e y[1]⁻ ⊥ λ[1] ≥ 0
- * is solved (e taken as 0 for a row whose |y[1]⁻| < rest_vel: accumulation
- * of impacts, the contact closes and rests), velocities get M⁻¹ ∇hᵀ λ[1];
+ * is solved (e taken as 0 for a row whose |y[1]⁻| < rest_vel or whose next
+ * hop would rise less than rest_gap: accumulation of impacts, the contact
+ * closes and rests), velocities get M⁻¹ ∇hᵀ λ[1];
  * I2 ← rows of I1 with y[1]⁺ ≤ vel_tol; then the LCP at acceleration level
- * over I2 and the double-condition update: a row with λ[2] ≤ lambda_tol and
- * y[2] > acc_tol (or any row with λ[2] ≤ lambda_tol whose release root was
- * just found) leaves I2 and I1. CVODE is then re-initialised.
+ * over I2 and the double-condition update: a row with λ[2] ≤ lambda_tol
+ * (separating, y[2] > 0, or undetermined, y[2] = 0) leaves I2 and I1; it is
+ * then watched by g = y[0] + gap_tol. CVODE is then re-initialised.
  *
  * Events manager: unprocessed events (time-discretisation events at
  * t0 + k·output_step up to T, events the user adds, nonsmooth events the
@@ -98,6 +99,10 @@ typedef struct nsm_ed_options {
     double rest_vel;         /* |y[1]⁻| < rest_vel at an impact: accumulation,
                                 the contact closes with e = 0 and rests
                                 (default 1e-5; 0 disables) */
+    double rest_gap;         /* an impact whose next hop would rise less than
+                                (e y[1]⁻)² / (2 |y[2]|) < rest_gap is an
+                                accumulation too: the hop would be below the
+                                integrator's resolution (default 100 atol) */
     double lambda_tol;       /* λ[2] ≤ lambda_tol: no contact force (1e-10) */
     double acc_tol;          /* y[2] > acc_tol: separating (default 1e-10) */
     const char *solver;      /* LCP solver for ≥ 2 rows (NULL = "lemke") */

@@ -54,7 +54,7 @@ static int roots(realtype t, N_Vector y, realtype *g, void *user)
     } else if ((rc = nsm_ed_kinematics(s, t, x, 0)) != 0) {
         return rc < 0 ? rc : -rc;
     }
-    for (int r = 0; r < s->nrows; r++) g[r] = s->in2[r] ? s->lam2[r] - s->y2[r] : s->y0[r];
+    for (int r = 0; r < s->nrows; r++) g[r] = s->in2[r] ? s->lam2[r] - s->y2[r] : s->y0[r] - s->gshift[r];
     return 0;
 }
 
@@ -141,6 +141,7 @@ int nsm_cvode_advance(nsm_cvode *c, double tout)
     double *x = N_VGetArrayPointer(c->y);
     if (c->need_reinit) {
         nsm_cvode_collect_stats(c);
+        if (nsm_ed_root_shifts(s) != 0) return -1;
         memcpy(x, s->x, (size_t)2 * s->ntot * sizeof *x);
         int flag = CVodeReInit(c->mem, s->t, c->y);
         if (flag < 0) { nsm_set_err(s->err, "CVodeReInit: %s", CVodeGetReturnFlagName(flag)); return -1; }

@@ -44,7 +44,7 @@ void nsm_ed_free(nsm_ed *s)
     free(s->qoff); free(s->x); free(s->acc); free(s->force); free(s->Mlu); free(s->piv);
     free(s->moff); free(s->mconst);
     free(s->y0); free(s->y1); free(s->y2); free(s->lam1); free(s->lam2); free(s->gamma);
-    free(s->in1); free(s->in2); free(s->releasing); free(s->MinvHt);
+    free(s->in1); free(s->in2); free(s->releasing); free(s->gshift); free(s->MinvHt);
     free(s->W); free(s->qv); free(s->z); free(s->w); free(s->sel); free(s->rootsfound);
     free(s->solver_name);
     free(s);
@@ -116,6 +116,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     s->o = *o;
     if (s->o.output_step == 0) s->o.output_step = (o->T - o->t0) / 1000.0;
     if (s->o.history <= 0) s->o.history = 4096;
+    if (s->o.rest_gap <= 0) s->o.rest_gap = 100.0 * s->o.atol;
     const char *sv = o->solver ? o->solver : "lemke";
     s->solver_name = malloc(strlen(sv) + 1);
     if (!s->solver_name) goto nomem;
@@ -148,7 +149,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     int R = s->nrows;
     ALLOC(s->rows, R);
     ALLOC(s->y0, R); ALLOC(s->y1, R); ALLOC(s->y2, R); ALLOC(s->lam1, R); ALLOC(s->lam2, R);
-    ALLOC(s->gamma, R); ALLOC(s->in1, R); ALLOC(s->in2, R); ALLOC(s->releasing, R);
+    ALLOC(s->gamma, R); ALLOC(s->in1, R); ALLOC(s->in2, R); ALLOC(s->releasing, R); ALLOC(s->gshift, R);
     ALLOC(s->MinvHt, (size_t)R * s->ntot);
     ALLOC(s->W, (size_t)R * R); ALLOC(s->qv, R); ALLOC(s->z, R); ALLOC(s->w, R);
     ALLOC(s->sel, R); ALLOC(s->rootsfound, R);
@@ -170,6 +171,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     /* initial index sets: rows touching with zero relative velocity rest */
     for (r = 0; r < R; r++)
         if (s->y0[r] <= s->o.gap_tol && fabs(s->y1[r]) <= s->o.vel_tol) s->in1[r] = s->in2[r] = 1;
+    if (nsm_ed_root_shifts(s) != 0) { nsm_set_err(err, "nsm_ed_new: %s", s->err); nsm_ed_free(s); return NULL; }
     s->cv = nsm_cvode_new(s, err);
     if (!s->cv) { nsm_ed_free(s); return NULL; }
     return s;
@@ -177,6 +179,18 @@ nomem:
     nsm_set_err(err, "out of memory");
     nsm_ed_free(s);
     return NULL;
+}
+
+int nsm_ed_root_shifts(nsm_ed *s)
+{
+    int rc = nsm_ed_kinematics(s, s->t, s->x, 1);
+    if (rc != 0) return rc;
+    for (int r = 0; r < s->nrows; r++) {
+        if (s->in2[r]) s->gshift[r] = 0.0;
+        else if (s->y0[r] <= s->o.gap_tol && fabs(s->y1[r]) <= s->o.vel_tol) s->gshift[r] = -s->o.gap_tol;
+        else s->gshift[r] = 0.0;
+    }
+    return 0;
 }
 
 ns_status nsm_ed_set_state_from_sim(nsm_ed *s, nsm_sim *sim)
@@ -296,6 +310,10 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
     if (named >= 0) ev->y1_before = ev->y1_after = s->y1[named];
     if (impacting > 0) {
         int nrest = 0;
+        /* y[2] before the impact (the free relative accelerations of the
+         * impacting rows) for the hop test of nsm_ed_impact */
+        if (nsm_ed_accelerations(s, s->t, s->x, s->acc) != 0) return NS_NO_SOLUTION;
+        if (nsm_ed_relative_accelerations(s) != 0) return NS_BAD_INPUT;
         if (nsm_ed_impact(s, &nrest) != 0) return NS_NO_SOLUTION;
         s->stats.impacts++;
         s->stats.impact_rows += impacting;
@@ -324,7 +342,10 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
         if (rc != 0) return NS_NO_SOLUTION;
         for (int r = 0; r < s->nrows; r++) {
             if (!s->in2[r]) continue;
-            int off = s->lam2[r] <= o->lambda_tol && (s->y2[r] > o->acc_tol || s->releasing[r]);
+            /* no contact force: separating (y[2] > 0) or undetermined
+             * (y[2] = 0, e.g. touching bodies in free fall): the row leaves
+             * I2 and is watched by g = y[0] + gap_tol */
+            int off = s->lam2[r] <= o->lambda_tol;
             if (off) {
                 s->in2[r] = s->in1[r] = 0;
                 ev->released++;

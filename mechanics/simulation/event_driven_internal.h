@@ -75,6 +75,11 @@ struct nsm_ed {
     double *y0, *y1, *y2, *lam1, *lam2, *gamma; /* (nrows) */
     unsigned char *in1, *in2;  /* (nrows) index sets per row */
     unsigned char *releasing;  /* (nrows) the release root fired */
+    double *gshift;            /* (nrows) g = y[0] − gshift outside I2, set at
+                                  each (re)start: −gap_tol for a row touching
+                                  with zero relative velocity (a penetration
+                                  beyond gap_tol is caught although y[0] may
+                                  start ≤ 0), 0 otherwise */
     double *MinvHt;            /* (nrows × ntot) M⁻¹ ∇h_rowᵀ over all q */
     /* dense LCP work (nrows × nrows) */
     double *W, *qv, *z, *w;
@@ -95,6 +100,10 @@ int nsm_ed_accelerations(nsm_ed *s, double t, const double *x, double *acc);
 /** Impact LCP over the rows with in1 set; e_eff per row from rest_vel.
  *  Velocities in x updated; lam1 filled. Returns 0 or −1. */
 int nsm_ed_impact(nsm_ed *s, int *nrest);
+/** y[2] = ∇h q̈ + γ of the rows outside I2 from s->acc at (s->t, s->x). */
+int nsm_ed_relative_accelerations(nsm_ed *s);
+/** gshift of every row from the state at s->t (before a CVODE restart). */
+int nsm_ed_root_shifts(nsm_ed *s);
 /** LU of M_j(q) into s->Mlu (0, or nonzero with s->err set). */
 int nsm_ed_factor_mass(nsm_ed *s, int j, const double *q);
 void nsm_ed_log(nsm_ed *s, int level, const char *fmt, ...)

@@ -333,7 +333,8 @@ int nsm_ed_impact(nsm_ed *s, int *nrest)
     for (int a = 0; a < k; a++) {
         int r = s->sel[a];
         double y1 = s->y1[r], e = s->rows[r].e;
-        if (!s->in2[r] && y1 < -s->o.vel_tol && -y1 < s->o.rest_vel) { e = 0.0; (*nrest)++; }
+        double hop = s->y2[r] < 0 ? (e * y1) * (e * y1) / (-2.0 * s->y2[r]) : INFINITY;
+        if (!s->in2[r] && y1 < -s->o.vel_tol && (-y1 < s->o.rest_vel || hop < s->o.rest_gap)) { e = 0.0; (*nrest)++; }
         s->qv[a] = (1.0 + e) * y1;
     }
     if (lcp(s, k) != 0) {
@@ -348,5 +349,13 @@ int nsm_ed_impact(nsm_ed *s, int *nrest)
         const double *u = s->MinvHt + (size_t)s->sel[b] * s->ntot;
         for (int a = 0; a < s->ntot; a++) v[a] += u[a] * l;
     }
+    return 0;
+}
+
+int nsm_ed_relative_accelerations(nsm_ed *s)
+{
+    int rc = nsm_ed_kinematics(s, s->t, s->x, 2);
+    if (rc != 0) return rc;
+    for (int r = 0; r < s->nrows; r++) if (!s->in2[r]) s->y2[r] = h_dot(s, r, s->acc) + s->gamma[r];
     return 0;
 }
