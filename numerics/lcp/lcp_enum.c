@@ -7,7 +7,7 @@
  * are always in B. The set {i : z_i > 0} of the starting z is tried first
  * (what a time-stepping loop wants: the last active set usually still
  * holds), then all 2^m sets of the m complementarity rows in Gray-code
- * order; each costs one LAPACKE LU of M_BB. For small m only (m ≤ 30). */
+ * order; each costs one LU of M_BB (ns_kernel_lu). For small m only (m ≤ 30). */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -34,8 +34,8 @@ static int try_set(ns_int n, const double *M, const double *q,
             for (ns_int a = 0; a < nb; a++)
                 work[a + (size_t)b * nb] = M[B[a] + (size_t)B[b] * n];
         }
-        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, nb, 1, work, nb, piv, rhs, nb) != 0)
-            return 1;
+        if (ns_kernel_lu(nb, work, nb, piv) != 0) return 1;
+        ns_kernel_lu_solve(nb, work, nb, piv, rhs);
         for (ns_int a = 0; a < nb; a++) {
             if (!isfinite(rhs[a])) return 1;
             if (!(eq && eq[B[a]]) && rhs[a] < 0.0) return 1;

@@ -99,8 +99,8 @@ static int polish(ns_int n, const double *M, const double *q,
         for (ns_int a = 0; a < nj; a++)
             work[a + (size_t)b * nj] = M[J[a] + (size_t)J[b] * n];
     }
-    lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, nj, 1, work, nj, piv, rhs, nj);
-    if (info != 0) return 1;
+    if (ns_kernel_lu(nj, work, nj, piv) != 0) return 1;
+    ns_kernel_lu_solve(nj, work, nj, piv, rhs);
     for (ns_int a = 0; a < nj; a++) {
         if (!(rhs[a] >= 0.0)) return 1;
         zp[J[a]] = rhs[a];

@@ -5,7 +5,8 @@
  *   or φ(a, b) = min(a, b)        (min-map variant, lcp_newton_min.c),
  * and Φ_i = w_i on equality rows. Each step solves H d = −Φ with an element
  * H = D_a + D_b M of the generalised Jacobian (D_a, D_b diagonal; at the kink
- * a = b = 0 the FB element uses the direction (1, 1)/√2), by LAPACKE LU, then
+ * a = b = 0 the FB element uses the direction (1, 1)/√2), by LU
+ * (ns_kernel_lu), then
  * backtracks (Armijo, σ = 1e-4) on the merit Ψ = ½‖Φ‖². Safeguard: when H is
  * singular or d is not a descent direction (∇Ψᵀd > −ρ‖d‖^2.1, ρ = 1e-8), the
  * step is the steepest descent −∇Ψ = −HᵀΦ. Stops when the caller's error is
@@ -58,7 +59,8 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
         for (ns_int a = 0; a < na; a++)
             work[a + (size_t)b * na] = M[A[a] + (size_t)A[b] * n];
     }
-    if (LAPACKE_dgesv(LAPACK_COL_MAJOR, na, 1, work, na, piv, rhs, na) != 0) return 1;
+    if (ns_kernel_lu(na, work, na, piv) != 0) return 1;
+    ns_kernel_lu_solve(na, work, na, piv, rhs);
     for (ns_int a = 0; a < na; a++) zp[A[a]] = rhs[a];
     /* two steps of iterative refinement, residual in long double */
     for (int ref = 0; ref < 2; ref++) {
@@ -68,7 +70,7 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
                 r += (long double)M[A[a] + (size_t)A[b] * n] * zp[A[b]];
             rhs[a] = (double)-r;
         }
-        LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', na, 1, work, na, piv, rhs, na);
+        ns_kernel_lu_solve(na, work, na, piv, rhs);
         for (ns_int a = 0; a < na; a++) zp[A[a]] += rhs[a];
     }
     return 0;
@@ -134,7 +136,8 @@ ns_status ns_newton_dense(ns_int n, const double *M, const double *q,
         cblas_dgemv(CblasColMajor, CblasTrans, n, n, 1.0, H, n, F, 1, 0.0, g, 1);
         memcpy(LU, H, nn * sizeof(double));
         for (ns_int i = 0; i < n; i++) d[i] = -F[i];
-        lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, LU, n, piv, d, n);
+        int info = ns_kernel_lu(n, LU, n, piv);
+        if (info == 0) ns_kernel_lu_solve(n, LU, n, piv, d);
         double gd = cblas_ddot(n, g, 1, d, 1);
         double dn = cblas_dnrm2(n, d, 1);
         int newton = info == 0 && ns_all_finite(d, (size_t)n) &&
