@@ -84,6 +84,8 @@ ns_status ns_gfc_reduce_nsgs_ac(const ns_gfc *p, double *v, double *u, double *r
                                 const ns_options *o, ns_result *res);
 ns_status ns_gfc_reduce_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
                                const ns_options *o, ns_result *res);
+ns_status ns_gfc_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
+                        const ns_options *o, ns_result *res);
 /* gmp (numerics/gmp) */
 ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w,
                       const ns_options *o, ns_result *res);
