@@ -64,8 +64,16 @@ static run siconos_lcp(const char *path, const ns_problem *p, int id)
 {
     run r = { INFINITY, INFINITY, "" };
     LinearComplementarityProblem *lcp = newLCP();
-    linearComplementarity_newFromFilename(lcp, path);   /* its return code is not 0 on success */
-    if (lcp->size <= 0 || !lcp->q) { r.status = "read-fail"; return r; }
+    /* Siconos 4.4's linearComplementarity_newFromFilename returns 1 on success
+     * (checked: 1 with size 10 on data/lcp/lcp_pd_n10.dat), unlike
+     * mixedLinearComplementarity_newFromFilename, which returns 0: judge the
+     * read by what it filled in, not by the code */
+    linearComplementarity_newFromFilename(lcp, path);
+    if (lcp->size <= 0 || !lcp->q || !lcp->M) {
+        freeLinearComplementarityProblem(lcp);
+        r.status = "read-fail";
+        return r;
+    }
     int n = lcp->size;
     double *z = calloc(n, sizeof(double)), *w = calloc(n, sizeof(double));
     double total = 0;
@@ -217,18 +225,41 @@ static int scaling(void)
     return 0;
 }
 
-/* writes random LCPs (sizes given) as .dat files so both libraries read them */
+/* dense symmetric positive definite: M = AᵀA/n + I/2, A uniform in [−1, 1] */
+static ns_problem *random_pd(int n, unsigned seed)
+{
+    double *A = malloc(sizeof(double) * n * n), *q = malloc(n * sizeof(double));
+    ns_matrix *M = ns_matrix_dense_new(n, n);
+    srand(seed);
+    for (int k = 0; k < n * n; k++) A[k] = 2.0 * rand() / RAND_MAX - 1.0;
+    for (int j = 0; j < n; j++)
+        for (int i = 0; i < n; i++) {
+            double s = 0;
+            for (int k = 0; k < n; k++) s += A[k + (size_t)i * n] * A[k + (size_t)j * n];
+            M->dense[i + (size_t)j * n] = s / n + (i == j ? 0.5 : 0.0);
+        }
+    for (int i = 0; i < n; i++) q[i] = 2.0 * rand() / RAND_MAX - 1.0;
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(M, q));
+    free(A); free(q);
+    return p;
+}
+
+/* writes random LCPs (P-matrix and PD families, n = 50 … 400) as .dat files
+ * so both libraries read the same numbers */
 static int write_random(const char *dir)
 {
     const int sizes[] = { 50, 100, 200, 400 };
-    for (int k = 0; k < 4; k++) {
-        ns_problem *p = random_pmatrix(sizes[k], 100 + k);
-        char path[1024], err[NS_ERRMSG_LEN];
-        snprintf(path, sizeof path, "%s/random_pmatrix_%d.dat", dir, sizes[k]);
-        if (ns_problem_write(path, p, NS_FORMAT_DAT, err)) { fprintf(stderr, "%s\n", err); return 1; }
-        printf("%s\n", path);
-        ns_problem_free(p);
-    }
+    for (int fam = 0; fam < 2; fam++)
+        for (int k = 0; k < 4; k++) {
+            ns_problem *p = fam == 0 ? random_pmatrix(sizes[k], 100 + k)
+                                     : random_pd(sizes[k], 200 + k);
+            char path[1024], err[NS_ERRMSG_LEN];
+            snprintf(path, sizeof path, "%s/random_%s_%d.dat", dir,
+                     fam == 0 ? "pmatrix" : "pd", sizes[k]);
+            if (ns_problem_write(path, p, NS_FORMAT_DAT, err)) { fprintf(stderr, "%s\n", err); return 1; }
+            printf("%s\n", path);
+            ns_problem_free(p);
+        }
     return 0;
 }
 

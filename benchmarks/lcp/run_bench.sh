@@ -1,7 +1,12 @@
 #!/bin/sh
 # Runs our LCP/MLCP solvers and Siconos' on the same files in one run and
-# prints the tables, then the Lemke scaling table.
+# prints the tables (per file and solver pair: n, both times, ratio
+# ours/Siconos, both errors), then the Lemke scaling table.
 #   benchmarks/lcp/run_bench.sh [BUILD_DIR] [DATA_DIR]
+# LCP files: the random P-matrix and PD families (n = 50 … 400) written by
+# the benchmark, the project's data/lcp/*.dat (tools/gen_data) and
+# DATA_DIR/lcp/*.dat (Siconos' collection); MLCP: DATA_DIR/mlcp/*.dat.
+# The machine is shared: run it several times and compare ratios of one run.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
@@ -11,12 +16,12 @@ bin=$build/bin/bench_lcp_siconos
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$bin" write-random "$tmp" >/dev/null
-echo "== LCP (../shared/data/lcp and random P-matrix files)"
+echo "== LCP (random families, data/lcp, $data/lcp)"
 # Siconos prints its own progress on stdout: keep only our table rows ("| ")
-"$bin" lcp "$data"/lcp/*.dat "$tmp"/random_pmatrix_*.dat | grep '^| ' 
+"$bin" lcp "$tmp"/random_*.dat "$here"/../../data/lcp/*.dat "$data"/lcp/*.dat | grep '^| '
 echo
-echo "== MLCP (../shared/data/mlcp)"
-"$bin" mlcp "$data"/mlcp/*.dat | grep '^| ' 
+echo "== MLCP ($data/mlcp)"
+"$bin" mlcp "$data"/mlcp/*.dat | grep '^| '
 echo
 echo "== Lemke scaling, dense random P-matrix"
 "$bin" scaling
