@@ -4,7 +4,9 @@
  *     J = blockdiag(A_α) + blockdiag(B_α) W
  * has W's block pattern; it is factored by UMFPACK (ns_factor SPARSE_LU),
  * symbolic analysis once, numeric factorization every iteration. Step
- * δ = −J⁻¹Φ, Armijo backtracking on ½‖Φ‖² (u moves linearly: u + tWδ).
+ * δ = −J⁻¹Φ, non-monotone Armijo backtracking (Grippo–Lampariello–Lucidi,
+ * reference = max of the last 10 values of θ = ½‖Φ‖²; u moves linearly:
+ * u + tWδ): θ(r + tδ) ≤ θ_ref − 2σtθ(r), σ = 1e-4.
  * A singular J, or a step the line search rejects, is retried with
  * J + δI, δ = 1e-10·max|W| raised ×100 up to 7 times and lowered again
  * after a success; if that fails too the solve ends with NS_SINGULAR or
@@ -59,6 +61,8 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
     memcpy(best, r, m * sizeof(double));
     res->error = err;
     if (err <= o->tol) { st = NS_CONVERGED; goto done; }
+    double hist[10];
+    int nh = 0;
     for (int it = 1; it <= o->max_iter; it++) {
         res->iterations = it;
         double th = 0.0;
@@ -68,6 +72,9 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
         }
         for (size_t i = 0; i < m; i++) th += Phi[i] * Phi[i];
         th *= 0.5;
+        hist[nh++ % 10] = th;
+        double thmax = th; /* non-monotone reference: max of the last 10 */
+        for (int i = 0; i < (nh < 10 ? nh : 10); i++) thmax = fmax(thmax, hist[i]);
         /* J_αβ = B_α W_αβ (+ A_α + δI on the diagonal); δ > 0 only after a
          * singular J or a failed line search (Levenberg–Marquardt retry). */
         int ok = 0;
@@ -104,7 +111,7 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
             for (int ls = 0; ls < 40; ls++, t *= 0.5) {
                 for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
                 double tht = merit(p, cs, phi, rt, ut, Fw);
-                if (tht <= (1.0 - 2e-4 * t) * th) { ok = 1; break; }
+                if (tht <= thmax - 2e-4 * t * 2.0 * th) { ok = 1; break; }
             }
         }
         if (!ok) {
