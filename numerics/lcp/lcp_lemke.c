@@ -116,27 +116,20 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     ns_status st = NS_MAX_ITER;
     res->iterations = 0;
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
-    size_t nn = (size_t)n * (size_t)n;
-    double *binv = ns_malloc(nn, sizeof(double));
-    double *work = ns_malloc(nn + (size_t)n, sizeof(double));
-    double *x = ns_malloc((size_t)n, sizeof(double));
-    double *c = ns_malloc((size_t)n, sizeof(double));
-    double *u = ns_malloc((size_t)n, sizeof(double));
-    double *vr = ns_malloc((size_t)n, sizeof(double));
-    double *zp = ns_malloc((size_t)n, sizeof(double));
-    double *wp = ns_malloc((size_t)n, sizeof(double));
-    ns_int *basis = ns_malloc((size_t)n, sizeof(ns_int));
-    ns_int *pos = ns_malloc(2 * (size_t)n + 1, sizeof(ns_int));
-    ns_int *cand = ns_malloc((size_t)n, sizeof(ns_int));
-    lapack_int *piv = ns_malloc((size_t)n, sizeof(lapack_int));
-    unsigned char *unit = ns_malloc((size_t)n, 1);
-    ns_int *D = ns_malloc((size_t)n, sizeof(ns_int));   /* stored columns */
-    ns_int nd = 0;
-    if (!binv || !work || !x || !c || !u || !vr || !zp || !wp || !basis ||
-        !pos || !cand || !piv || !unit || !D) {
-        st = ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
-        goto done;
+    size_t nn = (size_t)n * (size_t)n, un = (size_t)n;
+    /* three blocks (setup cost matters on small problems) */
+    double *dbl = ns_malloc(2 * nn + 6 * un, sizeof(double));
+    ns_int *ints = ns_malloc(5 * un + 1, sizeof(ns_int));
+    lapack_int *piv = ns_malloc(un, sizeof(lapack_int) + 1);
+    if (!dbl || !ints || !piv) {
+        free(dbl); free(ints); free(piv);
+        return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
     }
+    double *binv = dbl, *work = dbl + nn, *x = work + nn + un, *c = x + un,
+           *u = c + un, *zp = u + un, *wp = zp + un;
+    ns_int *basis = ints, *pos = ints + un, *cand = pos + 2 * un + 1, *D = cand + un;
+    unsigned char *unit = (unsigned char *)(piv + un);
+    ns_int nd = 0;
     /* basis {w}: B = I (all columns pristine), x = q */
     for (ns_int i = 0; i < n; i++) {
         unit[i] = 1;
@@ -252,8 +245,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
         res->message[0] = '\0';
     }
 done:
-    free(binv); free(work); free(x); free(c); free(u); free(vr); free(zp);
-    free(wp); free(basis); free(pos); free(cand); free(piv); free(unit); free(D);
+    free(dbl); free(ints); free(piv);
     return st;
 }
 
