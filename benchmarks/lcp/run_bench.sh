@@ -8,6 +8,9 @@
 # DATA_DIR/lcp/*.dat (Siconos' collection); MLCP: DATA_DIR/mlcp/*.dat.
 # The machine is shared: run it several times and compare ratios of one run.
 set -eu
+# Both libraries run BLAS single-threaded (small dense problems; see
+# tools/common/blas_threads.h); override by exporting OPENBLAS_NUM_THREADS.
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
 data=${2:-$here/../../../shared/data}

@@ -16,6 +16,9 @@
 # Needs the build (tools/setup.sh) with libsiconos-numerics-dev installed,
 # so that build/bin/ns_siconos_driver exists. NS_BUILD_DIR picks the build.
 set -euo pipefail
+# Both libraries run BLAS single-threaded (small dense problems; see
+# tools/common/blas_threads.h); override by exporting OPENBLAS_NUM_THREADS.
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${NS_BUILD_DIR:-$root/build}
 nsbench=$build/bin/nsbench

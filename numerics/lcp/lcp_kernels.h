@@ -57,10 +57,8 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
                         const double *w, double *zp, double *work,
                         lapack_int *piv, ns_int *idx);
 
-/** LU with partial pivoting of A (n×n, leading dimension lda), LAPACK's
- *  factors and 1-based piv; own loop for n ≤ NS_KERNEL_LU_SMALL, dgetrf
- *  above. 0 on success, 1 when singular (zero pivot). */
-#define NS_KERNEL_LU_SMALL 512
+/** LU with partial pivoting of A (n×n, leading dimension lda) by LAPACK's
+ *  dgetrf, 1-based piv. 0 on success, 1 when singular (zero pivot). */
 int ns_kernel_lu(ns_int n, double *A, ns_int lda, lapack_int *piv);
 /** b ← A⁻¹ b (one right-hand side, length n) from ns_kernel_lu's factors. */
 void ns_kernel_lu_solve(ns_int n, const double *A, ns_int lda,

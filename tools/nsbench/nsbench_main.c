@@ -8,6 +8,7 @@
  * --jobs is. Exit status: 0 done, 1 an output file could not be written,
  * 2 bad usage or no problem file, 130 interrupted (partial results kept). */
 #define _POSIX_C_SOURCE 200809L
+#include "blas_threads.h"
 #include "nsbench.h"
 #include <errno.h>
 #include <math.h>
@@ -419,6 +420,7 @@ int main(int argc, char **argv)
 {
     cli c;
     memset(&c, 0, sizeof c);
+    ns_tool_blas_single_thread();   /* children inherit it: one core per run */
     int rc = parse_args(argc, argv, &c);
     if (rc < 0) {
         if (c.list) {

@@ -6,6 +6,7 @@
  * or usage (one-line message on stderr naming the file, line or field). */
 #define _POSIX_C_SOURCE 200809L
 #include "nonsmooth/nonsmooth.h"
+#include "blas_threads.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -234,6 +235,7 @@ int main(int argc, char **argv)
 {
     cli c;
     memset(&c, 0, sizeof c);
+    ns_tool_blas_single_thread();
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0) return rc;
     if (c.list) {
