@@ -1,0 +1,223 @@
+/* contacts.c — see contacts.h. */
+#include "contacts.h"
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NWALLS 5
+
+typedef struct rec { int other; int inter; int seen; } rec;   /* other ≥ n: wall */
+typedef struct reclist { rec *v; int n, cap; } reclist;
+
+struct sbx_contacts {
+    int n;
+    double *R;
+    int *ds;
+    double a;
+    int law;
+    int *order;               /* sphere indices sorted by x */
+    reclist *recs;            /* per sphere: its contacts with walls and with
+                                 spheres of larger index */
+};
+
+void sbx_contacts_free(sbx_contacts *c)
+{
+    if (!c) return;
+    for (int i = 0; c->recs && i < c->n; i++) free(c->recs[i].v);
+    free(c->recs); free(c->order); free(c->R); free(c->ds);
+    free(c);
+}
+
+sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
+                               double a, int law)
+{
+    sbx_contacts *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->n = n; c->a = a; c->law = law;
+    c->R = malloc((size_t)n * sizeof *c->R);
+    c->ds = malloc((size_t)n * sizeof *c->ds);
+    c->order = malloc((size_t)n * sizeof *c->order);
+    c->recs = calloc((size_t)n, sizeof *c->recs);
+    if (!c->R || !c->ds || !c->order || !c->recs) { sbx_contacts_free(c); return NULL; }
+    memcpy(c->R, R, (size_t)n * sizeof *R);
+    memcpy(c->ds, ds, (size_t)n * sizeof *ds);
+    for (int i = 0; i < n; i++) c->order[i] = i;
+    return c;
+}
+
+/* Orthonormal tangents t1, t2 of a unit normal n (deterministic in n). */
+static void tangents(const double n[3], double t1[3], double t2[3])
+{
+    double a[3] = { 1, 0, 0 };
+    if (fabs(n[0]) > 0.6) { a[0] = 0; a[1] = 1; }
+    double d = a[0] * n[0] + a[1] * n[1] + a[2] * n[2];
+    for (int k = 0; k < 3; k++) t1[k] = a[k] - d * n[k];
+    double l = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+    for (int k = 0; k < 3; k++) t1[k] /= l;
+    t2[0] = n[1] * t1[2] - n[2] * t1[1];
+    t2[1] = n[2] * t1[0] - n[0] * t1[2];
+    t2[2] = n[0] * t1[1] - n[1] * t1[0];
+}
+
+static void cross(const double a[3], const double b[3], double c[3])
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* H (3 × ncols, column-major) of a contact with normal n between body 1
+ * (radius R1 at columns 0..5; the one the normal points away from, NULL for
+ * a wall) and body 2 (radius R2, at columns off2..off2+5; the normal points
+ * into it). Rows: normal, t1, t2 of the velocity of body 2 relative to body
+ * 1 at the contact point; b such that y = (gap, 0, 0) at Q. */
+static void contact_H(const double n[3], int two, double R1, double R2,
+                      const double *Q, int ncols, double gap, double *H, double *b)
+{
+    double t[3][3], nt[3][3];
+    memcpy(t[0], n, sizeof t[0]);
+    tangents(n, t[1], t[2]);
+    for (int r = 1; r < 3; r++) cross(n, t[r], nt[r]);
+    memset(H, 0, (size_t)3 * ncols * sizeof *H);
+    int off2 = two ? 6 : 0;
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) {
+            H[r + 3 * (off2 + k)] = t[r][k];
+            if (r > 0) H[r + 3 * (off2 + 3 + k)] = -R2 * nt[r][k];
+            if (two) {
+                H[r + 3 * k] = -t[r][k];
+                if (r > 0) H[r + 3 * (3 + k)] = -R1 * nt[r][k];
+            }
+        }
+    for (int r = 0; r < 3; r++) {
+        double s = 0.0;
+        for (int cidx = 0; cidx < ncols; cidx++) s += H[r + 3 * cidx] * Q[cidx];
+        b[r] = (r == 0 ? gap : 0.0) - s;
+    }
+}
+
+static rec *find(reclist *l, int other)
+{
+    for (int k = 0; k < l->n; k++) if (l->v[k].other == other) return &l->v[k];
+    return NULL;
+}
+
+static int push(reclist *l, rec r)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 8;
+        rec *v = realloc(l->v, (size_t)cap * sizeof *v);
+        if (!v) return -1;
+        l->v = v; l->cap = cap;
+    }
+    l->v[l->n++] = r;
+    return 0;
+}
+
+/* Keeps (refreshes or adds) the contact of sphere i with `other` (a sphere
+ * j > i or a wall n + w). Q: the q of both bodies (12 values) or of i (6). */
+static int keep(sbx_contacts *c, nsm_model *m, int i, int other, const double n[3],
+                double gap, const double *Q, sbx_geom *g, char *err)
+{
+    int two = other < c->n;
+    int ncols = two ? 12 : 6;
+    double H[36], b[3];
+    if (two) contact_H(n, 1, c->R[i], c->R[other], Q, ncols, gap, H, b);
+    else contact_H(n, 0, 0.0, c->R[i], Q, ncols, gap, H, b);  /* sphere i is body 2 */
+    rec *r = find(&c->recs[i], other);
+    if (r) {
+        r->seen = 1;
+        if (nsm_relation_set_H(nsm_model_relation(m, r->inter), H, b) != NS_OK) {
+            snprintf(err, NS_ERRMSG_LEN, "set_H refused for interaction %d", r->inter);
+            return -1;
+        }
+        return 0;
+    }
+    nsm_relation *rel = nsm_relation_lagrangian_linear_new(3, ncols, H, b);
+    if (!rel) { snprintf(err, NS_ERRMSG_LEN, "out of memory"); return -1; }
+    int id = nsm_model_add_interaction(m, rel, c->law, c->ds[i], two ? c->ds[other] : -1);
+    if (id < 0) { snprintf(err, NS_ERRMSG_LEN, "%s", nsm_model_error(m)); return -1; }
+    if (push(&c->recs[i], (rec){ other, id, 1 }) != 0) {
+        nsm_model_remove_interaction(m, id);
+        snprintf(err, NS_ERRMSG_LEN, "out of memory");
+        return -1;
+    }
+    g->added++;
+    return 0;
+}
+
+int sbx_contacts_update(sbx_contacts *c, nsm_model *m,
+                        const double *const *pos, double margin,
+                        sbx_geom *g, char *err)
+{
+    memset(g, 0, sizeof *g);
+    int n = c->n;
+    double a = c->a;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < c->recs[i].n; k++) c->recs[i].v[k].seen = 0;
+    /* walls: floor, x = −a, x = +a, y = −a, y = +a (normals into the box) */
+    static const double wn[NWALLS][3] = { { 0, 0, 1 }, { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 } };
+    for (int i = 0; i < n; i++) {
+        const double *x = pos[i];
+        double R = c->R[i];
+        double gaps[NWALLS] = { x[2] - R, x[0] + a - R, a - x[0] - R, x[1] + a - R, a - x[1] - R };
+        for (int w = 0; w < NWALLS; w++) {
+            if (-gaps[w] > g->max_penetration) g->max_penetration = -gaps[w];
+            if (gaps[w] >= margin) continue;
+            double Q[6];
+            memcpy(Q, x, 6 * sizeof *Q);
+            if (keep(c, m, i, n + w, wn[w], gaps[w], Q, g, err) != 0) return -1;
+        }
+    }
+    /* spheres: insertion sort of the previous order by x, then sweep */
+    int *o = c->order;
+    for (int k = 1; k < n; k++) {
+        int v = o[k];
+        double xv = pos[v][0];
+        int j = k - 1;
+        while (j >= 0 && pos[o[j]][0] > xv) { o[j + 1] = o[j]; j--; }
+        o[j + 1] = v;
+    }
+    double Rmax = 0.0;
+    for (int i = 0; i < n; i++) if (c->R[i] > Rmax) Rmax = c->R[i];
+    for (int k = 0; k < n; k++) {
+        int i = o[k];
+        const double *xi = pos[i];
+        double reach = c->R[i] + Rmax + margin;
+        for (int l = k + 1; l < n && pos[o[l]][0] - xi[0] <= reach; l++) {
+            int j = o[l];
+            const double *xj = pos[j];
+            double lim = c->R[i] + c->R[j] + margin;
+            double dy = xj[1] - xi[1], dz = xj[2] - xi[2], dx = xj[0] - xi[0];
+            if (fabs(dy) > lim || fabs(dz) > lim || dx > lim) continue;
+            g->pair_tests++;
+            double d = sqrt(dx * dx + dy * dy + dz * dz);
+            double gap = d - c->R[i] - c->R[j];
+            if (-gap > g->max_penetration) g->max_penetration = -gap;
+            if (gap >= margin || d == 0.0) continue;
+            int lo = i < j ? i : j, hi = i < j ? j : i;
+            double nrm[3] = { dx / d, dy / d, dz / d };   /* from i to j */
+            if (lo != i) for (int t = 0; t < 3; t++) nrm[t] = -nrm[t];
+            double Q[12];
+            memcpy(Q, pos[lo], 6 * sizeof *Q);
+            memcpy(Q + 6, pos[hi], 6 * sizeof *Q);
+            if (keep(c, m, lo, hi, nrm, gap, Q, g, err) != 0) return -1;
+        }
+    }
+    /* contacts not seen: the gap is above the margin */
+    for (int i = 0; i < n; i++) {
+        reclist *l = &c->recs[i];
+        for (int k = 0; k < l->n;) {
+            if (l->v[k].seen) { k++; continue; }
+            if (nsm_model_remove_interaction(m, l->v[k].inter) != NS_OK) {
+                snprintf(err, NS_ERRMSG_LEN, "cannot remove interaction %d", l->v[k].inter);
+                return -1;
+            }
+            l->v[k] = l->v[--l->n];
+            g->removed++;
+        }
+    }
+    g->ninteractions = nsm_model_ninter(m);
+    return 0;
+}
