@@ -59,7 +59,12 @@ typedef struct ds_desc {
     H5T_class_t cls;
     hssize_t len;      /* number of elements */
     int varstr;        /* variable-length string */
+    size_t tsize;      /* bytes of one element */
 } ds_desc;
+
+/* Largest fixed-length string accepted in an info dataset (libfclib
+ * allocates what the file declares). */
+#define NS_FCLIB_MAX_STRING (1u << 20)
 
 /* Class and element count of a dataset; NS_BAD_INPUT naming the path if it
  * is missing or unreadable. */
@@ -72,12 +77,24 @@ static ns_status describe(hid_t f, const char *file, const char *path, ds_desc *
     if (ds < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot open dataset", file, path);
     hid_t sp = H5Dget_space(ds), ty = H5Dget_type(ds);
     d->len = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
+    int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     d->cls = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
     d->varstr = ty >= 0 && d->cls == H5T_STRING && H5Tis_variable_str(ty) > 0;
+    d->tsize = ty >= 0 ? H5Tget_size(ty) : 0;
     if (ty >= 0) H5Tclose(ty);
     if (sp >= 0) H5Sclose(sp);
     H5Dclose(ds);
     if (d->len < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: unreadable dataspace", file, path);
+    /* every FCLIB dataset is a scalar or a vector; libfclib's readers write
+     * the dimensions into one hsize_t */
+    if (rank < 0 || rank > 1)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: rank %d dataset, a vector expected", file,
+                       path, rank);
+    /* numbers are at most 8 bytes: a forged element size would make HDF5
+     * allocate a conversion buffer of that size */
+    if ((d->cls == H5T_INTEGER || d->cls == H5T_FLOAT) && (d->tsize == 0 || d->tsize > 8))
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: %zu-byte numbers are not supported", file,
+                       path, d->tsize);
     return NS_OK;
 }
 
@@ -107,6 +124,28 @@ static ns_status want_reals(hid_t f, const char *file, const char *path, hssize_
     if (d.len != want)
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: %lld values, expected %lld", file, path,
                        (long long)d.len, (long long)want);
+    return NS_OK;
+}
+
+/* A group whose links HDF5 can list. libfclib probes optional members with
+ * H5LTfind_dataset, which reports a failed listing as "found" and then
+ * exits on the read: a corrupt group must be refused before. */
+static herr_t no_op_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)g; (void)name; (void)info; (void)data;
+    return 0;
+}
+
+static ns_status check_group(hid_t f, const char *file, const char *path, char *err)
+{
+    H5O_info_t oi;
+    if (!link_exists(f, path) || H5Oget_info_by_name(f, path, &oi, H5P_DEFAULT) < 0 ||
+        oi.type != H5O_TYPE_GROUP)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing group", file, path);
+    hsize_t idx = 0;
+    if (H5Literate_by_name(f, path, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, no_op_link, NULL,
+                           H5P_DEFAULT) < 0)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: unreadable group", file, path);
     return NS_OK;
 }
 
@@ -160,6 +199,7 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     ns_status st;
     ds_desc d = { 0 };
 #define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
+    if ((st = check_group(f, file, grp, err))) return st;
     if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
     if ((st = read_int1(f, file, P("n"), &s->n, err))) return st;
     if ((st = read_int1(f, file, P("nz"), &s->nz, err))) return st;
@@ -256,9 +296,10 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
         }
         if (link_exists(f, P("comment"))) {
             if ((st = describe(f, file, path, &d, err))) return st;
-            if (d.cls != H5T_STRING || d.varstr)
-                return ns_fail(err, NS_BAD_INPUT, "%s: %s: fixed-length string expected",
-                               file, path);
+            if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
+                d.tsize > NS_FCLIB_MAX_STRING)
+                return ns_fail(err, NS_BAD_INPUT, "%s: %s: one fixed-length string (at "
+                               "most %u bytes) expected", file, path, NS_FCLIB_MAX_STRING);
         }
     }
 #undef P
@@ -272,15 +313,18 @@ static ns_status check_info(hid_t f, const char *file, const char *root, char *e
     char path[256];
     snprintf(path, sizeof path, "%s/info", root);
     if (!link_exists(f, path)) return NS_OK;
+    ns_status gst = check_group(f, file, path, err);
+    if (gst) return gst;
     for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/info/%s", root, names[k]);
         if (!link_exists(f, path)) continue;
         ds_desc d = { 0 };
         ns_status st = describe(f, file, path, &d, err);
         if (st) return st;
-        if (d.cls != H5T_STRING || d.varstr)
-            return ns_fail(err, NS_BAD_INPUT, "%s: %s: fixed-length string expected", file,
-                           path);
+        if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
+            d.tsize > NS_FCLIB_MAX_STRING)
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s: one fixed-length string (at most "
+                           "%u bytes) expected", file, path, NS_FCLIB_MAX_STRING);
     }
     return NS_OK;
 }
@@ -305,6 +349,8 @@ static ns_status check_local(hid_t f, const char *file, int *dim, mat_shape *W, 
         return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_local/V, /fclib_local/R: local "
                        "problems with the extra unknowns lambda (V, R, s) are not supported",
                        file);
+    if ((st = check_group(f, file, "/fclib_local", err))) return st;
+    if ((st = check_group(f, file, "/fclib_local/vectors", err))) return st;
     if ((st = check_spacedim(f, file, "/fclib_local", dim, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_local/W", W, err))) return st;
     if (W->m != W->n)
@@ -326,6 +372,8 @@ static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
     if (link_exists(f, "/fclib_global/G"))
         return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_global/G: global problems with "
                        "equality constraints (G, b) are not supported", file);
+    if ((st = check_group(f, file, "/fclib_global", err))) return st;
+    if ((st = check_group(f, file, "/fclib_global/vectors", err))) return st;
     if ((st = check_spacedim(f, file, "/fclib_global", dim, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_global/M", M, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_global/H", H, err))) return st;

@@ -318,6 +318,59 @@ static void test_spacedim_4(void **state)
     unlink(path);
 }
 
+/* Found by fuzz_fclib: forged element sizes, info datasets libfclib would
+ * overflow (rank 2: it writes the dims into one hsize_t) or read past. */
+static void test_forged_types_and_info(void **state)
+{
+    (void)state;
+    char path[512];
+    ns_test_tmpname(path, sizeof path, ".hdf5");
+    /* spacedim stored as a 64-byte integer */
+    hid_t f = local_file(path);
+    assert_true(H5Ldelete(f, "/fclib_local/spacedim", H5P_DEFAULT) >= 0);
+    hid_t big = H5Tcopy(H5T_STD_I32LE);
+    assert_true(H5Tset_size(big, 64) >= 0);
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    hid_t ds = H5Dcreate2(f, "/fclib_local/spacedim", big, sp, H5P_DEFAULT, H5P_DEFAULT,
+                          H5P_DEFAULT);
+    assert_true(ds >= 0);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Tclose(big);
+    H5Fclose(f);
+    expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/spacedim");
+
+    /* info/title as a 2 x 2 array of strings */
+    f = local_file(path);
+    hid_t g = H5Gcreate2(f, "/fclib_local/info", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(g >= 0);
+    hid_t str = H5Tcopy(H5T_C_S1);
+    assert_true(H5Tset_size(str, 8) >= 0);
+    hsize_t dims[2] = { 2, 2 };
+    sp = H5Screate_simple(2, dims, NULL);
+    ds = H5Dcreate2(g, "title", str, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Tclose(str);
+    H5Gclose(g);
+    H5Fclose(f);
+    expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/info/title");
+
+    /* info as a dataset instead of a group */
+    f = local_file(path);
+    sp = H5Screate_simple(1, &one, NULL);
+    ds = H5Dcreate2(f, "/fclib_local/info", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT,
+                    H5P_DEFAULT);
+    assert_true(ds >= 0);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Fclose(f);
+    expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/info");
+    unlink(path);
+}
+
 static void test_bad_indices(void **state)
 {
     (void)state;
@@ -404,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_missing_group_and_not_hdf5),
         cmocka_unit_test(test_spacedim_4),
         cmocka_unit_test(test_bad_indices),
+        cmocka_unit_test(test_forged_types_and_info),
         cmocka_unit_test(test_unsupported_parts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
