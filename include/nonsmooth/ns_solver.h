@@ -26,7 +26,9 @@ typedef struct ns_options {
     int warm_start;          /* 1: start from the solution's current content */
     int fc_norm;             /* ns_fc_norm of the friction-contact error */
     double omega;            /* relaxation (psor, nsgs); 0 = solver default */
-    int check_every;         /* global error computed every k sweeps; 0 = 1 */
+    int check_every;         /* global error computed every k sweeps; 0 = solver's choice
+                                (pgs: every sweep; nsgs: when its light error predicts
+                                convergence, at least every 50 sweeps) */
     int shuffle;             /* contact order: 0 natural, 1 shuffled each sweep */
     unsigned seed;           /* for shuffle */
     const char *local_solver;/* one-block solver name, NULL = default */

@@ -42,6 +42,8 @@ void ns_fc_phi_fb(const ns_fc_contact *c, const double *r, const double *u,
 typedef int (*ns_fc_local_fn)(const ns_fc_contact *c, double *r);
 
 int ns_fc_local_ac(const ns_fc_contact *c, double *r);
+/** ac for d = 3 unrolled (what ns_fc_local_ac calls when dim = 3). */
+int ns_fc_local_ac3(const ns_fc_contact *c, double *r);
 int ns_fc_local_fb(const ns_fc_contact *c, double *r);
 int ns_fc_local_nm(const ns_fc_contact *c, double *r);
 int ns_fc_local_proj(const ns_fc_contact *c, double *r);

@@ -4,7 +4,8 @@
  * t the first of 1, ½, ¼, … (at most 30) with the Armijo decrease
  *     ½‖Φ(r + tδ)‖² ≤ (1 − 2σt) ½‖Φ(r)‖²,  σ = 1e-4.
  * Stops when the contact error ≤ tol (0 returned), or on a singular J, a
- * failed line search or max_iter (1 returned; r is the best iterate). */
+ * failed line search or max_iter (1 returned; r is the best iterate).
+ * ac in 3D goes to the unrolled copy of this loop (fc3d_local_ac3.c). */
 #include "fc3d/fc3d_local.h"
 #include <math.h>
 #include <string.h>
@@ -52,6 +53,9 @@ static int local_newton(ns_fc_phi_fn phi, const ns_fc_contact *c, double *r)
     return best_err <= c->tol ? 0 : 1;
 }
 
-int ns_fc_local_ac(const ns_fc_contact *c, double *r) { return local_newton(ns_fc_phi_ac, c, r); }
+int ns_fc_local_ac(const ns_fc_contact *c, double *r)
+{
+    return c->dim == 3 ? ns_fc_local_ac3(c, r) : local_newton(ns_fc_phi_ac, c, r);
+}
 int ns_fc_local_fb(const ns_fc_contact *c, double *r) { return local_newton(ns_fc_phi_fb, c, r); }
 int ns_fc_local_nm(const ns_fc_contact *c, double *r) { return local_newton(ns_fc_phi_nm, c, r); }

@@ -4,8 +4,10 @@
  *     r_α ← ω · local(W_αα, q̃_α, μ_α; start r_α) + (1 − ω) r_α,
  * local = the chosen one-contact solver (ac, fb, nm, proj) backed by exact
  * enumeration when it misses its tolerance. A sweep reads W once (one block
- * row per contact, BLOCK storage); the global error ns_fc_error is computed
- * every check_every sweeps (one more W·r). No allocation inside sweeps.
+ * row per contact, BLOCK storage); the global error ns_fc_error (one more
+ * W·r) is computed every check_every sweeps, or with check_every = 0 when
+ * the sweep's relative increment predicts convergence (see below); it
+ * alone decides convergence. No allocation inside sweeps.
  * Registered as nsgs-ac, nsgs-fb, nsgs-nm, nsgs-proj (and nsgs, which takes
  * o->local_solver, default ac). */
 #include "fc3d/fc3d_internal.h"
@@ -25,6 +27,42 @@ static uint64_t next_rand(uint64_t *s)
     return *s * 2685821657736338717ULL;
 }
 
+/* q̃_α = q_α + Σ_{β≠α} W_αβ r_β over block row α. */
+static void row_rhs(const ns_block *B, const double *q, const double *r, int d, ns_int a,
+                    double *qa)
+{
+    const ns_int kd = B->diag[a];
+    if (d == 3) {
+        double q0 = q[3 * (size_t)a], q1 = q[3 * (size_t)a + 1], q2 = q[3 * (size_t)a + 2];
+        for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+            if (k == kd) continue;
+            const double *Wk = B->x + B->value_ptr[k];
+            const double *rb = r + 3 * (size_t)B->block_col[k];
+            q0 += Wk[0] * rb[0] + Wk[3] * rb[1] + Wk[6] * rb[2];
+            q1 += Wk[1] * rb[0] + Wk[4] * rb[1] + Wk[7] * rb[2];
+            q2 += Wk[2] * rb[0] + Wk[5] * rb[1] + Wk[8] * rb[2];
+        }
+        qa[0] = q0; qa[1] = q1; qa[2] = q2;
+        return;
+    }
+    qa[0] = q[2 * (size_t)a]; qa[1] = q[2 * (size_t)a + 1];
+    for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+        if (k == kd) continue;
+        const double *Wk = B->x + B->value_ptr[k];
+        const double *rb = r + 2 * (size_t)B->block_col[k];
+        qa[0] += Wk[0] * rb[0] + Wk[2] * rb[1];
+        qa[1] += Wk[1] * rb[0] + Wk[3] * rb[1];
+    }
+}
+
+/* When to pay for the global error (one W·r and a pass over the contacts).
+ * check_every = k > 0: every k sweeps. check_every = 0: when the sweep's
+ * light error ℓ = ‖r_new − r_old‖ / ‖r_new‖ (summed over the sweep, free)
+ * predicts it: the last full check gave the ratio κ = error/ℓ, and the next
+ * one comes when κ ℓ ≤ tol — or after CHECK_GAP sweeps without one. Only
+ * the global error decides convergence. */
+enum { CHECK_GAP = 50 };
+
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                          const ns_options *o, ns_fc_local_fn f, ns_result *res)
 {
@@ -32,7 +70,8 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     const ns_int nc = view->nc;
     const ns_block *B = &view->W->block;
     const double omega = o->omega > 0 ? o->omega : 1.0;
-    const int every = o->check_every > 0 ? o->check_every : 1;
+    const int every = o->check_every;
+    const double ltol = fmin(1e-12, 0.1 * o->tol);
     ns_int *order = ns_malloc((size_t)nc + 1, sizeof(ns_int));
     if (!order) return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
     for (ns_int i = 0; i < nc; i++) order[i] = i;
@@ -41,54 +80,53 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     double t0 = ns_now();
     res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
     if (res->error <= o->tol) { free(order); return NS_CONVERGED; }
+    double kappa = 1.0;
+    int last_check = 0;
     for (int it = 1; it <= o->max_iter; it++) {
         if (o->shuffle)
             for (ns_int i = nc - 1; i > 0; i--) {
                 ns_int j = (ns_int)(next_rand(&seed) % (uint64_t)(i + 1));
                 ns_int t = order[i]; order[i] = order[j]; order[j] = t;
             }
+        double dr2 = 0.0, r2 = 0.0;
         for (ns_int s = 0; s < nc; s++) {
             ns_int a = order[s];
             double *ra = r + (size_t)a * d, qa[3], old[3];
-            for (int i = 0; i < d; i++) qa[i] = view->q[(size_t)a * d + i];
-            ns_int kd = B->diag[a];
-            for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
-                if (k == kd) continue;
-                const double *Wk = B->x + B->value_ptr[k];
-                const double *rb = r + (size_t)B->block_col[k] * d;
-                if (d == 3) {
-                    qa[0] += Wk[0] * rb[0] + Wk[3] * rb[1] + Wk[6] * rb[2];
-                    qa[1] += Wk[1] * rb[0] + Wk[4] * rb[1] + Wk[7] * rb[2];
-                    qa[2] += Wk[2] * rb[0] + Wk[5] * rb[1] + Wk[8] * rb[2];
-                } else {
-                    qa[0] += Wk[0] * rb[0] + Wk[2] * rb[1];
-                    qa[1] += Wk[1] * rb[0] + Wk[3] * rb[1];
-                }
-            }
-            const double *Wd = B->x + B->value_ptr[kd];
-            double nq = d == 3 ? sqrt(qa[0] * qa[0] + qa[1] * qa[1] + qa[2] * qa[2])
-                               : hypot(qa[0], qa[1]);
-            double nr = d == 3 ? sqrt(ra[0] * ra[0] + ra[1] * ra[1] + ra[2] * ra[2])
-                               : hypot(ra[0], ra[1]);
+            row_rhs(B, view->q, r, d, a, qa);
+            const double *Wd = B->x + B->value_ptr[B->diag[a]];
+            double nq2 = qa[0] * qa[0] + qa[1] * qa[1] + (d == 3 ? qa[2] * qa[2] : 0.0);
+            double nr2 = ra[0] * ra[0] + ra[1] * ra[1] + (d == 3 ? ra[2] * ra[2] : 0.0);
             ns_fc_contact c;
             ns_fc_contact_init(&c, d, Wd, qa, view->mu[a],
-                               fmin(1e-12, 0.1 * o->tol) * fmax(fmax(nq, Wd[0] * nr), DBL_MIN), 20);
-            memcpy(old, ra, (size_t)d * sizeof(double));
+                               ltol * fmax(sqrt(fmax(nq2, Wd[0] * Wd[0] * nr2)), DBL_MIN), 20);
+            old[0] = ra[0]; old[1] = ra[1]; old[2] = d == 3 ? ra[2] : 0.0;
             ns_fc_local_solve(f, &c, ra);
             if (omega != 1.0)
                 for (int i = 0; i < d; i++) ra[i] = omega * ra[i] + (1.0 - omega) * old[i];
+            for (int i = 0; i < d; i++) {
+                double e = ra[i] - old[i];
+                dr2 += e * e;
+                r2 += ra[i] * ra[i];
+            }
         }
         res->iterations = it;
-        if (it % every != 0 && it != o->max_iter) continue;
+        double light = r2 > 0 ? sqrt(dr2 / r2) : sqrt(dr2);
+        int check = it == o->max_iter || !isfinite(light);
+        if (every > 0) check |= it % every == 0;
+        else check |= kappa * light <= o->tol || it - last_check >= CHECK_GAP;
+        int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
+        if (!check && !late) continue;
         res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
+        last_check = it;
+        if (light > 0 && isfinite(res->error)) kappa = res->error / light;
         if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "nsgs sweep %d error %.3e", it, res->error);
+            char msg[112];
+            snprintf(msg, sizeof msg, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
             o->log(o->log_user, 2, msg);
         }
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
-        if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (late) { st = NS_TIME_LIMIT; break; }
     }
     free(order);
     return st;

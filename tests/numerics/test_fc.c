@@ -209,6 +209,60 @@ static void test_ill_conditioned(void **state)
     }
 }
 
+/* A chain of 40 coupled contacts solved by nsgs-ac with the global error
+ * every sweep, every 7 sweeps and adaptive (check_every = 0, the default):
+ * all converge to the same answer; every 7 stops on the first multiple of
+ * 7 at or after the every-sweep count, adaptive not before it. */
+static void test_nsgs_check_every(void **state)
+{
+    (void)state;
+    enum { NC = 40, N = 3 * NC };
+    static double Wv[N * N];
+    double q[N], mu[NC];
+    memset(Wv, 0, sizeof Wv);
+    for (int i = 0; i < N; i++) Wv[i + N * i] = 2.0;
+    for (int c = 0; c + 1 < NC; c++) {
+        int a = 3 * c, b = 3 * (c + 1);
+        Wv[a + N * b] = Wv[b + N * a] = 0.5;
+        Wv[a + 1 + N * (b + 1)] = Wv[b + 1 + N * (a + 1)] = 0.2;
+        Wv[a + 2 + N * (b + 2)] = Wv[b + 2 + N * (a + 2)] = -0.2;
+        Wv[a + 1 + N * (a + 2)] = Wv[a + 2 + N * (a + 1)] = 0.1;
+    }
+    for (int c = 0; c < NC; c++) {
+        q[3 * c] = c % 5 == 4 ? 0.3 : -1.0 - 0.1 * sin(c);
+        q[3 * c + 1] = 0.8 * cos(1.7 * c);
+        q[3 * c + 2] = 0.5 * sin(2.3 * c);
+        mu[c] = 0.2 + 0.05 * (c % 7);
+    }
+    const int every[3] = { 1, 7, 0 };
+    double r1[N];
+    int it1 = 0;
+    for (int k = 0; k < 3; k++) {
+        ns_matrix *W = ns_matrix_dense_new(N, N);
+        memcpy(W->dense, Wv, sizeof Wv);
+        ns_problem *p = ns_problem_from_fc(ns_fc_new(3, NC, W, q, mu));
+        ns_solution *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-10;
+        o.check_every = every[k];
+        ns_result res;
+        assert_int_equal(ns_solve(p, "nsgs-ac", &o, sol, &res), NS_CONVERGED);
+        assert_true(res.error <= 1e-10);
+        if (k == 0) {
+            memcpy(r1, sol->vec[0], sizeof r1);
+            it1 = res.iterations;
+            assert_true(it1 > 7);
+        } else {
+            for (int i = 0; i < N; i++) assert_true(fabs(sol->vec[0][i] - r1[i]) <= 1e-7);
+            assert_true(res.iterations >= it1);
+            if (every[k] == 7) assert_true(res.iterations % 7 == 0 && res.iterations < it1 + 7);
+        }
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_two_contacts),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_ill_conditioned),
+        cmocka_unit_test(test_nsgs_check_every),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
