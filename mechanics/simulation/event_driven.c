@@ -324,14 +324,32 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
     } else {
         for (int r = 0; r < s->nrows; r++) s->lam1[r] = 0.0;
     }
-    /* I2: rows of I1 with zero relative velocity; others leave I1 */
+    /* I2: rows of I1 with zero relative velocity; others leave I1. A row
+     * touching (y[0] ≤ gap_tol) and separating so slowly that its hop
+     * y[1]²/(2|y[2]|) would stay below rest_gap (e.g. a bead of a resting
+     * column nudged by an impact below it) is closed at rest too, its
+     * relative velocity projected to 0 (below the integrator's resolution,
+     * such a hop would otherwise be invisible to the root finding). */
+    if (nsm_ed_accelerations(s, s->t, s->x, s->acc) != 0) return NS_NO_SOLUTION;
+    if (nsm_ed_relative_accelerations(s) != 0) return NS_BAD_INPUT;
+    int nproj = 0;
     for (int r = 0; r < s->nrows; r++) {
-        if (!s->in1[r]) { s->in2[r] = 0; continue; }
-        if (fabs(s->y1[r]) <= o->vel_tol) {
+        s->releasing[r] = 0;
+        int slow = s->y0[r] <= o->gap_tol && s->y1[r] > 0 && s->y2[r] < 0 &&
+                   s->y1[r] * s->y1[r] < 2.0 * -s->y2[r] * o->rest_gap;
+        if (!s->in1[r] && !slow) { s->in2[r] = 0; continue; }
+        if (fabs(s->y1[r]) <= o->vel_tol || slow) {
+            s->in1[r] = 1;
             if (!s->in2[r]) { s->in2[r] = 1; ev->rested++; s->stats.rests++; }
+            if (s->y1[r] != 0.0) { s->releasing[r] = 1; nproj++; }
         } else {
             s->in1[r] = s->in2[r] = 0;
         }
+    }
+    if (nproj > 0) {
+        if (nsm_ed_project_velocities(s, s->releasing) == 0 && nsm_ed_kinematics(s, s->t, s->x, 1) != 0)
+            return NS_BAD_INPUT;
+        for (int r = 0; r < s->nrows; r++) s->releasing[r] = 0;
     }
     /* acceleration LCP and the double condition */
     int any2 = 0;

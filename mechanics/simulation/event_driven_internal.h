@@ -102,6 +102,10 @@ int nsm_ed_accelerations(nsm_ed *s, double t, const double *x, double *acc);
 int nsm_ed_impact(nsm_ed *s, int *nrest);
 /** y[2] = ∇h q̈ + γ of the rows outside I2 from s->acc at (s->t, s->x). */
 int nsm_ed_relative_accelerations(nsm_ed *s);
+/** Velocity projection: v += M⁻¹ ∇h_Pᵀ μ with W_PP μ = −y[1]_P over the
+ *  marked rows P (contacts closed at rest with a relative velocity below
+ *  the integrator's resolution). 0, or −1 (W_PP singular: nothing done). */
+int nsm_ed_project_velocities(nsm_ed *s, const unsigned char *mark);
 /** gshift of every row from the state at s->t (before a CVODE restart). */
 int nsm_ed_root_shifts(nsm_ed *s);
 /** LU of M_j(q) into s->Mlu (0, or nonzero with s->err set). */

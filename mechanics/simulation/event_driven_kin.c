@@ -359,3 +359,25 @@ int nsm_ed_relative_accelerations(nsm_ed *s)
     for (int r = 0; r < s->nrows; r++) if (!s->in2[r]) s->y2[r] = h_dot(s, r, s->acc) + s->gamma[r];
     return 0;
 }
+
+int nsm_ed_project_velocities(nsm_ed *s, const unsigned char *mark)
+{
+    int k = 0;
+    for (int r = 0; r < s->nrows; r++) if (mark[r]) s->sel[k++] = r;
+    if (k == 0) return 0;
+    build_W(s, k);
+    int *piv = malloc((size_t)k * sizeof *piv);
+    if (!piv) return -1;
+    for (int a = 0; a < k; a++) s->z[a] = -s->y1[s->sel[a]];
+    int rc = lu_factor(k, s->W, piv);
+    if (rc == 0) {
+        lu_solve(k, s->W, piv, s->z);
+        double *v = s->x + s->ntot;
+        for (int b = 0; b < k; b++) {
+            const double *u = s->MinvHt + (size_t)s->sel[b] * s->ntot;
+            for (int a = 0; a < s->ntot; a++) v[a] += u[a] * s->z[b];
+        }
+    }
+    free(piv);
+    return rc;
+}
