@@ -14,6 +14,7 @@
  *   --n N          number of spheres (default 100)
  *   --seed S       random seed (default 1)
  *   --mu MU        friction coefficient
+ *   --half A       box half-width (default 0.3 m)
  *   --dump-every K dump every K-th one-step problem (with --dump)
  * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with tol 1e-4
  * (--solver, --tol: the FC3D default "auto" at tol 1e-8 spends up to 10⁵
@@ -127,7 +128,7 @@ int main(int argc, char **argv)
 {
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
-    double mu = 0.3;
+    double mu = 0.3, half = 0.3;
     long dump_every = 1;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     int ac = 0;
@@ -135,18 +136,20 @@ int main(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--seed")) { seed = strtoull(argv[++i], NULL, 10); continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--mu")) { mu = atof(argv[++i]); continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--half")) { half = atof(argv[++i]); continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--dump-every")) { dump_every = atol(argv[++i]); continue; }
         av[ac++] = argv[i];
     }
     av[ac] = NULL;
     nsx_args a;
-    if (nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--dump-every K]") != 0) { free(av); return 2; }
+    if (nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--dump-every K]") != 0) { free(av); return 2; }
     free(av);
     int n = a.n > 0 ? a.n : 100;
     double h = a.h > 0 ? a.h : 1e-3;
     long steps = a.steps > 0 ? a.steps : (a.T > 0 ? (long)ceil(a.T / h - 1e-9) : 2000);
     double e = isnan(a.e) ? 0.5 : a.e;
-    const double Rmax = 0.05, rho = 1000.0, g = 9.81, half = 0.3;
+    const double Rmax = 0.05, rho = 1000.0, g = 9.81;
+    if (!(half > 0.05)) { fprintf(stderr, "spheres_box: --half must exceed Rmax = 0.05\n"); return 2; }
     if (!(mu >= 0.0) || !(e >= 0.0 && e <= 1.0)) { fprintf(stderr, "spheres_box: bad --mu or --e\n"); return 2; }
 
     ctx c = { 0 };

@@ -1,0 +1,196 @@
+/* test_spheres_box.c — the spheres_box example (100 rigid spheres with
+ * Newton impacts and 3D Coulomb friction falling into a box, one FC3D
+ * problem per step): the spheres come to rest inside the box with small
+ * penetrations and every one-step problem converges; a dumped FC3D problem,
+ * read back and solved, satisfies Coulomb's law checked here contact by
+ * contact from u = W r + q recomputed with a dense copy of W, and
+ * ns_fc_error agrees. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ns_test.h"
+#include "nonsmooth/nonsmooth.h"
+#include "nonsmooth/nsm.h"
+
+static char g_dir[512];
+static int g_ran;
+
+/* One run shared by the tests: 100 spheres, box half-width 0.45 (two
+ * layers), h = 1e-3, 2 s; dumps every 200th problem. */
+static void run_once(void)
+{
+    if (g_ran) return;
+    char cmd[2048];
+    ns_test_tmpname(g_dir, sizeof g_dir, "_spheres");
+    snprintf(cmd, sizeof cmd, "%s/spheres_box --quiet --n 100 --half 0.45 --h 1e-3 --steps 2000 "
+             "--seed 3 --out %s --dump %s --dump-every 200 --dump-max 20", NS_BIN_DIR, g_dir, g_dir);
+    assert_int_equal(system(cmd), 0);
+    g_ran = 1;
+}
+
+static void test_rest_inside_box(void **state)
+{
+    (void)state;
+    run_once();
+    char path[1024];
+    snprintf(path, sizeof path, "%s/trajectory.csv", g_dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[4096];
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_non_null(strstr(line, "kinetic_energy"));
+    double ekmax = 0, ek = 0, penmax = 0, pen = 0;
+    long rows = 0, nonconv = 0, out_rows = 0, unconv_rows = 0;
+    int nact = 0;
+    while (fgets(line, sizeof line, f)) {
+        double v[11];
+        int k = 0;
+        for (char *p = strtok(line, ","); p && k < 11; p = strtok(NULL, ",")) v[k++] = atof(p);
+        assert_int_equal(k, 11);
+        ek = v[1];
+        if (ek > ekmax) ekmax = ek;
+        nact = (int)v[3];
+        pen = v[5];
+        if (pen > penmax) penmax = pen;
+        if (v[8] == 0.0) unconv_rows++;
+        nonconv = (long)v[9];
+        if (v[10] != 0.0) out_rows++;
+        rows++;
+    }
+    fclose(f);
+    print_message("rows %ld, kinetic energy max %.4g J -> final %.4g J, %d active contacts, "
+                  "max penetration %.3g m (final %.3g), non-converged %ld\n",
+                  rows, ekmax, ek, nact, penmax, pen, nonconv);
+    assert_int_equal(rows, 2001);
+    assert_int_equal(out_rows, 0);                /* no sphere ever leaves the box */
+    assert_true(ekmax > 1.0);                     /* they did fall */
+    /* and come (nearly) to rest: without rolling resistance a sphere rolling
+     * on the floor keeps its energy until it meets another one, so the
+     * bound is 1% of the peak after 2 s rather than zero */
+    assert_true(ek < 1e-2 * ekmax);
+    assert_true(nact >= 100);                     /* resting on each other and the floor */
+    assert_true(penmax < 0.02 * 0.05);            /* < 2% of Rmax during the impacts */
+    assert_true(pen < 0.01 * 0.04);               /* < 1% of Rmin at rest */
+    assert_int_equal(nonconv, 0);                 /* every FC3D problem solved */
+    assert_int_equal(unconv_rows, 0);
+
+    /* final positions: inside the box, above the floor */
+    snprintf(path, sizeof path, "%s/final.csv", g_dir);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    assert_non_null(fgets(line, sizeof line, f));
+    int n = 0;
+    while (fgets(line, sizeof line, f)) {
+        int i; double x, y, z, R;
+        assert_int_equal(sscanf(line, "%d,%lf,%lf,%lf,%lf", &i, &x, &y, &z, &R), 5);
+        assert_true(fabs(x) <= 0.45 - R + 0.01 * R);
+        assert_true(fabs(y) <= 0.45 - R + 0.01 * R);
+        assert_true(z >= R - 0.01 * R);
+        assert_true(z < 0.5);
+        n++;
+    }
+    fclose(f);
+    assert_int_equal(n, 100);
+}
+
+/* Coulomb's law on contact a of (W, q, mu) at r, with u = W r + q computed
+ * here from a dense copy: r ∈ K, u_N ≥ 0, r_N u_N = 0, and sliding
+ * (u_T ≠ 0) only on the cone's boundary with r_T opposite to u_T. */
+static void check_coulomb(const ns_fc *p, const double *r, double tol)
+{
+    ns_matrix *D = ns_matrix_to_dense(p->W);
+    assert_non_null(D);
+    ns_int m = 3 * p->nc;
+    double *u = malloc((size_t)m * sizeof *u);
+    double scale = 0.0;
+    for (ns_int i = 0; i < m; i++) {
+        double s = p->q[i];
+        for (ns_int j = 0; j < m; j++) s += D->dense[i + (size_t)j * m] * r[j];
+        u[i] = s;
+        if (fabs(p->q[i]) > scale) scale = fabs(p->q[i]);
+    }
+    double rmax = 0.0;
+    for (ns_int i = 0; i < m; i++) if (fabs(r[i]) > rmax) rmax = fabs(r[i]);
+    long sticking = 0, sliding = 0, open = 0;
+    for (ns_int a = 0; a < p->nc; a++) {
+        const double *ra = r + 3 * a, *ua = u + 3 * a;
+        double mu = p->mu[a];
+        double rt = hypot(ra[1], ra[2]), ut = hypot(ua[1], ua[2]);
+        assert_true(ra[0] >= -tol * rmax);
+        assert_true(rt <= mu * ra[0] + tol * rmax);
+        /* De Saxcé: û_N = u_N + μ‖u_T‖ ≥ 0 and r ⊥ û */
+        double uhat = ua[0] + mu * ut;
+        assert_true(uhat >= -tol * scale);
+        assert_true(fabs(ra[0] * uhat + ra[1] * ua[1] + ra[2] * ua[2]) <= tol * scale * rmax);
+        if (ra[0] <= tol * rmax) { open++; continue; }
+        assert_true(fabs(ua[0]) <= tol * scale * 10);  /* closed contact: u_N = 0 */
+        if (ut > tol * scale * 10) {                    /* sliding: r_T = −μ r_N u_T/‖u_T‖ */
+            sliding++;
+            assert_true(fabs(rt - mu * ra[0]) <= 10 * tol * rmax);
+            assert_true(ra[1] * ua[1] + ra[2] * ua[2] <= 0.0);
+        } else sticking++;
+    }
+    print_message("%ld contacts: %ld sticking, %ld sliding, %ld open\n", (long)p->nc, sticking, sliding, open);
+    assert_true(sticking + sliding > 0);
+    free(u);
+    ns_matrix_free(D);
+}
+
+static void test_dumped_problem_coulomb(void **state)
+{
+    (void)state;
+    run_once();
+    DIR *d = opendir(g_dir);
+    assert_non_null(d);
+    char best[1024] = "";
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, "spheres_box_", 12) || !strstr(e->d_name, ".dat")) continue;
+        char cand[1024];
+        snprintf(cand, sizeof cand, "%s/%s", g_dir, e->d_name);
+        if (strcmp(cand, best) > 0) snprintf(best, sizeof best, "%s", cand);   /* the latest step */
+    }
+    closedir(d);
+    assert_true(best[0] != '\0');
+    ns_problem *p = NULL;
+    char err[NS_ERRMSG_LEN] = "";
+    assert_int_equal(ns_problem_read(best, NS_KIND_NONE, &p, err), NS_OK);
+    assert_int_equal(p->kind, NS_KIND_FC3D);
+    assert_int_equal(ns_problem_validate(p, err), NS_OK);
+    ns_fc *fc = p->u.fc;
+    print_message("%s: %ld contacts\n", best, (long)fc->nc);
+    assert_true(fc->nc >= 50);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-10;
+    ns_solution *sol = ns_solution_new(p);
+    ns_result res;
+    ns_result_init(&res);
+    ns_status st = ns_solve(p, "nsn-ac", &o, sol, &res);
+    print_message("nsn-ac: %s, %ld iterations, error %.3g\n", ns_status_name(st), (long)res.iterations, res.error);
+    assert_int_equal(st, NS_OK);
+    double *u = malloc((size_t)3 * fc->nc * sizeof *u);
+    double er = ns_fc_error(fc, sol->vec[0], u, NS_FC_NORM_SICONOS);
+    assert_true(er <= 1e-10);
+    check_coulomb(fc, sol->vec[0], 1e-7);
+    free(u);
+    ns_result_clear(&res);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rest_inside_box),
+        cmocka_unit_test(test_dumped_problem_coulomb),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
