@@ -8,7 +8,9 @@
  *     λ[2]_α = 0 for α ∉ I2;  0 ≤ y[2]_α ⊥ λ[2]_α ≥ 0 for α ∈ I2
  * (the LCP at acceleration level, solved inside f(x, t)), with the root
  * functions (one per contact row, direction −1: decreasing only)
- *     g_α = y[0]_α                for α ∉ I2   (a contact closes)
+ *     g_α = y[0]_α (+ gap_tol)    for α ∉ I2   (a contact closes; + gap_tol
+ *                                 only for a row that was touching with zero
+ *                                 relative velocity at the last restart)
  *     g_α = λ[2]_α − y[2]_α       for α ∈ I2   (a contact releases: it is
  *                                 λ[2]_α while the contact is loaded and
  *                                 −y[2]_α once the LCP lets it separate).
