@@ -149,6 +149,33 @@ static ns_status check_group(hid_t f, const char *file, const char *path, char *
     return NS_OK;
 }
 
+/* 1 if the group at gpath lists a link called name, the way libfclib's
+ * H5LTfind_dataset looks for optional members: by walking the links, not by
+ * a lookup of the name (the two disagree on corrupt files), and counting a
+ * failed walk as "found" as it does. A member found this way must then pass
+ * describe(), which opens it by name. */
+typedef struct member_probe {
+    const char *name;
+    int found;
+} member_probe;
+
+static herr_t probe_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    (void)g; (void)info;
+    member_probe *m = data;
+    if (strcmp(name, m->name) == 0) { m->found = 1; return 1; }
+    return 0;
+}
+
+static int member_listed(hid_t f, const char *gpath, const char *name)
+{
+    member_probe m = { name, 0 };
+    hsize_t idx = 0;
+    herr_t r = H5Literate_by_name(f, gpath, H5_INDEX_NAME, H5_ITER_INC, &idx, probe_link, &m,
+                                  H5P_DEFAULT);
+    return r < 0 || m.found;
+}
+
 /* Reads a 1-element integer dataset. */
 static ns_status read_int1(hid_t f, const char *file, const char *path, int *v, char *err)
 {
@@ -287,14 +314,15 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
                        "%d", file, P("x"), (long long)d.len, (long long)need, s->nzmax);
     /* optional matrix information: libfclib reads all of it when conditioning
      * is present */
-    if (link_exists(f, P("conditioning"))) {
+    if (member_listed(f, grp, "conditioning")) {
         static const char *const num[] = { "conditioning", "determinant", "rank" };
         for (int k = 0; k < 3; k++) {
             if ((st = describe(f, file, P(num[k]), &d, err))) return st;
             if (d.len != 1 || (d.cls != H5T_FLOAT && d.cls != H5T_INTEGER))
                 return ns_fail(err, NS_BAD_INPUT, "%s: %s: one number expected", file, path);
         }
-        if (link_exists(f, P("comment"))) {
+        if (member_listed(f, grp, "comment")) {
+            P("comment");
             if ((st = describe(f, file, path, &d, err))) return st;
             if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
                 d.tsize > NS_FCLIB_MAX_STRING)
@@ -310,14 +338,14 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
 static ns_status check_info(hid_t f, const char *file, const char *root, char *err)
 {
     static const char *const names[] = { "title", "description", "math_info" };
-    char path[256];
-    snprintf(path, sizeof path, "%s/info", root);
-    if (!link_exists(f, path)) return NS_OK;
-    ns_status gst = check_group(f, file, path, err);
+    char path[300], info[256];
+    snprintf(info, sizeof info, "%s/info", root);
+    if (!link_exists(f, info)) return NS_OK;
+    ns_status gst = check_group(f, file, info, err);
     if (gst) return gst;
     for (int k = 0; k < 3; k++) {
-        snprintf(path, sizeof path, "%s/info/%s", root, names[k]);
-        if (!link_exists(f, path)) continue;
+        snprintf(path, sizeof path, "%s/%s", info, names[k]);
+        if (!member_listed(f, info, names[k])) continue;
         ds_desc d = { 0 };
         ns_status st = describe(f, file, path, &d, err);
         if (st) return st;
