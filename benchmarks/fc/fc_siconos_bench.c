@@ -5,7 +5,10 @@
  * NSN_AC on the same FC3D .dat files, same tol, limits and time cap. Both
  * answers are scored by our ns_fc_error (Siconos 4.4's definition).
  * Output: one TSV row per (file, solver): file contacts solver converged
- * iterations seconds error. */
+ * iterations seconds error.
+ * usage: fc_siconos_bench [--solvers a,b,...] [--cap SECONDS] FILE...
+ *   (default: all five; e.g. --solvers nsgs-ac,siconos-nsgs for the NSGS
+ *   pair only). */
 #include <siconos/numerics/FrictionContactProblem.h>
 #include <siconos/numerics/NonSmoothDrivers.h>
 #include <siconos/numerics/SolverOptions.h>
@@ -70,11 +73,29 @@ static row run_siconos(const char *file, ns_problem *p, int id, double tol, int 
 int main(int argc, char **argv)
 {
     double tol = 1e-8, cap = 60;
+    const char *only = NULL;
+    int first = 1;
+    while (first + 1 < argc && argv[first][0] == '-' && argv[first][1] == '-') {
+        if (strcmp(argv[first], "--solvers") == 0) only = argv[first + 1];
+        else if (strcmp(argv[first], "--cap") == 0) cap = atof(argv[first + 1]);
+        else { fprintf(stderr, "fc_siconos_bench: unknown option %s\n", argv[first]); return 2; }
+        first += 2;
+    }
     printf("file\tcontacts\tsolver\tconverged\titerations\tseconds\terror\n");
-    for (int a = 1; a < argc; a++) {
+    for (int a = first; a < argc; a++) {
         const char *file = argv[a];
         const char *names[] = { "nsgs-ac", "nsn-ac", "auto", "siconos-nsgs", "siconos-nsn-ac" };
         for (int s = 0; s < 5; s++) {
+            if (only) { /* names[s] must be one of the comma-separated items */
+                size_t n = strlen(names[s]);
+                const char *h = only;
+                int hit = 0;
+                while (!hit && (h = strstr(h, names[s])) != NULL) {
+                    hit = (h == only || h[-1] == ',') && (h[n] == ',' || h[n] == '\0');
+                    h += n;
+                }
+                if (!hit) continue;
+            }
             int fd[2];
             if (pipe(fd)) return 1;
             fflush(stdout);
