@@ -33,15 +33,19 @@ static void row_rhs(const ns_block *B, const double *q, const double *r, int d, 
                     double *qa)
 {
     const ns_int kd = B->diag[a];
-    if (d == 3) {
+    if (d == 3) { /* the blocks before the diagonal one, then those after it */
         double q0 = q[3 * (size_t)a], q1 = q[3 * (size_t)a + 1], q2 = q[3 * (size_t)a + 2];
-        for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
-            if (k == kd) continue;
-            const double *Wk = B->x + B->value_ptr[k];
-            const double *rb = r + 3 * (size_t)B->block_col[k];
-            q0 += Wk[0] * rb[0] + Wk[3] * rb[1] + Wk[6] * rb[2];
-            q1 += Wk[1] * rb[0] + Wk[4] * rb[1] + Wk[7] * rb[2];
-            q2 += Wk[2] * rb[0] + Wk[5] * rb[1] + Wk[8] * rb[2];
+        const ns_int *col = B->block_col;
+        const ns_int *vp = B->value_ptr;
+        for (int part = 0; part < 2; part++) {
+            ns_int k0 = part ? kd + 1 : B->row_ptr[a], k1 = part ? B->row_ptr[a + 1] : kd;
+            for (ns_int k = k0; k < k1; k++) {
+                const double *Wk = B->x + vp[k];
+                const double *rb = r + 3 * (size_t)col[k];
+                q0 += Wk[0] * rb[0] + Wk[3] * rb[1] + Wk[6] * rb[2];
+                q1 += Wk[1] * rb[0] + Wk[4] * rb[1] + Wk[7] * rb[2];
+                q2 += Wk[2] * rb[0] + Wk[5] * rb[1] + Wk[8] * rb[2];
+            }
         }
         qa[0] = q0; qa[1] = q1; qa[2] = q2;
         return;
