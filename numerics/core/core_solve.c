@@ -24,13 +24,11 @@ static ns_status check_solution(const ns_problem *p, const ns_solution *sol,
     if (sol->kind != p->kind)
         return ns_fail(err, NS_BAD_INPUT, "solve: solution is for %s, problem is %s",
                        ns_kind_name(sol->kind), ns_kind_name(p->kind));
-    ns_solution *ref = ns_solution_new(p);
-    if (!ref) return ns_fail(err, NS_NO_MEMORY, "solve: out of memory");
+    ns_solution ref;
     ns_status st = NS_OK;
-    if (ref->nvec != sol->nvec) st = NS_BAD_INPUT;
-    for (int k = 0; !st && k < ref->nvec; k++)
-        if (ref->len[k] != sol->len[k] || !sol->vec[k]) st = NS_BAD_INPUT;
-    ns_solution_free(ref);
+    if (!ns_solution_layout(p, &ref) || ref.nvec != sol->nvec) st = NS_BAD_INPUT;
+    for (int k = 0; !st && k < ref.nvec; k++)
+        if (ref.len[k] != sol->len[k] || !sol->vec[k]) st = NS_BAD_INPUT;
     if (st) return ns_fail(err, st, "solve: solution vectors do not fit the problem "
                            "(use ns_solution_new)");
     return NS_OK;

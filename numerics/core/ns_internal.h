@@ -31,6 +31,12 @@ long ns_first_nonfinite(const double *x, size_t n);
 /** Euclidean norm of x (n values, BLAS dnrm2). */
 double ns_norm2(const double *x, size_t n);
 
+struct ns_problem;
+struct ns_solution;
+/** Fills s->kind, nvec, name[], len[] for p's solution (vectors untouched,
+ *  no allocation); 0 if p's kind is unknown. numerics/problems/problem.c */
+int ns_solution_layout(const struct ns_problem *p, struct ns_solution *s);
+
 /** Wall clock in seconds (monotonic). */
 double ns_now(void);
 #endif

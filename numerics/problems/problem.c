@@ -143,11 +143,11 @@ static void add_vec(ns_solution *s, const char *name, ns_int len)
     s->nvec++;
 }
 
-ns_solution *ns_solution_new(const ns_problem *p)
+/* Names and lengths of p's solution vectors (no allocation); 0 if the kind
+ * is unknown. */
+int ns_solution_layout(const ns_problem *p, ns_solution *s)
 {
-    if (!p) return NULL;
-    ns_solution *s = ns_calloc(1, sizeof *s);
-    if (!s) return NULL;
+    s->nvec = 0;
     s->kind = p->kind;
     switch (p->kind) {
     case NS_KIND_LCP:
@@ -169,8 +169,17 @@ ns_solution *ns_solution_new(const ns_problem *p)
     }
     case NS_KIND_GMP:
         add_vec(s, "reaction", p->u.gmp->n); add_vec(s, "velocity", p->u.gmp->n); break;
-    default: free(s); return NULL;
+    default: return 0;
     }
+    return 1;
+}
+
+ns_solution *ns_solution_new(const ns_problem *p)
+{
+    if (!p) return NULL;
+    ns_solution *s = ns_calloc(1, sizeof *s);
+    if (!s) return NULL;
+    if (!ns_solution_layout(p, s)) { free(s); return NULL; }
     for (int k = 0; k < s->nvec; k++) {
         s->vec[k] = ns_calloc((size_t)s->len[k], sizeof(double));
         if (!s->vec[k]) { ns_solution_free(s); return NULL; }
