@@ -46,7 +46,7 @@ static ns_status read_ints(ns_lexer *lx, const char *f, ns_int n, ns_int lo,
     if (st) return st;
     for (ns_int k = 0; k < n; k++) {
         char name[128];
-        snprintf(name, sizeof name, "%s[%d]", f, k);
+        snprintf(name, sizeof name, "%.100s[%d]", f, k);
         if ((st = ns_lex_int_range(lx, name, lo, hi, &out[k]))) return st;
     }
     return NS_OK;
