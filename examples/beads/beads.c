@@ -148,14 +148,8 @@ int main(int argc, char **argv)
         return 1;
 #endif
     }
-    nsm_sim_options o;
-    nsm_sim_options_default(&o);
-    o.h = h;
-    o.theta = 0.5;
-    nsx_apply(&a, &o);
-    char err[NS_ERRMSG_LEN] = "";
-    nsm_sim *sim = nsm_sim_new(model, &o, err);
-    if (!sim) { fprintf(stderr, "beads: %s\n", err); nsm_model_free(model); return 1; }
+    nsm_sim *sim = nsx_sim_new(model, &a, h, "beads");
+    if (!sim) { nsm_model_free(model); return 1; }
 
     FILE *traj = NULL;
     char path[4096];

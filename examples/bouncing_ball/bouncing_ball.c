@@ -172,14 +172,8 @@ int main(int argc, char **argv)
         return 1;
 #endif
     }
-    nsm_sim_options o;
-    nsm_sim_options_default(&o);
-    o.h = h;
-    o.theta = 0.5;
-    nsx_apply(&a, &o);
-    char err[NS_ERRMSG_LEN] = "";
-    nsm_sim *sim = nsm_sim_new(model, &o, err);
-    if (!sim) { fprintf(stderr, "bouncing_ball: %s\n", err); nsm_model_free(model); return 1; }
+    nsm_sim *sim = nsx_sim_new(model, &a, h, "bouncing_ball");
+    if (!sim) { nsm_model_free(model); return 1; }
 
     ctx c = { 0 };
     c.m = m; c.g = g; c.inter = inter; c.save_every = a.save_every; c.vprev = 0.0;

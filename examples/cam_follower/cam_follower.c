@@ -204,14 +204,8 @@ int main(int argc, char **argv)
         return 1;
 #endif
     }
-    nsm_sim_options o;
-    nsm_sim_options_default(&o);
-    o.h = h;
-    o.theta = 0.5;
-    nsx_apply(&a, &o);
-    char err[NS_ERRMSG_LEN] = "";
-    nsm_sim *sim = nsm_sim_new(model, &o, err);
-    if (!sim) { fprintf(stderr, "cam_follower: %s\n", err); return 1; }
+    nsm_sim *sim = nsx_sim_new(model, &a, h, "cam_follower");
+    if (!sim) { return 1; }
     FILE *traj = NULL, *poin = NULL;
     char path[4096];
     nsx_series ts = { 0 }, us = { 0 }, cs = { 0 }, pu = { 0 }, pv = { 0 };

@@ -114,3 +114,16 @@ int nsx_take_double(int *argc, char **argv, const char *name, double *val)
     argv[k] = NULL;
     return found;
 }
+
+nsm_sim *nsx_sim_new(nsm_model *model, const nsx_args *a, double h, const char *prog)
+{
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = h;
+    o.theta = 0.5;
+    nsx_apply(a, &o);
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *sim = nsm_sim_new(model, &o, err);
+    if (!sim) fprintf(stderr, "%s: %s\n", prog, err);
+    return sim;
+}

@@ -30,6 +30,10 @@ int nsx_mkdir(const char *dir);
 char *nsx_path(char *buf, size_t len, const char *dir, const char *name);
 /** Applies --dump / --solver / --tol / --theta to simulation options. */
 void nsx_apply(const nsx_args *a, nsm_sim_options *o);
+/** Time-stepping simulation of model with step h, θ = 1/2 and the command
+ *  line's options; on failure prints "prog: reason" and returns NULL (the
+ *  model stays the caller's). */
+nsm_sim *nsx_sim_new(nsm_model *model, const nsx_args *a, double h, const char *prog);
 
 /** Removes "--scheme ts|ed" from argv (argc updated): 0 ts (default), 1 ed,
  *  −1 unknown scheme. */

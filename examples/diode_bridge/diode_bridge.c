@@ -39,14 +39,8 @@ int main(int argc, char **argv)
     double B[8] = { 0, 0,   0, 0,   -1 / Cap, 0,   1 / Cap, 0 }; /* 2×4 column-major */
     int inter = nsm_model_add_interaction(model, nsm_relation_first_order_linear_new(4, 2, C, D, B, NULL), law, ds, -1);
     if (ds < 0 || law < 0 || inter < 0) { fprintf(stderr, "diode_bridge: %s\n", nsm_model_error(model)); return 1; }
-    nsm_sim_options o;
-    nsm_sim_options_default(&o);
-    o.h = h;
-    o.theta = 0.5;
-    nsx_apply(&a, &o);
-    char err[NS_ERRMSG_LEN] = "";
-    nsm_sim *sim = nsm_sim_new(model, &o, err);
-    if (!sim) { fprintf(stderr, "diode_bridge: %s\n", err); return 1; }
+    nsm_sim *sim = nsx_sim_new(model, &a, h, "diode_bridge");
+    if (!sim) { return 1; }
     FILE *traj = NULL;
     char path[4096];
     nsx_series ts = { 0 }, vs = { 0 }, vrs = { 0 }, is = { 0 };
