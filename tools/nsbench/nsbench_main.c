@@ -9,6 +9,7 @@
  * 2 bad usage or no problem file, 130 interrupted (partial results kept). */
 #define _POSIX_C_SOURCE 200809L
 #include "blas_threads.h"
+#include "cli_numbers.h"
 #include "nsbench.h"
 #include <errno.h>
 #include <math.h>
@@ -82,26 +83,6 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_int(const char *s, int *out, int min)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < min || v > 2000000000L) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 static int known_solver(const nb_config *c, const char *name)
 {
     if (c->test_faults && nb_fault_is_name(name)) return 1;
@@ -173,29 +154,29 @@ static int parse_args(int argc, char **argv, cli *c)
                                    "equality, fc2d, fc3d, gfc2d, gfc3d, gmp)", val);
         } else if (!strcmp(a, "-t") || !strcmp(a, "--tol")) {
             NEEDS_VALUE(a);
-            if (parse_double(val, &g->tol) || !(g->tol > 0))
+            if (ns_cli_double(val, &g->tol) || !(g->tol > 0))
                 return usage_error("--tol: '%s' is not a positive number", val);
         } else if (!strcmp(a, "-n") || !strcmp(a, "--max-iter")) {
             NEEDS_VALUE(a);
-            if (parse_int(val, &g->max_iter, 0))
+            if (ns_cli_int(val, &g->max_iter, 0))
                 return usage_error("--max-iter: '%s' is not a non-negative integer", val);
         } else if (!strcmp(a, "--time-limit")) {
             NEEDS_VALUE(a);
-            if (parse_double(val, &g->time_limit) || !(g->time_limit > 0))
+            if (ns_cli_double(val, &g->time_limit) || !(g->time_limit > 0))
                 return usage_error("--time-limit: '%s' is not a positive number of seconds",
                                    val);
         } else if (!strcmp(a, "--mem-limit")) {
             NEEDS_VALUE(a);
-            if (parse_double(val, &g->mem_limit_mb) || !(g->mem_limit_mb >= 16))
+            if (ns_cli_double(val, &g->mem_limit_mb) || !(g->mem_limit_mb >= 16))
                 return usage_error("--mem-limit: '%s' is not a number of MB (at least 16)",
                                    val);
         } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
             NEEDS_VALUE(a);
-            if (parse_int(val, &g->jobs, 1) || g->jobs > 256)
+            if (ns_cli_int(val, &g->jobs, 1) || g->jobs > 256)
                 return usage_error("--jobs: '%s' is not a number from 1 to 256", val);
         } else if (!strcmp(a, "-r") || !strcmp(a, "--repeat")) {
             NEEDS_VALUE(a);
-            if (parse_int(val, &g->repeat, 1) || g->repeat > 1000)
+            if (ns_cli_int(val, &g->repeat, 1) || g->repeat > 1000)
                 return usage_error("--repeat: '%s' is not a number from 1 to 1000", val);
         } else if (!strcmp(a, "-o") || !strcmp(a, "--out")) {
             NEEDS_VALUE(a); c->out = val;

@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "nonsmooth/nonsmooth.h"
 #include "blas_threads.h"
+#include "cli_numbers.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -58,26 +59,6 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static int parse_double(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno) return -1;
-    *out = v;
-    return 0;
-}
-
-static int parse_int(const char *s, int *out)
-{
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end || errno || v < 0 || v > 2000000000L) return -1;
-    *out = (int)v;
-    return 0;
-}
-
 /* Returns -1 to go on, or an exit status. */
 static int parse_args(int argc, char **argv, cli *c)
 {
@@ -100,15 +81,15 @@ static int parse_args(int argc, char **argv, cli *c)
             NEEDS_VALUE(a); c->solver = val;
         } else if (!strcmp(a, "-t") || !strcmp(a, "--tol")) {
             NEEDS_VALUE(a);
-            if (parse_double(val, &c->opt.tol) || !(c->opt.tol > 0))
+            if (ns_cli_double(val, &c->opt.tol) || !(c->opt.tol > 0))
                 return usage_error("--tol: '%s' is not a positive number", val);
         } else if (!strcmp(a, "-n") || !strcmp(a, "--max-iter")) {
             NEEDS_VALUE(a);
-            if (parse_int(val, &c->opt.max_iter))
+            if (ns_cli_int(val, &c->opt.max_iter, 0))
                 return usage_error("--max-iter: '%s' is not a non-negative integer", val);
         } else if (!strcmp(a, "--time-limit")) {
             NEEDS_VALUE(a);
-            if (parse_double(val, &c->opt.time_limit) || !(c->opt.time_limit >= 0) ||
+            if (ns_cli_double(val, &c->opt.time_limit) || !(c->opt.time_limit >= 0) ||
                 isinf(c->opt.time_limit))
                 return usage_error("--time-limit: '%s' is not a number of seconds", val);
         } else if (!strcmp(a, "-k") || !strcmp(a, "--kind")) {
