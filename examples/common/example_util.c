@@ -18,6 +18,7 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int takes = 1;
         if (!strcmp(k, "--quiet")) { a->quiet = 1; takes = 0; }
+        else if (!strcmp(k, "--siconos-law")) { a->siconos_law = 1; takes = 0; }
         else if (!v) goto bad;
         else if (!strcmp(k, "--out")) a->out = v;
         else if (!strcmp(k, "--dump")) a->dump = v;
@@ -39,7 +40,7 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
 bad:
         fprintf(stderr, "unknown or incomplete option %s\nusage: %s %s\n"
                 "common: --out DIR --dump DIR [--dump-max N] --solver NAME --h H --T T "
-                "--steps N --save-every N --tol TOL --theta THETA --quiet\n", k, argv[0], usage);
+                "--steps N --save-every N --tol TOL --theta THETA --siconos-law --quiet\n", k, argv[0], usage);
         return -1;
     }
     if (a->save_every < 1) a->save_every = 1;
@@ -66,6 +67,7 @@ void nsx_apply(const nsx_args *a, nsm_sim_options *o)
     if (a->solver) o->solver = a->solver;
     if (a->tol > 0) o->solver_options.tol = a->tol;
     if (a->theta > 0) o->theta = a->theta;
+    if (a->siconos_law) o->separating_restitution = 0;
 }
 
 int nsx_push(nsx_series *s, double v)

@@ -20,6 +20,9 @@ typedef struct nsx_args {
     const char *variant;    /* --variant NAME (beads: column/cradle) */
     double tol;             /* --tol (0 = default) */
     double theta;           /* --theta (0 = example default) */
+    int siconos_law;        /* --siconos-law: restitution e also for active
+                               separating contacts (nsm_sim_options.
+                               separating_restitution = 0) */
 } nsx_args;
 
 /** Parses argv; returns 0, or prints usage to stderr and returns −1. */
@@ -28,7 +31,7 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage);
 int nsx_mkdir(const char *dir);
 /** Joins dir and name into a static-free buffer given by the caller. */
 char *nsx_path(char *buf, size_t len, const char *dir, const char *name);
-/** Applies --dump / --solver / --tol / --theta to simulation options. */
+/** Applies --dump / --solver / --tol / --theta / --siconos-law to simulation options. */
 void nsx_apply(const nsx_args *a, nsm_sim_options *o);
 /** Time-stepping simulation of model with step h, θ = 1/2 and the command
  *  line's options; on failure prints "prog: reason" and returns NULL (the

@@ -53,6 +53,14 @@ typedef struct nsm_sim_options {
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
                                1e-12, in units of y: absorbs round-off of
                                exactly touching bodies; 0 = Siconos' rule) */
+    int separating_restitution; /* Newton impact law of an active contact that
+                               is already separating (ẏ_k > 0): 1 (default)
+                               uses the restitution max(e, (1 − θ)/θ) there,
+                               so that the impulse does no positive work in
+                               the θ-scheme's energy balance (with θ = ½ the
+                               energy can then never increase); 0 uses e as
+                               for approaching contacts (Siconos' rule, which
+                               lets a grazing contact push energy in). */
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */

@@ -15,7 +15,8 @@
  * Activity (index set I1): a Lagrangian interaction with a unilateral law
  * is active when its predicted gap y + (h/2) ẏ ≤ gap_tol (first component for
  * Newton–Coulomb, any component otherwise); equality and first-order
- * interactions are always active. */
+ * interactions are always active. A separating active Newton row uses the
+ * restitution of restitution() below. */
 #include "simulation/sim_internal.h"
 #include <math.h>
 #include <stdio.h>
@@ -180,6 +181,24 @@ ns_status nsm_osnsp_refresh_outputs(nsm_sim *s)
         if (st != NS_OK) return st;
     }
     return NS_OK;
+}
+
+/* Restitution used in the Newton law 0 ≤ U_{k+1} + e U_k ⊥ P ≥ 0 of one
+ * row. With v_{k+θ} = θ v_{k+1} + (1 − θ) v_k, the impulse P does the work
+ * P (θ U_{k+1} + (1 − θ) U_k) = P U_k (1 − θ − θ e) in the scheme's energy
+ * balance (the law gives P U_{k+1} = −e P U_k). It is ≤ 0 for an approaching
+ * row (U_k ≤ 0) when e ≤ (1 − θ)/θ, but > 0 for a separating row (U_k > 0)
+ * with the physical e < 1: a contact that is active only because its
+ * predicted gap is ≤ 0 would then push energy in. For separating rows the
+ * option separating_restitution uses max(e, (1 − θ)/θ) (1 when θ < ½), which
+ * makes that work ≤ 0; the law is continuous in U_k at 0, so resting
+ * contacts behave as before. */
+static double restitution(const nsm_sim *s, double e, double uk)
+{
+    if (!s->o.separating_restitution || !(uk > 0.0)) return e;
+    double th = s->theta;
+    double es = th >= 0.5 ? (1.0 - th) / th : 1.0;
+    return es > e ? es : e;
 }
 
 /* Step start: y at (t_k, q_k, v_k), H refreshed, active set in problem order
@@ -536,8 +555,8 @@ ns_status nsm_osnsp_assemble_and_solve(nsm_sim *s)
                 if (rc != 0) { if (!same) ns_matrix_free(M); nsm_set_err(s->err, "interaction %d: dh/dt callback returned %d", ia, rc); return NS_BAD_INPUT; }
                 for (int c = 0; c < r->m; c++) qa[c] += Xf[c];
             }
-            if (L->type == NSM_LAW_NEWTON) for (int c = 0; c < r->m; c++) qa[c] += L->e * d->y1[c];
-            if (L->type == NSM_LAW_NEWTON_COULOMB) qa[0] += L->e * d->y1[0];
+            if (L->type == NSM_LAW_NEWTON) for (int c = 0; c < r->m; c++) qa[c] += restitution(s, L->e, d->y1[c]) * d->y1[c];
+            if (L->type == NSM_LAW_NEWTON_COULOMB) qa[0] += restitution(s, L->e, d->y1[0]) * d->y1[0];
         }
     }
     if (!same) {

@@ -26,6 +26,7 @@ void nsm_sim_options_default(nsm_sim_options *o)
     ns_options_default(&o->solver_options);
     o->warm_start = 1;
     o->gap_tol = 1e-12;
+    o->separating_restitution = 1;
     o->dump_every = 1;
 }
 
