@@ -345,10 +345,10 @@ static int load_manifest(const char *dir, row **rows)
             *rows = t;
         }
         row *r = &(*rows)[n++];
-        snprintf(r->path, sizeof r->path, "%s", cols[0]);
-        snprintf(r->kind, sizeof r->kind, "%s", cols[1]);
-        snprintf(r->size, sizeof r->size, "%s", cols[2]);
-        snprintf(r->name, sizeof r->name, "%s", cols[0]);
+        snprintf(r->path, sizeof r->path, "%.*s", (int)sizeof r->path - 1, cols[0]);
+        snprintf(r->kind, sizeof r->kind, "%.*s", (int)sizeof r->kind - 1, cols[1]);
+        snprintf(r->size, sizeof r->size, "%.*s", (int)sizeof r->size - 1, cols[2]);
+        snprintf(r->name, sizeof r->name, "%.*s", (int)sizeof r->name - 1, cols[0]);
     }
     fclose(f);
     return n;

@@ -110,7 +110,7 @@ static ns_matrix *manual_block(ns_rng *r, const ns_matrix *D, ns_int nbr, const 
                                ns_int nbc, const ns_int *cs)
 {
     ns_int *rp = calloc((size_t)nbr + 1, sizeof(ns_int));
-    ns_int *bc = malloc(sizeof(ns_int) * ((size_t)nbr * (size_t)nbc + 1));
+    ns_int *bc = calloc((size_t)nbr * (size_t)nbc + 1, sizeof(ns_int));
     ns_int nb = 0;
     for (ns_int br = 0; br < nbr; br++) {
         for (ns_int c = 0; c < nbc; c++)
