@@ -7,7 +7,9 @@
  * kernel of lcp_lemke.c, stopping on the MLCP error of the recovered z.
  * M_EE is factored once by LAPACKE LU; singular → NS_SINGULAR (use enum or
  * newton-fb, which do not need it). The final active set {eq} ∪ {z_i > w_i}
- * is then solved once more on the full M (LU) and kept if more accurate. */
+ * is then solved once more on the full M (LU), then refined by least squares
+ * on that set (ns_active_set_refine: works when the set's matrix is singular,
+ * as with non-unique solutions), each result kept if more accurate. */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -121,6 +123,16 @@ ns_status ns_mlcp_lemke(const ns_mlcp *p, double *z, double *w,
         }
     }
     free(work);
+    /* the active-set matrix is singular when the solutions are not unique
+     * (deltasigma): refine by least squares on the same active set */
+    if (ns_active_set_refine(N, M, p->q, eq, z, w, zf, 3) == 0) {
+        double e2 = ns_mlcp_error(p, zf, wf);
+        if (e2 < res->error) {
+            memcpy(z, zf, (size_t)N * sizeof(double));
+            memcpy(w, wf, (size_t)N * sizeof(double));
+            res->error = e2;
+        }
+    }
     if (st != NS_CONVERGED && res->error <= o->tol) { st = NS_CONVERGED; res->message[0] = '\0'; }
     goto done;
 nomem:
