@@ -1,26 +1,159 @@
 /* fc3d_nsn.c — global semismooth Newton for FC2D/FC3D on
  *     Φ(r) = (Φ_α(r_α, u_α))_α = 0,   u = W r + q,
- * Φ_α the ac, fb or nm residual of fc3d_phi.c. The generalized Jacobian
+ * Φ_α the ac, fb or nm residual of fc3d_phi.c, with ρ_N = ρ_T = 1/‖W_αα‖₂
+ * per contact (spectral norm of the diagonal block, as Siconos' NSN-AC
+ * default; 1/W_NN and 1/W_TT separately stall on some Capsules files).
+ * The generalized Jacobian
  *     J = blockdiag(A_α) + blockdiag(B_α) W
- * has W's block pattern; it is factored by UMFPACK (ns_factor SPARSE_LU),
- * symbolic analysis once, numeric factorization every iteration. Step
- * δ = −J⁻¹Φ, non-monotone Armijo backtracking (Grippo–Lampariello–Lucidi,
- * reference = max of the last 10 values of θ = ½‖Φ‖²; u moves linearly:
- * u + tWδ): θ(r + tδ) ≤ θ_ref − 2σtθ(r), σ = 1e-4.
- * A singular J, or a step the line search rejects, is retried with
- * J + δI, δ = 1e-10·max|W| raised ×100 up to 7 times and lowered again
- * after a success; if that fails too the solve ends with NS_SINGULAR or
- * NS_MAX_ITER and the best iterate. Registered as nsn-ac,
- * nsn-fb, nsn-nm. */
+ * has W's block pattern. J is written straight into a CSC array whose
+ * pattern is W's full block pattern (every stored block d×d, zeros kept),
+ * so UMFPACK's symbolic analysis is done once per solve and only the
+ * numeric factorization is repeated (no conversion, no re-analysis when a
+ * contact changes state and its row of J loses entries).
+ * Step δ = −J⁻¹Φ, then a line search on θ = ½‖Φ‖² (u moves linearly:
+ * u + tWδ; the directional derivative of θ along δ is −2θ):
+ *   - non-monotone Armijo (default; Grippo–Lampariello–Lucidi, reference =
+ *     max of the last 10 θ): θ(r + tδ) ≤ θ_ref − 2σtθ, σ = 1e-4, t halved;
+ *   - Goldstein–Price (the -gp solver variants): 2m₂tθ ≥ θ − θ(r + tδ)
+ *     ≥ 2m₁tθ (m₁ = 0.1, m₂ = 0.9), t bisected inside [t_lo, t_hi] ⊂ (0, 1].
+ * A singular J (zero pivot, or a non-finite step), or a step the line
+ * search rejects, is retried with J + δI, δ = 1e-10·max|W| raised ×100 up
+ * to 7 times and lowered again after a success; if that fails too the
+ * solve ends with NS_SINGULAR or NS_MAX_ITER and the best iterate (never a
+ * non-finite one). Registered as nsn-ac, nsn-fb, nsn-nm, nsn-ac-gp. */
 #include "fc3d/fc3d_internal.h"
 #include "core/solvers.h"
 #include "core/ns_internal.h"
-#include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
+#include <lapacke.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <umfpack.h>
+
+enum { LS_ARMIJO = 0, LS_GOLDSTEIN = 1 };
+
+/* J in CSC with W's full block pattern; slot[k] = rank of block k among the
+ * blocks of its block column (block rows increasing), so entry (i, j) of
+ * block k = (a, b) sits at p[b·d + j] + slot[k]·d + i. */
+typedef struct nsn_lu {
+    ns_int n;
+    ns_int *p, *i, *slot;
+    double *x;
+    void *symbolic, *numeric;
+    double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+} nsn_lu;
+
+static void lu_free(nsn_lu *L)
+{
+    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
+    if (L->symbolic) umfpack_di_free_symbolic(&L->symbolic);
+    free(L->p); free(L->i); free(L->slot); free(L->x);
+}
+
+/* Pattern of W's blocks in CSC; 0 or 1 (out of memory). */
+static int lu_pattern(nsn_lu *L, const ns_block *WB, int d)
+{
+    const ns_int nb = WB->block_rows, nbl = WB->nblocks;
+    L->n = nb * d;
+    L->p = calloc((size_t)L->n + 1, sizeof(ns_int));
+    L->slot = ns_malloc((size_t)nbl + 1, sizeof(ns_int));
+    ns_int *cnt = calloc((size_t)nb + 1, sizeof(ns_int));
+    if (!L->p || !L->slot || !cnt) { free(cnt); return 1; }
+    for (ns_int a = 0; a < nb; a++)
+        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++)
+            L->slot[k] = cnt[WB->block_col[k]]++;
+    for (ns_int b = 0; b < nb; b++)
+        for (int j = 0; j < d; j++)
+            L->p[b * d + j + 1] = L->p[b * d + j] + cnt[b] * d;
+    const size_t nnz = (size_t)L->p[L->n];
+    L->i = ns_malloc(nnz + 1, sizeof(ns_int));
+    L->x = calloc(nnz + 1, sizeof(double));
+    if (!L->i || !L->x) { free(cnt); return 1; }
+    for (ns_int a = 0; a < nb; a++)
+        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
+            ns_int b = WB->block_col[k];
+            for (int j = 0; j < d; j++)
+                for (int i = 0; i < d; i++)
+                    L->i[L->p[b * d + j] + L->slot[k] * d + i] = a * d + i;
+        }
+    free(cnt);
+    umfpack_di_defaults(L->control);
+    L->control[UMFPACK_PRL] = 0;
+    L->control[UMFPACK_IRSTEP] = 0; /* the Newton iteration corrects the step */
+    return 0;
+}
+
+/* J ← blockdiag(A) + blockdiag(B) W + reg·I written into L->x. */
+static void lu_fill(nsn_lu *L, const ns_block *WB, int d, const double *AB, double reg)
+{
+    const ns_int nb = WB->block_rows;
+    for (ns_int a = 0; a < nb; a++) {
+        const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
+        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
+            const double *Wk = WB->x + WB->value_ptr[k];
+            const ns_int b = WB->block_col[k];
+            const int dg = k == WB->diag[a];
+            for (int j = 0; j < d; j++) {
+                double *Jc = L->x + L->p[b * d + j] + L->slot[k] * d;
+                const double *Wc = Wk + j * d;
+                for (int i = 0; i < d; i++) {
+                    double s = dg ? A[i + j * d] + (i == j ? reg : 0.0) : 0.0;
+                    for (int l = 0; l < d; l++) s += B[i + l * d] * Wc[l];
+                    Jc[i] = s;
+                }
+            }
+        }
+    }
+}
+
+/* Numeric LU of L->x (symbolic analysis on the first call) and x ← J⁻¹ b.
+ * 0 on success, 1 singular (zero pivot or non-finite solution), 2 out of
+ * memory or another UMFPACK failure (message in err). */
+static int lu_solve(nsn_lu *L, const double *b, double *x, char *err)
+{
+    int s;
+    if (!L->symbolic) {
+        s = umfpack_di_symbolic(L->n, L->n, L->p, L->i, L->x, &L->symbolic, L->control, L->info);
+        if (s != UMFPACK_OK) {
+            snprintf(err, NS_ERRMSG_LEN, "UMFPACK symbolic analysis failed (status %d)", s);
+            return 2;
+        }
+    }
+    if (L->numeric) umfpack_di_free_numeric(&L->numeric);
+    s = umfpack_di_numeric(L->p, L->i, L->x, L->symbolic, &L->numeric, L->control, L->info);
+    if (s == UMFPACK_WARNING_singular_matrix || (s == UMFPACK_OK && !(L->info[UMFPACK_RCOND] > 0))) {
+        snprintf(err, NS_ERRMSG_LEN, "UMFPACK: zero pivot");
+        return 1;
+    }
+    if (s != UMFPACK_OK) {
+        snprintf(err, NS_ERRMSG_LEN, "UMFPACK numeric factorization failed (status %d)", s);
+        return 2;
+    }
+    s = umfpack_di_solve(UMFPACK_A, L->p, L->i, L->x, x, b, L->numeric, L->control, L->info);
+    if (s == UMFPACK_WARNING_singular_matrix) return 1;
+    if (s != UMFPACK_OK) {
+        snprintf(err, NS_ERRMSG_LEN, "UMFPACK solve failed (status %d)", s);
+        return 2;
+    }
+    return ns_all_finite(x, (size_t)L->n) ? 0 : 1;
+}
+
+/* ‖W_αα‖₂ (largest singular value of the d×d diagonal block); 0 if it
+ * cannot be computed. */
+static double block_norm2(int d, const double *W)
+{
+    double S[9], ev[3];
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++) {
+            double s = 0.0;
+            for (int l = 0; l < d; l++) s += W[l + i * d] * W[l + j * d];
+            S[i + j * d] = s;
+        }
+    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', d, S, d, ev) != 0) return 0.0;
+    return ev[d - 1] > 0 ? sqrt(ev[d - 1]) : 0.0;
+}
 
 static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
                     const double *r, const double *u, double *F)
@@ -34,33 +167,40 @@ static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
     return 0.5 * s;
 }
 
-ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
-                        ns_fc_phi_fn phi, ns_result *res)
+static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
+                         ns_fc_phi_fn phi, int ls_kind, ns_result *res)
 {
     const int d = p->dim;
     const ns_int nc = p->nc;
     const size_t m = (size_t)d * (size_t)nc;
     const ns_block *WB = &p->W->block;
     ns_status st = NS_MAX_ITER;
-    ns_matrix *J = ns_matrix_copy(p->W), *Js = NULL;
-    ns_factor *F = NULL;
+    nsn_lu L;
+    memset(&L, 0, sizeof L);
     ns_fc_contact *cs = ns_malloc((size_t)nc + 1, sizeof *cs);
-    double *work = ns_malloc(7 * m + 1, sizeof(double));
+    double *work = ns_malloc(8 * m + 1, sizeof(double));
     double *AB = ns_malloc(2 * (size_t)d * d * (size_t)nc + 1, sizeof(double));
-    if (!J || !cs || !work || !AB) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory"); goto done; }
+    if (!cs || !work || !AB || lu_pattern(&L, WB, d)) {
+        st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory");
+        goto done;
+    }
     double *Phi = work, *dl = work + m, *Wd = work + 2 * m, *rt = work + 3 * m,
-           *ut = work + 4 * m, *best = work + 5 * m, *Fw = work + 6 * m;
+           *ut = work + 4 * m, *best = work + 5 * m, *Fw = work + 6 * m, *rhs = work + 7 * m;
     double reg = 0.0, wscale = ns_matrix_norm_max(p->W);
     int singular = 0;
     char ferr[NS_ERRMSG_LEN] = "";
-    for (ns_int a = 0; a < nc; a++)
-        ns_fc_contact_init(&cs[a], d, WB->x + WB->value_ptr[WB->diag[a]],
-                           p->q + (size_t)a * d, p->mu[a], 0.0, 0);
+    for (ns_int a = 0; a < nc; a++) {
+        const double *Wa = WB->x + WB->value_ptr[WB->diag[a]];
+        ns_fc_contact_init(&cs[a], d, Wa, p->q + (size_t)a * d, p->mu[a], 0.0, 0);
+        double nw = block_norm2(d, Wa);
+        if (nw > 0 && isfinite(nw)) cs[a].rho_n = cs[a].rho_t = 1.0 / nw;
+    }
     double t0 = ns_now();
     double err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm), best_err = err;
     memcpy(best, r, m * sizeof(double));
     res->error = err;
     if (err <= o->tol) { st = NS_CONVERGED; goto done; }
+    if (!isfinite(err)) best_err = INFINITY;
     double hist[10];
     int nh = 0;
     for (int it = 1; it <= o->max_iter; it++) {
@@ -73,45 +213,42 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
         for (size_t i = 0; i < m; i++) th += Phi[i] * Phi[i];
         th *= 0.5;
         hist[nh++ % 10] = th;
-        double thmax = th; /* non-monotone reference: max of the last 10 */
-        for (int i = 0; i < (nh < 10 ? nh : 10); i++) thmax = fmax(thmax, hist[i]);
+        double thref = th; /* non-monotone reference: max of the last 10 */
+        if (ls_kind == LS_ARMIJO)
+            for (int i = 0; i < (nh < 10 ? nh : 10); i++) thref = fmax(thref, hist[i]);
+        for (size_t i = 0; i < m; i++) rhs[i] = -Phi[i];
         /* J_αβ = B_α W_αβ (+ A_α + δI on the diagonal); δ > 0 only after a
          * singular J or a failed line search (Levenberg–Marquardt retry). */
         int ok = 0;
         double t = 1.0;
         for (int attempt = 0; attempt < 8 && !ok; attempt++) {
             if (attempt > 0) reg = reg > 0 ? reg * 100.0 : 1e-10 * wscale;
-            for (ns_int a = 0; a < nc; a++) {
-                const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
-                for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
-                    const double *Wk = WB->x + WB->value_ptr[k];
-                    double *Jk = J->block.x + J->block.value_ptr[k];
-                    int dg = k == WB->diag[a];
-                    for (int i = 0; i < d; i++)
-                        for (int j = 0; j < d; j++) {
-                            double s = dg ? A[i + j * d] + (i == j ? reg : 0.0) : 0.0;
-                            for (int l = 0; l < d; l++) s += B[i + l * d] * Wk[l + j * d];
-                            Jk[i + j * d] = s;
-                        }
-                }
-            }
-            ns_matrix_free(Js);
-            Js = ns_matrix_to_sparse(J);
-            if (!Js) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory"); goto out; }
-            ns_status fs = F ? ns_factor_numeric(F, Js, ferr)
-                             : ns_factor_new(Js, NS_FACTOR_SPARSE_LU, &F, ferr);
-            if (fs == NS_OK) {
-                for (size_t i = 0; i < m; i++) dl[i] = -Phi[i];
-                fs = ns_factor_solve(F, dl, 1, (ns_int)m);
-            }
-            if (fs != NS_OK || !ns_all_finite(dl, m)) { singular = 1; continue; }
+            lu_fill(&L, WB, d, AB, reg);
+            int ls = lu_solve(&L, rhs, dl, ferr);
+            if (ls == 2) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: %s", ferr); goto out; }
+            if (ls == 1) { singular = 1; continue; }
             singular = 0;
             ns_matrix_gemv(1.0, p->W, dl, 0.0, Wd);
-            t = 1.0;
-            for (int ls = 0; ls < 40; ls++, t *= 0.5) {
-                for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
-                double tht = merit(p, cs, phi, rt, ut, Fw);
-                if (tht <= thmax - 2e-4 * t * 2.0 * th) { ok = 1; break; }
+            if (ls_kind == LS_ARMIJO) {
+                t = 1.0;
+                for (int k = 0; k < 40; k++, t *= 0.5) {
+                    for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
+                    double tht = merit(p, cs, phi, rt, ut, Fw);
+                    if (tht <= thref - 2e-4 * t * th) { ok = 1; break; }
+                }
+            } else { /* Goldstein–Price, t ∈ (0, 1] */
+                const double m1 = 0.1, m2 = 0.9;
+                double tlo = 0.0, thi = 1.0;
+                t = 1.0;
+                for (int k = 0; k < 60; k++) {
+                    for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
+                    double dec = th - merit(p, cs, phi, rt, ut, Fw); /* θ(0) − θ(t) */
+                    if (!(dec >= 2.0 * m1 * t * th)) thi = t;       /* too long (or NaN) */
+                    else if (dec > 2.0 * m2 * t * th && t < 1.0) tlo = t; /* too short */
+                    else { ok = 1; break; }
+                    t = 0.5 * (tlo + thi);
+                    if (thi - tlo < 1e-14) break;
+                }
             }
         }
         if (!ok) {
@@ -137,35 +274,41 @@ ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
     }
 out:
-    if (st != NS_CONVERGED && best_err < err) {
+    if (st != NS_CONVERGED && !(err <= best_err)) { /* also when err is NaN */
         memcpy(r, best, m * sizeof(double));
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
     }
     res->error = err;
 done:
-    ns_factor_free(F);
-    ns_matrix_free(Js);
-    ns_matrix_free(J);
+    lu_free(&L);
     free(cs);
     free(work);
     free(AB);
     return st;
 }
 
+ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
+                        ns_fc_phi_fn phi, ns_result *res)
+{
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, res);
+}
+
 static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options *o,
-                          ns_fc_phi_fn phi, ns_result *res)
+                          ns_fc_phi_fn phi, int ls_kind, ns_result *res)
 {
     ns_fc view;
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
-    if (st == NS_OK) st = ns_fc_nsn_run(&view, r, u, o, phi, res);
+    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, res);
     ns_matrix_free(owned);
     return st;
 }
 
 ns_status ns_fc3d_nsn_ac(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
-{ return nsn_with(p, r, u, o, ns_fc_phi_ac, res); }
+{ return nsn_with(p, r, u, o, ns_fc_phi_ac, LS_ARMIJO, res); }
 ns_status ns_fc3d_nsn_fb(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
-{ return nsn_with(p, r, u, o, ns_fc_phi_fb, res); }
+{ return nsn_with(p, r, u, o, ns_fc_phi_fb, LS_ARMIJO, res); }
 ns_status ns_fc3d_nsn_nm(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
-{ return nsn_with(p, r, u, o, ns_fc_phi_nm, res); }
+{ return nsn_with(p, r, u, o, ns_fc_phi_nm, LS_ARMIJO, res); }
+ns_status ns_fc3d_nsn_ac_gp(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{ return nsn_with(p, r, u, o, ns_fc_phi_ac, LS_GOLDSTEIN, res); }
