@@ -61,6 +61,9 @@ ns_status ns_fc3d_nsn_fb(const ns_fc *p, double *r, double *u,
                          const ns_options *o, ns_result *res);
 ns_status ns_fc3d_nsn_nm(const ns_fc *p, double *r, double *u,
                          const ns_options *o, ns_result *res);
+/* nsn-ac with the Goldstein–Price line search instead of non-monotone Armijo */
+ns_status ns_fc3d_nsn_ac_gp(const ns_fc *p, double *r, double *u,
+                            const ns_options *o, ns_result *res);
 ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u,
                        const ns_options *o, ns_result *res);
 ns_status ns_fc3d_fpp(const ns_fc *p, double *r, double *u,
