@@ -9,7 +9,10 @@
  *      x = (μ r_N, r_T) ∈ L,  y = (û_N, μ û_T) ∈ L*,  xᵀy = μ rᵀû
  *      (μ > 1: x = (r_N, r_T/μ), y = (û_N/μ, û_T), xᵀy = rᵀû/μ),
  *      Φ = x + y − (x∘x + y∘y)^{1/2}  (Jordan product, spectral square
- *      root); its partials by central differences (0 on the kink ‖u_T‖ = 0). μ = 0 uses ac.
+ *      root); its partials analytic where (x∘x + y∘y)^{1/2} is interior
+ *      to L (I − L_z⁻¹L_x, I − L_z⁻¹L_y, L the arrow matrices), the element
+ *      (1 − 1/√2)I at x = y = 0, central differences elsewhere on the
+ *      boundary; the kink ‖u_T‖ = 0 takes the element g = 0. μ = 0 uses ac.
  * Each Φ vanishes exactly at the solutions of the contact law. */
 #include "fc3d/fc3d_local.h"
 #include <math.h>
@@ -79,31 +82,59 @@ void ns_fc_phi_nm(const ns_fc_contact *c, const double *r, const double *u,
         }
 }
 
-/* Φ_FB in the scaled coordinates (see the header comment). */
-static void fb_value(int d, double mu, const double *r, const double *u, double *F)
+/* The scaled coordinates of the header: x = Dx r, y = y(u), with
+ * Dx = diag(μ, 1, 1) and ∂y/∂u = [e_N + μ g; μ e_T] (μ ≤ 1), or
+ * Dx = diag(1, 1/μ, 1/μ) and ∂y/∂u = [e_N/μ + g; e_T] (μ > 1),
+ * g = (0, u_T/‖u_T‖) (0 on the kink u_T = 0). Dy is filled when not NULL. */
+static void fb_scaled(int d, double mu, const double *r, const double *u,
+                      double *x, double *y, double *Dx, double *Dy)
 {
     double nut = d == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
-    double x[3], y[3], w[3];
-    if (mu <= 1.0) {
-        x[0] = mu * r[0];
-        y[0] = u[0] + mu * nut;
-        for (int i = 1; i < d; i++) { x[i] = r[i]; y[i] = mu * u[i]; }
-    } else { /* same cones divided by μ: x = (r_N, r_T/μ), y = (û_N/μ, û_T) */
-        x[0] = r[0];
-        y[0] = (u[0] + mu * nut) / mu;
-        for (int i = 1; i < d; i++) { x[i] = r[i] / mu; y[i] = u[i]; }
-    }
-    double xx = 0, yy = 0;
+    double g[3] = { 0.0, nut > 0 ? u[1] / nut : 0.0, d == 3 && nut > 0 ? u[2] / nut : 0.0 };
+    const double sx0 = mu <= 1.0 ? mu : 1.0, sxt = mu <= 1.0 ? 1.0 : 1.0 / mu;
+    const double sy0 = mu <= 1.0 ? 1.0 : 1.0 / mu, syt = mu <= 1.0 ? mu : 1.0;
+    x[0] = sx0 * r[0];
+    y[0] = sy0 * (u[0] + mu * nut);
+    for (int i = 1; i < d; i++) { x[i] = sxt * r[i]; y[i] = syt * u[i]; }
+    if (!Dy) return;
+    for (int k = 0; k < d * d; k++) { Dx[k] = 0.0; Dy[k] = 0.0; }
+    Dx[0] = sx0;
+    Dy[0] = sy0;
+    for (int j = 1; j < d; j++) Dy[0 + j * d] = sy0 * mu * g[j];
+    for (int i = 1; i < d; i++) { Dx[i + i * d] = sxt; Dy[i + i * d] = syt; }
+}
+
+/* z = (x∘x + y∘y)^{1/2} (Jordan product, spectral square root); returns
+ * the spectral values s1 ≤ s2 of z in s[0], s[1]. */
+static void fb_sqrt(int d, const double *x, const double *y, double *z, double *s)
+{
+    double xx = 0, yy = 0, w[3];
     for (int i = 0; i < d; i++) { xx += x[i] * x[i]; yy += y[i] * y[i]; }
     w[0] = xx + yy;
     for (int i = 1; i < d; i++) w[i] = 2.0 * (x[0] * x[i] + y[0] * y[i]);
     double nw = d == 3 ? hypot(w[1], w[2]) : fabs(w[1]);
-    double l1 = fmax(w[0] - nw, 0.0), l2 = fmax(w[0] + nw, 0.0);
-    double s1 = sqrt(l1), s2 = sqrt(l2);
-    double sq[3];
-    sq[0] = 0.5 * (s1 + s2);
-    for (int i = 1; i < d; i++) sq[i] = nw > 0 ? 0.5 * (s2 - s1) * w[i] / nw : 0.0;
-    for (int i = 0; i < d; i++) F[i] = x[i] + y[i] - sq[i];
+    double s1 = sqrt(fmax(w[0] - nw, 0.0)), s2 = sqrt(fmax(w[0] + nw, 0.0));
+    z[0] = 0.5 * (s1 + s2);
+    for (int i = 1; i < d; i++) z[i] = nw > 0 ? 0.5 * (s2 - s1) * w[i] / nw : 0.0;
+    s[0] = s1;
+    s[1] = s2;
+}
+
+/* Φ_FB in the scaled coordinates (see the header comment). */
+static void fb_value(int d, double mu, const double *r, const double *u, double *F)
+{
+    double x[3], y[3], z[3], s[2];
+    fb_scaled(d, mu, r, u, x, y, NULL, NULL);
+    fb_sqrt(d, x, y, z, s);
+    for (int i = 0; i < d; i++) F[i] = x[i] + y[i] - z[i];
+}
+
+/* Arrow matrix L_v = [v0 v̄ᵀ; v̄ v0 I] (column-major d×d). */
+static void arrow(int d, const double *v, double *L)
+{
+    for (int i = 0; i < d; i++)
+        for (int j = 0; j < d; j++)
+            L[i + j * d] = i == j ? v[0] : i == 0 ? v[j] : j == 0 ? v[i] : 0.0;
 }
 
 void ns_fc_phi_fb(const ns_fc_contact *c, const double *r, const double *u,
@@ -111,8 +142,48 @@ void ns_fc_phi_fb(const ns_fc_contact *c, const double *r, const double *u,
 {
     const int d = c->dim;
     if (!(c->mu > 0)) { ns_fc_phi_ac(c, r, u, F, A, B); return; }
-    fb_value(d, c->mu, r, u, F);
+    double x[3], y[3], z[3], s[2], Dx[9], Dy[9];
+    fb_scaled(d, c->mu, r, u, x, y, Dx, Dy);
+    fb_sqrt(d, x, y, z, s);
+    for (int i = 0; i < d; i++) F[i] = x[i] + y[i] - z[i];
     if (!A) return;
+    /* z∘z = x∘x + y∘y gives L_z dz = L_x dx + L_y dy, so where z is interior
+     * to the cone (s1 > 0, L_z invertible)
+     *     ∂Φ/∂x = I − L_z⁻¹ L_x,   ∂Φ/∂y = I − L_z⁻¹ L_y,
+     * and A = ∂Φ/∂x Dx, B = ∂Φ/∂y ∂y/∂u. */
+    if (s[0] > 1e-10 * s[1]) {
+        double Lz[9], Lx[9], Ly[9], Mx[9], My[9];
+        arrow(d, z, Lz);
+        arrow(d, x, Lx);
+        arrow(d, y, Ly);
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++) {
+                double a = 0.0, b = 0.0;
+                for (int l = 0; l < d; l++) {
+                    a += Lx[i + l * d] * Dx[l + j * d];
+                    b += Ly[i + l * d] * Dy[l + j * d];
+                }
+                Mx[i + j * d] = a;
+                My[i + j * d] = b;
+            }
+        int bad = 0;
+        for (int j = 0; j < d && !bad; j++) {
+            double cx[3], cy[3];
+            bad = ns_small_solve(d, Lz, Mx + j * d, cx) || ns_small_solve(d, Lz, My + j * d, cy);
+            for (int i = 0; i < d && !bad; i++) {
+                A[i + j * d] = Dx[i + j * d] - cx[i];
+                B[i + j * d] = Dy[i + j * d] - cy[i];
+            }
+        }
+        if (!bad) return;
+    }
+    if (s[1] <= 0.0) { /* x = y = 0: the element (1 − 1/√2)(Dx, ∂y/∂u) */
+        const double k = 1.0 - sqrt(0.5);
+        for (int i = 0; i < d * d; i++) { A[i] = k * Dx[i]; B[i] = k * Dy[i]; }
+        return;
+    }
+    /* z on the boundary of the cone (s1 = 0 < s2): central differences, an
+     * approximation of an element of the generalized Jacobian there. */
     double rp[3], up[3], Fp[3], Fm[3];
     for (int j = 0; j < d; j++) {
         memcpy(rp, r, (size_t)d * sizeof(double));
