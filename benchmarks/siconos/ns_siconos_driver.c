@@ -15,6 +15,21 @@
  * Times are the solver call alone (reading excluded), like nsbench's.
  * Status: converged (info 0), max_iter (info ≠ 0 after max_iter
  * iterations), failed (other info ≠ 0), timeout, crash, bad_input.
+ *
+ * Kind gmp: the .dat is read by Siconos' genericMechanical_new_from_filename
+ * and solved by gmp_driver (SICONOS_GENERIC_MECHANICAL_NSGS), in the four
+ * ways of its iparam[ISREDUCED]: gmp-nsgs (0, Gauss–Seidel over all
+ * blocks, Siconos' default), gmp-nsgs-subs (1, equalities substituted),
+ * gmp-nsgs-assemble (2, equalities assembled into one block), gmp-mlcp (3,
+ * solved as an MLCP). Debian's 4.4 package ships the library functions but
+ * not GenericMechanicalProblem.h / GenericMechanical_Solvers.h, so their
+ * prototypes are declared below.
+ *
+ * Kinds gmp, gfc2d, gfc3d: the error column is OUR error function
+ * (ns_problem_error: ns_gmp_error, ns_gfc_error) on Siconos' answer, the
+ * file read again by our reader (u = Hᵀ v + b recomputed from v), so both
+ * sides are scored alike; Siconos' own residual goes to the message
+ * column ("siconos residual X"). Other kinds keep Siconos' residual.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -43,8 +58,22 @@
 #include "siconos/numerics/mlcp_cst.h"
 #include "siconos/numerics/relay_cst.h"
 #include "siconos/numerics/Friction_cst.h"
+#include "nonsmooth/nonsmooth.h"
 
-typedef struct map { const char *kind, *name; int id; } map;
+/* Siconos 4.4 (libsiconos_numerics.so.7), headers not shipped by Debian */
+GenericMechanicalProblem *genericMechanical_new_from_filename(const char *filename);
+int gmp_driver(GenericMechanicalProblem *problem, double *reaction, double *velocity,
+               SolverOptions *options);
+enum { GMP_NSGS_ID = 2000,            /* SICONOS_GENERIC_MECHANICAL_NSGS */
+       GMP_IPARAM_ISREDUCED = 2 };    /* SICONOS_GENERIC_MECHANICAL_IPARAM_ISREDUCED */
+typedef struct gmp_head {             /* leading fields of GenericMechanicalProblem */
+    int size, maxLocalSize;
+    NumericsMatrix *M;
+    double *q;
+} gmp_head;
+
+/* variant: for gmp, 1 + iparam[ISREDUCED]; 0 elsewhere */
+typedef struct map { const char *kind, *name; int id, variant; } map;
 
 static const map solvers[] = {
     { "lcp", "lemke", SICONOS_LCP_LEMKE },       { "lcp", "pgs", SICONOS_LCP_PGS },
@@ -67,6 +96,8 @@ static const map solvers[] = {
     { "gfc3d", "nsn-ac", SICONOS_GLOBAL_FRICTION_3D_NSN_AC },
     { "gfc3d", "admm", SICONOS_GLOBAL_FRICTION_3D_ADMM },
     { "gfc3d", "ipm", SICONOS_GLOBAL_FRICTION_3D_IPM },
+    { "gmp", "gmp-nsgs", GMP_NSGS_ID, 1 },         { "gmp", "gmp-nsgs-subs", GMP_NSGS_ID, 2 },
+    { "gmp", "gmp-nsgs-assemble", GMP_NSGS_ID, 3 }, { "gmp", "gmp-mlcp", GMP_NSGS_ID, 4 },
 };
 
 typedef struct rec {
@@ -114,8 +145,11 @@ static void finish(rec *r, int info, SolverOptions *o, double t)
 }
 
 /* A libfclib matrix as a Siconos matrix: dense (local W, small) or sparse
- * triplet (global M, H). fclib: nz = -1 CSC, -2 CSR, >= 0 triplet with p the
- * row and i the column indices. */
+ * triplet (global M, H). fclib: nz = -1 CSC, -2 CSR, >= 0 triplet with i the
+ * row and p the column indices (CSparse's convention, which the files follow:
+ * in every global file of the collection max i < m and max p < n, H being
+ * m × n with n = 3·contacts; fclib.h's comment says the opposite, and reading
+ * it that way transposed H and tripped Siconos' size assertions). */
 static NumericsMatrix *fclib_to_nm(const struct fclib_matrix *A, int dense)
 {
     NumericsMatrix *M;
@@ -135,18 +169,47 @@ static NumericsMatrix *fclib_to_nm(const struct fclib_matrix *A, int dense)
             else NM_entry(M, row, col, A->x[k]);
         }
     for (int k = 0; A->nz >= 0 && k < A->nz; k++) {
-        if (dense) d[(size_t)A->i[k] * (size_t)A->m + (size_t)A->p[k]] += A->x[k];
-        else NM_entry(M, A->p[k], A->i[k], A->x[k]);
+        if (dense) d[(size_t)A->p[k] * (size_t)A->m + (size_t)A->i[k]] += A->x[k];
+        else NM_entry(M, A->i[k], A->p[k], A->x[k]);
     }
     return M;
 }
 
 /* In the child: read with Siconos, solve, fill r. */
-static void run(const char *kind, const char *file, int id, double tol, int max_iter, rec *r)
+/* Our error function on Siconos' answer (kinds gmp, gfc2d, gfc3d): the file
+ * read by our reader, x the first unknown (gmp reaction, gfc v), y the
+ * second (gfc r; NULL for gmp). Siconos' own residual moves to the message. */
+static void score_ours(const char *file, const double *x, const double *y, rec *r)
+{
+    char err[NS_ERRMSG_LEN];
+    ns_problem *p = NULL;
+    double own = r->error;
+    if (ns_problem_read(file, NS_KIND_NONE, &p, err)) {
+        snprintf(r->message, sizeof r->message, "our reader: %.150s", err);
+        r->error = NAN;
+        return;
+    }
+    ns_solution *sol = ns_solution_new(p);
+    if (p->kind == NS_KIND_GMP) {
+        memcpy(sol->vec[0], x, (size_t)p->u.gmp->n * sizeof(double));
+    } else {
+        memcpy(sol->vec[0], x, (size_t)p->u.gfc->n * sizeof(double));
+        memcpy(sol->vec[2], y, (size_t)p->u.gfc->dim * (size_t)p->u.gfc->nc * sizeof(double));
+    }
+    r->error = ns_problem_error(p, sol);
+    size_t l = strlen(r->message);
+    snprintf(r->message + l, sizeof r->message - l, "%ssiconos residual %.3e", l ? "; " : "", own);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
+static void run(const char *kind, const char *file, int id, int variant, double tol, int max_iter,
+                rec *r)
 {
     SolverOptions *o = solver_options_create(id);
     if (!o) { snprintf(r->status, sizeof r->status, "failed"); return; }
     set_opts(o, tol, max_iter);
+    if (variant > 0) o->iparam[GMP_IPARAM_ISREDUCED] = variant - 1;
     snprintf(r->status, sizeof r->status, "bad_input");
     if (!strcmp(kind, "lcp")) {
         LinearComplementarityProblem *p = newLCP();
@@ -222,6 +285,17 @@ static void run(const char *kind, const char *file, int id, double tol, int max_
         double t0 = now();
         int info = gfc3d_driver(p, rr, u, v, o);
         finish(r, info, o, now() - t0);
+        score_ours(file, v, rr, r);
+    } else if (!strcmp(kind, "gmp")) {
+        GenericMechanicalProblem *p = genericMechanical_new_from_filename(file);
+        if (!p) return;
+        int n = ((gmp_head *)p)->size;
+        double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+        r->size = n;
+        double t0 = now();
+        int info = gmp_driver(p, z, w, o);
+        finish(r, info, o, now() - t0);
+        score_ours(file, z, NULL, r);
     } else {
         snprintf(r->message, sizeof r->message, "kind %s not handled by this driver", kind);
     }
@@ -282,17 +356,21 @@ int main(int argc, char **argv)
         return 2;
     }
     const char *sv[32];
-    int ids[32], ns = 0;
+    int ids[32], variants[32], ns = 0;
     for (char *tok = strtok(names, ","); tok && ns < 32; tok = strtok(NULL, ",")) {
-        int id = -1;
+        int id = -1, variant = 0;
         for (size_t k = 0; k < sizeof solvers / sizeof *solvers; k++)
-            if (!strcmp(solvers[k].kind, kind) && !strcmp(solvers[k].name, tok)) id = solvers[k].id;
+            if (!strcmp(solvers[k].kind, kind) && !strcmp(solvers[k].name, tok)) {
+                id = solvers[k].id;
+                variant = solvers[k].variant;
+            }
         if (id < 0) {
             fprintf(stderr, "ns_siconos_driver: %s solver '%s' has no Siconos counterpart here; "
                     "skipped\n", kind, tok);
             continue;
         }
         sv[ns] = tok;
+        variants[ns] = variant;
         ids[ns++] = id;
     }
     if (header) printf("file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n");
@@ -312,7 +390,7 @@ int main(int argc, char **argv)
                 /* Siconos prints */
                 if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
                     _exit(4);
-                run(kind, argv[i], ids[s], tol, max_iter, &r);
+                run(kind, argv[i], ids[s], variants[s], tol, max_iter, &r);
                 if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(3);
                 _exit(0);
             }
