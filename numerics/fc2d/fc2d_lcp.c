@@ -3,9 +3,10 @@
  *     w_α = ( u_N,  u_T + γ,  −u_T + γ,  μ r_N − λ⁺ − λ⁻ ) ≥ 0,  z ⊥ w.
  * (Sliding with u_T > 0 forces γ = u_T, λ⁺ = 0, λ⁻ = μ r_N: r_T = −μ r_N;
  * sticking gives γ = 0, u_T = 0, |r_T| ≤ μ r_N.) The 4nc×4nc matrix is
- * built dense and handed to the LCP kernels (Lemke, enumeration), which
- * stop on the FC2D error of the r read back from z. Dense: refused
- * (NS_UNSUPPORTED) above 2000 contacts. */
+ * built dense and handed to the enumeration kernel, which stops on the
+ * FC2D error of the r read back from z. Dense: refused (NS_UNSUPPORTED)
+ * above 2000 contacts. Lemke on the same LCP is fc2d_lemke.c (sparse,
+ * revised, any size). */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -36,12 +37,12 @@ static double fc2d_lcp_err(const void *vc, const double *z, double *w)
 }
 
 static ns_status fc2d_as_lcp(const ns_fc *p, double *r, double *u, const ns_options *o,
-                             int use_enum, ns_result *res)
+                             ns_result *res)
 {
     const ns_int nc = p->nc, n = 4 * nc, m = 2 * nc;
     if (nc > 2000)
-        return ns_fail(res->message, NS_UNSUPPORTED, "fc2d %s: %d contacts give a dense LCP of "
-                       "order %d; use nsgs or auto", use_enum ? "enum" : "lemke", nc, n);
+        return ns_fail(res->message, NS_UNSUPPORTED, "fc2d enum: %d contacts give a dense LCP of "
+                       "order %d; use lemke, nsgs or auto", nc, n);
     ns_status st;
     double *W = ns_dense_copy(p->W);
     double *M = ns_calloc((size_t)n * n + 1, sizeof(double));
@@ -75,8 +76,7 @@ static ns_status fc2d_as_lcp(const ns_fc *p, double *r, double *u, const ns_opti
 #undef MM
 #undef WW
     ctx_t c = { p, r, u, M, q, n, (ns_fc_norm)o->fc_norm };
-    st = use_enum ? ns_enum_dense(n, M, q, NULL, z, w, o, fc2d_lcp_err, &c, res)
-                  : ns_lemke_dense(n, M, q, z, w, o, fc2d_lcp_err, &c, res);
+    st = ns_enum_dense(n, M, q, NULL, z, w, o, fc2d_lcp_err, &c, res);
     z_to_r(nc, z, r);
     res->error = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
 done:
@@ -84,7 +84,5 @@ done:
     return st;
 }
 
-ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
-{ return fc2d_as_lcp(p, r, u, o, 0, res); }
 ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
-{ return fc2d_as_lcp(p, r, u, o, 1, res); }
+{ return fc2d_as_lcp(p, r, u, o, res); }
