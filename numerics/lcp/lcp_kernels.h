@@ -58,14 +58,15 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
                         lapack_int *piv, ns_int *idx);
 
 /** Polishes a near-solution z (w = M z + q given) on its active set
- *  A = {eq} ∪ {i : z_i > w_i}: zp = z on A, 0 off A, then `steps` steps of
- *  r_A = q_A + M_AA zp_A (long double), zp_A −= M_AA⁺ r_A by a rank-revealing
- *  QR (dgeqp3) computed once; works when M_AA is singular but the active
+ *  A = {eq} ∪ {i : z_i > w_i, z_i > zsmall_rel ‖z‖∞}: zp = z on A, 0 off A, then
+ *  `steps` steps of
+ *  r_A = q_A + M_AA zp_A (long double), zp_A −= M_AA⁺ r_A (minimum-norm least
+ *  squares, LAPACK dgelsy); works when M_AA is singular but the active
  *  equations are consistent (non-unique solutions). Allocates. 0 on
  *  success, 1 on failure (allocation, rank 0, non-finite correction). */
 int ns_active_set_refine(ns_int n, const double *M, const double *q,
                          const unsigned char *eq, const double *z,
-                         const double *w, double *zp, int steps);
+                         const double *w, double *zp, int steps, double zsmall_rel);
 
 /** LU with partial pivoting of A (n×n, leading dimension lda) by LAPACK's
  *  dgetrf, 1-based piv. 0 on success, 1 when singular (zero pivot). */

@@ -18,14 +18,18 @@
  * stored nor updated, so a pivot and c = B⁻¹ a cost O(n·d), d = number of
  * columns that have left the unit form (own loops: no BLAS threading on the
  * small, latency-bound products). The final basis is then
- * solved again directly (LU of M_JJ, J = basic z's) and that solution kept if
- * its error is smaller ("polish"). */
+ * solved again directly (LU of M_JJ, J = basic z's, two steps of iterative
+ * refinement with the residual in long double) and that solution kept if its
+ * error is smaller ("polish"); if the error is still above 4 eps, a
+ * least-squares polish on the active set (ns_active_set_refine), which also
+ * works when M_JJ is singular. */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"
 #include <cblas.h>
 #include <lapacke.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,10 +105,22 @@ static int polish(ns_int n, const double *M, const double *q,
     }
     if (ns_kernel_lu(nj, work, nj, piv) != 0) return 1;
     ns_kernel_lu_solve(nj, work, nj, piv, rhs);
-    for (ns_int a = 0; a < nj; a++) {
-        if (!(rhs[a] >= 0.0)) return 1;
-        zp[J[a]] = rhs[a];
+    for (ns_int a = 0; a < nj; a++) zp[J[a]] = rhs[a];
+    /* two steps of iterative refinement, the residual −(q_J + M_JJ z_J)
+     * accumulated in long double: the LU solve alone leaves an error of
+     * cond(M_JJ)·eps, which the refinement brings down to eps */
+    for (int ref = 0; ref < 2; ref++) {
+        for (ns_int a = 0; a < nj; a++) {
+            long double r = q[J[a]];
+            for (ns_int b = 0; b < nj; b++)
+                r += (long double)M[J[a] + (size_t)J[b] * n] * zp[J[b]];
+            rhs[a] = (double)-r;
+        }
+        ns_kernel_lu_solve(nj, work, nj, piv, rhs);
+        for (ns_int a = 0; a < nj; a++) zp[J[a]] += rhs[a];
     }
+    for (ns_int a = 0; a < nj; a++)
+        if (!(zp[J[a]] >= 0.0)) return 1;
     return 0;
 }
 
@@ -239,6 +255,19 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
             }
         }
     }
+    /* a singular M_JJ (degenerate or non-unique solutions) defeats the LU:
+     * least squares on the final active set, degenerate rows (z_i tiny)
+     * first taken at z_i = 0, then kept */
+    for (int k = 0; k < 2 && (st == NS_CONVERGED || res->error > o->tol) &&
+                    res->error > 4.0 * DBL_EPSILON; k++)
+        if (ns_active_set_refine(n, M, q, NULL, z, w, zp, 2, k ? 0.0 : 1e-8) == 0) {
+            double e2 = err(ctx, zp, wp);
+            if (e2 < res->error) {
+                memcpy(z, zp, (size_t)n * sizeof(double));
+                memcpy(w, wp, (size_t)n * sizeof(double));
+                res->error = e2;
+            }
+        }
     if (st == NS_NO_SOLUTION && res->error <= o->tol) {
         /* the ray was reached from a basis that already solves the LCP */
         st = NS_CONVERGED;

@@ -16,6 +16,7 @@
 #include "mlcp/mlcp_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <cblas.h>
+#include <float.h>
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,14 +126,15 @@ ns_status ns_mlcp_lemke(const ns_mlcp *p, double *z, double *w,
     free(work);
     /* the active-set matrix is singular when the solutions are not unique
      * (deltasigma): refine by least squares on the same active set */
-    if (ns_active_set_refine(N, M, p->q, eq, z, w, zf, 3) == 0) {
-        double e2 = ns_mlcp_error(p, zf, wf);
-        if (e2 < res->error) {
-            memcpy(z, zf, (size_t)N * sizeof(double));
-            memcpy(w, wf, (size_t)N * sizeof(double));
-            res->error = e2;
+    for (int k = 0; k < 2 && res->error > 4.0 * DBL_EPSILON; k++)
+        if (ns_active_set_refine(N, M, p->q, eq, z, w, zf, 3, k ? 1e-8 : 0.0) == 0) {
+            double e2 = ns_mlcp_error(p, zf, wf);
+            if (e2 < res->error) {
+                memcpy(z, zf, (size_t)N * sizeof(double));
+                memcpy(w, wf, (size_t)N * sizeof(double));
+                res->error = e2;
+            }
         }
-    }
     if (st != NS_CONVERGED && res->error <= o->tol) { st = NS_CONVERGED; res->message[0] = '\0'; }
     goto done;
 nomem:

@@ -10,6 +10,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
@@ -237,6 +238,52 @@ static void test_storages(void **s)
     }
 }
 
+/* The project's LCP files (data/lcp, tools/gen_data): newton-fb and lemke
+ * reach the independent error bound on each. lcp_pmatrix_n80 is a permuted
+ * triangular P-matrix (unique solution, |z| ~ 1e6, so the reachable error is
+ * about 1e-11; Siconos 4.4's Lemke and FB stop at 7e-10 and 0.6);
+ * lcp_degenerate_n80 has a third of its rows with z_i = w_i = 0 and a
+ * singular M (rank n/2): the final least-squares polish must still give an
+ * error at rounding level (≤ 1e-15; Siconos: 4e-16 lemke, 6e-16 FB). */
+static void check_file(const char *name, const char *solver, double bound)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/data/lcp/%s", NS_SOURCE_DIR, name);
+    ns_problem *p;
+    char err[NS_ERRMSG_LEN];
+    if (ns_problem_read(path, NS_KIND_LCP, &p, err)) fail_msg("%s", err);
+    int n = p->u.lcp->n;
+    ns_matrix *D = ns_matrix_to_dense(p->u.lcp->M);
+    ns_solution *s = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-10;
+    ns_result r;
+    ns_status st = ns_solve(p, solver, &o, s, &r);
+    double e = indep_error(D->dense, p->u.lcp->q, s->vec[0], n);
+    printf("  %s %s: %s, %d iterations, independent error %.3g\n", name, solver,
+           ns_status_name(st), r.iterations, e);
+    if (st != NS_CONVERGED) fail_msg("%s %s: %s (%s)", name, solver, ns_status_name(st), r.message);
+    for (int i = 0; i < n; i++)
+        if (!(s->vec[0][i] >= 0)) fail_msg("%s %s: z[%d] = %g < 0", name, solver, i, s->vec[0][i]);
+    if (!(e <= bound)) fail_msg("%s %s: independent error %g > %g", name, solver, e, bound);
+    ns_matrix_free(D);
+    ns_solution_free(s);
+    ns_problem_free(p);
+}
+
+static void test_data_files(void **s)
+{
+    (void)s;
+    const char *solvers[2] = { "newton-fb", "lemke" };
+    for (int k = 0; k < 2; k++) {
+        check_file("lcp_pd_n80.dat", solvers[k], 1e-15);
+        check_file("lcp_degenerate_n80.dat", solvers[k], 1e-15);
+        check_file("lcp_pmatrix_n80.dat", solvers[k], 1e-11);
+        check_file("lcp_pd-sparse_n1000.dat", solvers[k], 1e-15);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_lemke_infeasible),
         cmocka_unit_test(test_pgs_zero_diagonal),
         cmocka_unit_test(test_storages),
+        cmocka_unit_test(test_data_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

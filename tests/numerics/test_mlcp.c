@@ -46,7 +46,7 @@ static void test_refine_singular_active_set(void **s)
     }
     assert_true(indep_defect(3, M, q, NULL, z) >= delta / 2);
     /* the exact LU solve of the active set cannot do it (singular block) */
-    assert_int_equal(ns_active_set_refine(3, M, q, NULL, z, w, zp, 3), 0);
+    assert_int_equal(ns_active_set_refine(3, M, q, NULL, z, w, zp, 3, 0.0), 0);
     double e = indep_defect(3, M, q, NULL, zp);
     if (!(e <= 1e-15)) fail_msg("defect after refine %g", e);
     double move = 0;
@@ -68,7 +68,7 @@ static void test_refine_regular(void **s)
         w[i] = q[i];
         for (int j = 0; j < 3; j++) w[i] += M[i + 3 * j] * z[j];
     }
-    assert_int_equal(ns_active_set_refine(3, M, q, NULL, z, w, zp, 3), 0);
+    assert_int_equal(ns_active_set_refine(3, M, q, NULL, z, w, zp, 3, 0.0), 0);
     assert_true(fabs(zp[0] - 1) <= 1e-15 && fabs(zp[1] - 2) <= 1e-15 && zp[2] == 0.0);
 }
 
