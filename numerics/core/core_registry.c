@@ -3,6 +3,7 @@
  * Add a row when a solver lands; mark one default per kind. */
 #include "nonsmooth/ns_solver.h"
 #include "core/solvers.h"
+#include "fc2d/fc2d_internal.h"
 #include <string.h>
 
 static const ns_solver_info registry[] = {
@@ -73,11 +74,11 @@ static const ns_solver_info registry[] = {
     { "auto", NS_KIND_FC2D, { .fc = ns_fc3d_auto }, 1, 100000,
       "the FC3D auto chain in 2D: nsgs-ac, nsn-ac, restarts, other reformulations (robust default)" },
     { "lemke", NS_KIND_FC2D, { .fc = ns_fc2d_lemke }, 0, 1000000,
-      "Lemke on the 4nc LCP reformulation of 2D Coulomb friction (dense; nc <= 2000)" },
+      "Lemke on the 4nc LCP of 2D Coulomb friction: sparse basis LU (UMFPACK) + eta updates, any size" },
     { "enum", NS_KIND_FC2D, { .fc = ns_fc2d_enum }, 0, 1073741824,
       "principal enumeration on the LCP reformulation (small problems only)" },
-    { "nsgs", NS_KIND_FC2D, { .fc = ns_fc3d_nsgs_ac }, 0, 100000,
-      "Gauss-Seidel over contacts, 2D Alart-Curnier local Newton + exact enumeration" },
+    { "nsgs", NS_KIND_FC2D, { .fc = ns_fc2d_nsgs }, 0, 100000,
+      "Gauss-Seidel over contacts, exact 2D one-contact solver; active-set LU solve when sweeps stall" },
     { "pgs", NS_KIND_FC2D, { .fc = ns_fc3d_nsgs_proj }, 0, 100000,
       "projected Gauss-Seidel: local projection on the 2D cone with adaptive step" },
     { "nsn-ac", NS_KIND_FC2D, { .fc = ns_fc3d_nsn_ac }, 0, 1000,
