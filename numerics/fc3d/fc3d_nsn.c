@@ -5,22 +5,38 @@
  * default; 1/W_NN and 1/W_TT separately stall on some Capsules files).
  * The generalized Jacobian
  *     J = blockdiag(A_α) + blockdiag(B_α) W
- * has W's block pattern. J is written straight into a CSC array whose
- * pattern is W's full block pattern (every stored block d×d, zeros kept),
- * so UMFPACK's symbolic analysis is done once per solve and only the
- * numeric factorization is repeated (no conversion, no re-analysis when a
- * contact changes state and its row of J loses entries).
- * Step δ = −J⁻¹Φ, then a line search on θ = ½‖Φ‖² (u moves linearly:
- * u + tWδ; the directional derivative of θ along δ is −2θ):
+ * has W's block pattern and is dimensionless (Φ has the units of r). It is
+ * written straight into a CSC array whose pattern is W's full block
+ * pattern (every stored block d×d, zeros kept), so UMFPACK's symbolic
+ * analysis is done once per solve and only the numeric factorization is
+ * repeated (no conversion, no re-analysis when a contact changes state).
+ * Step: regularized semismooth Newton (Levenberg–Marquardt-like, as in
+ * Facchinei–Kanzow / Yamashita–Fukushima with λ ∝ ‖Φ‖):
+ *     (J + λ_k D) δ = −Φ,   D = diag(‖J_i,:‖_∞),
+ *     λ_k = min(1, e_k, ‖Φ(r_k)‖ / max(‖Φ(r_0)‖, ‖r_k‖)),
+ * e_k the relative error of the current iterate, so λ_k → 0 at the
+ * solution (fast local convergence) while far from it the step stays
+ * short where J is near-singular. (The Φ term keeps λ small where the
+ * residual is already small although e_k is not: FB with μ = 1e6 otherwise
+ * crawls at e ≈ 0.4 with λ ≈ 0.4 ≫ the 1/μ-sized part of J.) Without it the plain step needed line
+ * search steps of 1e-6 for hundreds of iterations on KaplasTower,
+ * RockPile and the LMGC periodic box. Then a line search on θ = ½‖Φ‖²
+ * (u moves linearly: u + tWδ; along the plain Newton step the slope of θ
+ * is −2θ):
  *   - non-monotone Armijo (default; Grippo–Lampariello–Lucidi, reference =
  *     max of the last 10 θ): θ(r + tδ) ≤ θ_ref − 2σtθ, σ = 1e-4, t halved;
- *   - Goldstein–Price (the -gp solver variants): 2m₂tθ ≥ θ − θ(r + tδ)
- *     ≥ 2m₁tθ (m₁ = 0.1, m₂ = 0.9), t bisected inside [t_lo, t_hi] ⊂ (0, 1].
+ *   - Goldstein–Price (the -gp solver variant): 2m₂tθ ≥ θ − θ(r + tδ)
+ *     ≥ 2m₁tθ (m₁ = 0.1, m₂ = 0.9), t bisected inside [t_lo, t_hi] ⊂ (0, 1];
+ *     if no t meets both, the best decreasing t tried is taken.
  * A singular J (zero pivot, or a non-finite step), or a step the line
- * search rejects, is retried with J + δI, δ = 1e-10·max|W| raised ×100 up
- * to 7 times and lowered again after a success; if that fails too the
- * solve ends with NS_SINGULAR or NS_MAX_ITER and the best iterate (never a
- * non-finite one). Registered as nsn-ac, nsn-fb, nsn-nm, nsn-ac-gp. */
+ * search rejects, is retried with λ raised (at least 1e-10, ×100, up to 7
+ * times; lowered again after a success); if that fails too the solve ends
+ * with NS_SINGULAR or NS_MAX_ITER and the best iterate (never a
+ * non-finite one). fb and nm switch to the ac residual for the last steps
+ * when they stall below an error of 1e-6 (3 iterations without halving the
+ * error): their scaled residuals reach a rounding floor of about μ·ε in r
+ * (FB with μ = 1e6 stops at 2e-11), ac's does not.
+ * Registered as nsn-ac, nsn-fb, nsn-nm, nsn-ac-gp. */
 #include "fc3d/fc3d_internal.h"
 #include "core/solvers.h"
 #include "core/ns_internal.h"
@@ -85,12 +101,15 @@ static int lu_pattern(nsn_lu *L, const ns_block *WB, int d)
     return 0;
 }
 
-/* J ← blockdiag(A) + blockdiag(B) W + reg·I written into L->x. */
+/* J ← blockdiag(A) + blockdiag(B) W + reg·D written into L->x, D the
+ * diagonal of the row norms ‖J_i,:‖_∞ (so the regularization is relative
+ * to each row: FB with a large μ has rows of size 1/μ). */
 static void lu_fill(nsn_lu *L, const ns_block *WB, int d, const double *AB, double reg)
 {
     const ns_int nb = WB->block_rows;
     for (ns_int a = 0; a < nb; a++) {
         const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
+        double rmax[3] = { 0.0, 0.0, 0.0 };
         for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
             const double *Wk = WB->x + WB->value_ptr[k];
             const ns_int b = WB->block_col[k];
@@ -99,11 +118,17 @@ static void lu_fill(nsn_lu *L, const ns_block *WB, int d, const double *AB, doub
                 double *Jc = L->x + L->p[b * d + j] + L->slot[k] * d;
                 const double *Wc = Wk + j * d;
                 for (int i = 0; i < d; i++) {
-                    double s = dg ? A[i + j * d] + (i == j ? reg : 0.0) : 0.0;
+                    double s = dg ? A[i + j * d] : 0.0;
                     for (int l = 0; l < d; l++) s += B[i + l * d] * Wc[l];
                     Jc[i] = s;
+                    rmax[i] = fmax(rmax[i], fabs(s));
                 }
             }
+        }
+        if (reg > 0) {
+            const ns_int k = WB->diag[a];
+            for (int i = 0; i < d; i++)
+                L->x[L->p[a * d + i] + L->slot[k] * d + i] += reg * (rmax[i] > 0 ? rmax[i] : 1.0);
         }
     }
 }
@@ -186,7 +211,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     }
     double *Phi = work, *dl = work + m, *Wd = work + 2 * m, *rt = work + 3 * m,
            *ut = work + 4 * m, *best = work + 5 * m, *Fw = work + 6 * m, *rhs = work + 7 * m;
-    double reg = 0.0, wscale = ns_matrix_norm_max(p->W);
+    double reg = 0.0; /* retry regularization after a failure */
     int singular = 0;
     char ferr[NS_ERRMSG_LEN] = "";
     for (ns_int a = 0; a < nc; a++) {
@@ -203,6 +228,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     if (!isfinite(err)) best_err = INFINITY;
     double hist[10];
     int nh = 0;
+    double phi0 = 1.0;
+    int stall = 0;
     for (int it = 1; it <= o->max_iter; it++) {
         res->iterations = it;
         double th = 0.0;
@@ -212,6 +239,9 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         }
         for (size_t i = 0; i < m; i++) th += Phi[i] * Phi[i];
         th *= 0.5;
+        if (it == 1) phi0 = sqrt(2.0 * th);
+        /* λ_k of the header (fmin drops a NaN error) */
+        const double lambda = fmin(fmin(1.0, err), sqrt(2.0 * th) / fmax(phi0, ns_norm2(r, m)));
         hist[nh++ % 10] = th;
         double thref = th; /* non-monotone reference: max of the last 10 */
         if (ls_kind == LS_ARMIJO)
@@ -222,8 +252,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         int ok = 0;
         double t = 1.0;
         for (int attempt = 0; attempt < 8 && !ok; attempt++) {
-            if (attempt > 0) reg = reg > 0 ? reg * 100.0 : 1e-10 * wscale;
-            lu_fill(&L, WB, d, AB, reg);
+            if (attempt > 0) reg = fmax(reg * 100.0, 1e-10);
+            lu_fill(&L, WB, d, AB, fmax(reg, lambda));
             int ls = lu_solve(&L, rhs, dl, ferr);
             if (ls == 2) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: %s", ferr); goto out; }
             if (ls == 1) { singular = 1; continue; }
@@ -238,16 +268,22 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
                 }
             } else { /* Goldstein–Price, t ∈ (0, 1] */
                 const double m1 = 0.1, m2 = 0.9;
-                double tlo = 0.0, thi = 1.0;
+                double tlo = 0.0, thi = 1.0, tbest = 0.0, decbest = 0.0;
                 t = 1.0;
                 for (int k = 0; k < 60; k++) {
                     for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
                     double dec = th - merit(p, cs, phi, rt, ut, Fw); /* θ(0) − θ(t) */
+                    if (dec > decbest) { decbest = dec; tbest = t; }
                     if (!(dec >= 2.0 * m1 * t * th)) thi = t;       /* too long (or NaN) */
                     else if (dec > 2.0 * m2 * t * th && t < 1.0) tlo = t; /* too short */
                     else { ok = 1; break; }
                     t = 0.5 * (tlo + thi);
                     if (thi - tlo < 1e-14) break;
+                }
+                if (!ok && decbest > 0) {
+                    t = tbest;
+                    for (size_t i = 0; i < m; i++) rt[i] = r[i] + t * dl[i];
+                    ok = 1;
                 }
             }
         }
@@ -260,10 +296,17 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             break;
         }
         reg *= 0.01;
-        if (reg < 1e-14 * wscale) reg = 0.0;
+        if (reg < 1e-14) reg = 0.0;
         memcpy(r, rt, m * sizeof(double));
+        double prev_err = err;
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
         if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
+        /* fb, nm: polish with ac once stalled close to the solution */
+        if (phi != ns_fc_phi_ac && err < 1e-6 && !(err < 0.5 * prev_err)) {
+            if (++stall >= 3) { phi = ns_fc_phi_ac; nh = 0; }
+        } else {
+            stall = 0;
+        }
         if (o->verbosity >= 2 && o->log) {
             char msg[96];
             snprintf(msg, sizeof msg, "nsn iteration %d step %.3g error %.3e", it, t, err);
