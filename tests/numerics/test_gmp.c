@@ -13,7 +13,9 @@
  *     the collection's GMP5);
  *   - a contact whose normal is held by the joints alone (the Schur
  *     diagonal block has S_NN = 0): the two-level sweep with M's own
- *     diagonal block. */
+ *     diagonal block;
+ *   - relay blocks (sizes 2 and 1, own box-projection check) and a 2D
+ *     contact (own 2D cone) behind coupled joints. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -45,7 +47,6 @@ static ns_gmp *gmp_from_dense(int nb, const ns_int *rs, int n, const double *A,
         }
     ns_gmp *p = ns_gmp_new(M, q, type, mu);
     assert_non_null(p);
-    assert_int_equal(ns_gmp_validate(p, err), NS_OK);
     return p;
 }
 
@@ -60,6 +61,8 @@ static void own_cone(double mu, double *x)
     x[2] = mu * a * x[2] / xt;
     x[0] = a;
 }
+
+static const double *own_lb, *own_ub;   /* relay bounds of the problem at hand */
 
 /* Largest absolute violation of the block laws at z (w = A z + q here). */
 static double own_violation(int nb, const ns_int *rs, int n, const double *A, const double *q,
@@ -76,7 +79,23 @@ static double own_violation(int nb, const ns_int *rs, int n, const double *A, co
             for (int i = 0; i < s; i++) e = fmax(e, fabs(w[a + i]));
         else if (type[b] == NS_GMP_LCP)
             for (int i = 0; i < s; i++) e = fmax(e, fabs(fmin(z[a + i], w[a + i])));
-        else {
+        else if (type[b] == NS_GMP_RELAY)
+            for (int i = 0; i < s; i++) {
+                double y = fmin(own_ub[a + i], fmax(own_lb[a + i], z[a + i] - w[a + i]));
+                e = fmax(e, fabs(z[a + i] - y));
+            }
+        else if (type[b] == NS_GMP_FC2D) {
+            /* 2D cone {|x_T| ≤ μ x_N}: De Saxcé's û = u + μ|u_T| e_N */
+            const double *r = z + a, *u = w + a, m = mu[b];
+            double x0 = r[0] - (u[0] + m * fabs(u[1])), x1 = r[1] - u[1];
+            if (m * fabs(x1) <= -x0) x0 = x1 = 0;
+            else if (!(fabs(x1) <= m * x0)) {
+                double al = (x0 + m * fabs(x1)) / (1 + m * m);
+                x1 = m * al * (x1 > 0 ? 1 : -1);
+                x0 = al;
+            }
+            e = fmax(e, hypot(r[0] - x0, r[1] - x1));
+        } else {
             const double *r = z + a, *u = w + a;
             double x[3] = { r[0] - (u[0] + mu[b] * hypot(u[1], u[2])), r[1] - u[1], r[2] - u[2] };
             own_cone(mu[b], x);
@@ -87,11 +106,23 @@ static double own_violation(int nb, const ns_int *rs, int n, const double *A, co
     return e;
 }
 
-/* Solves with gmp-nsgs at tol, asserts convergence and the own check. */
-static void solve_and_check(int nb, const ns_int *rs, int n, const double *A, const double *q,
-                            const int *type, const double *mu, double tol, double vtol)
+/* Solves with gmp-nsgs at tol, asserts convergence and the own check.
+ * lb, ub: relay bounds (n each) or NULL. */
+static void solve_and_check_b(int nb, const ns_int *rs, int n, const double *A, const double *q,
+                              const int *type, const double *mu, const double *lb,
+                              const double *ub, double tol, double vtol)
 {
     ns_gmp *g = gmp_from_dense(nb, rs, n, A, q, type, mu);
+    own_lb = lb;
+    own_ub = ub;
+    if (lb) {
+        g->lb = malloc((size_t)n * sizeof(double));
+        g->ub = malloc((size_t)n * sizeof(double));
+        memcpy(g->lb, lb, (size_t)n * sizeof(double));
+        memcpy(g->ub, ub, (size_t)n * sizeof(double));
+    }
+    char err[NS_ERRMSG_LEN] = "";
+    assert_int_equal(ns_gmp_validate(g, err), NS_OK);
     ns_problem *P = ns_problem_from_gmp(g);
     ns_solution *sol = ns_solution_new(P);
     ns_options o;
@@ -109,6 +140,12 @@ static void solve_and_check(int nb, const ns_int *rs, int n, const double *A, co
     ns_result_clear(&res);
     ns_solution_free(sol);
     ns_problem_free(P);
+}
+
+static void solve_and_check(int nb, const ns_int *rs, int n, const double *A, const double *q,
+                            const int *type, const double *mu, double tol, double vtol)
+{
+    solve_and_check_b(nb, rs, n, A, q, type, mu, NULL, NULL, tol, vtol);
 }
 
 /* J n×m uniform in [−1, 1] (then A = J Jᵀ by gram_product). */
@@ -259,6 +296,35 @@ static void test_contact_held_by_joints(void **state)
     free(J);
 }
 
+static void test_relay_and_fc2d_with_equalities(void **state)
+{
+    (void)state;
+    /* EQ 3, EQ 2, relay 2, FC2D, LCP 1, relay 1: n = 12, coupled joints */
+    enum { NB = 6, N = 12, MCOL = 15 };
+    const ns_int rs[NB + 1] = { 0, 3, 5, 7, 9, 10, 12 };
+    const int type[NB] = { NS_GMP_EQUALITY, NS_GMP_EQUALITY, NS_GMP_RELAY, NS_GMP_FC2D,
+                           NS_GMP_LCP, NS_GMP_RELAY };
+    const double mu[NB] = { NAN, NAN, NAN, 0.4, NAN, NAN };
+    double q[N], A[N * N], lb[N], ub[N];
+    double (*J)[NMAX] = calloc(NMAX, sizeof *J);
+    for (int i = 0; i < N; i++) { lb[i] = -0.05; ub[i] = 0.1; }
+    ns_rng rng;
+    for (uint64_t seed = 51; seed <= 55; seed++) {
+        ns_rng_seed(&rng, seed);
+        gram(&rng, N, MCOL, J);
+        for (int k = 0; k < MCOL; k++) J[4][k] = J[1][k] + 1e-4 * J[4][k];
+        gram_product(N, MCOL, J, A);
+        double f[MCOL];
+        for (int k = 0; k < MCOL; k++) f[k] = ns_rng_range(&rng, -1, 1);
+        for (int i = 0; i < N; i++) {
+            q[i] = 0;
+            for (int k = 0; k < MCOL; k++) q[i] += J[i][k] * f[k];
+        }
+        solve_and_check_b(NB, rs, N, A, q, type, mu, lb, ub, 1e-9, 1e-8);
+    }
+    free(J);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -267,6 +333,7 @@ int main(void)
         cmocka_unit_test(test_no_equality),
         cmocka_unit_test(test_indefinite_schur_block),
         cmocka_unit_test(test_contact_held_by_joints),
+        cmocka_unit_test(test_relay_and_fc2d_with_equalities),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
