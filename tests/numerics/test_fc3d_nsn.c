@@ -5,8 +5,8 @@
  *   - nsn-ac (non-monotone Armijo) and nsn-ac-gp (Goldstein–Price), nsn-fb
  *     and nsn-nm on random multi-contact problems, the error recomputed by
  *     ns_fc_error;
- *   - a collection file nsn-ac used to miss (Capsules-i122-1617 stalled at
- *     1.7e-7) solved to 1e-8 by both line searches, error recomputed;
+ *   - collection files nsn-ac used to miss (Capsules-i122-1617, KaplasTower,
+ *     RockPile, the LMGC periodic box) solved to 1e-8, error recomputed;
  *   - singular W (two identical contacts, and an infeasible problem): a
  *     clean status, finite results, no crash. */
 #include <stdarg.h>
@@ -178,13 +178,19 @@ static void newton_variants_solve_random_problems(void **state)
     }
 }
 
-/* A file the nsn-ac of before (ρ = 1/W_NN, 1/W_TT) missed. */
+/* Files the nsn-ac of before missed: Capsules-i122-1617 (ρ = 1/W_NN,
+ * 1/W_TT stalled at 1.7e-7), KaplasTower, RockPile and the LMGC periodic box
+ * (line search steps of 1e-6 for hundreds of iterations without the
+ * regularized step). */
 static void newton_solves_former_failures(void **state)
 {
     (void)state;
     const struct { const char *file, *solver; } runs[] = {
         { "fc3d/Capsules-i122-1617.dat", "nsn-ac" },
         { "fc3d/Capsules-i122-1617.dat", "nsn-ac-gp" },
+        { "fc3d/KaplasTower-i1061-4.hdf5.dat", "nsn-ac" },
+        { "fc3d/RockPile_tob1.dat", "nsn-ac" },
+        { "fclib/local/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5", "nsn-ac" },
     };
     for (size_t k = 0; k < sizeof runs / sizeof runs[0]; k++) {
         char path[1024];
