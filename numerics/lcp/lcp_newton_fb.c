@@ -5,13 +5,23 @@
  *   or φ(a, b) = min(a, b)        (min-map variant, lcp_newton_min.c),
  * and Φ_i = w_i on equality rows. Each step solves H d = −Φ with an element
  * H = D_a + D_b M of the generalised Jacobian (D_a, D_b diagonal; at the kink
- * a = b = 0 the FB element uses the direction (1, 1)/√2), by LU
- * (ns_kernel_lu), then
- * backtracks (Armijo, σ = 1e-4) on the merit Ψ = ½‖Φ‖². Safeguard: when H is
- * singular or d is not a descent direction (∇Ψᵀd > −ρ‖d‖^2.1, ρ = 1e-8), the
- * step is the steepest descent −∇Ψ = −HᵀΦ. Stops when the caller's error is
- * ≤ tol; the last iterate's active set {eq} ∪ {i : z_i > w_i} is then solved
- * exactly and kept if its error is smaller. */
+ * a = b = 0 the FB element of the direction (0, 1), D_a = −1, D_b = 0, an
+ * element of the B-subdifferential). Rows with D_b,i = 0 are D_a,i e_iᵀ and
+ * are eliminated exactly, so the LU (ns_kernel_lu) is of the other rows only
+ * (at an LCP's solution about half of them). Then Armijo backtracking
+ * (σ = 1e-4) on the merit Ψ = ½‖Φ‖². Safeguards: when H is singular or d is
+ * not a descent direction (∇Ψᵀd > −ρ‖d‖^2.1, ρ = 1e-8), a Levenberg–
+ * Marquardt direction (HᵀH + ‖Φ‖ I) d = −∇Ψ (Cholesky), and if that fails
+ * too the steepest descent −∇Ψ = −HᵀΦ. The circuit MLCPs deltasigma* need
+ * the LM step: their H is nearly singular from the start (Newton steps of
+ * norm 1e9, gradient steps of 1e-11).
+ * Cold starts (z = 0, positive diagonal) begin with a few PGS sweeps
+ * (pgs_start); if Newton then fails, it is run again from z = 0. After a
+ * full step whose active set {eq} ∪ {z_i > w_i} has settled, that set is
+ * solved exactly (ns_active_set_solve) and accepted if its error is ≤ tol.
+ * Stops when the caller's error is ≤ tol; the last iterate is then polished
+ * on its active set (LU with refinement, then least squares for singular
+ * sets, ns_active_set_refine), each kept only if its error is smaller. */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -133,6 +143,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
     size_t nn = (size_t)n * (size_t)n;
     double *LU = ns_malloc(nn + (size_t)n, sizeof(double));
+    double *HH = ns_malloc(2 * nn, sizeof(double));   /* LM fallback; may be NULL */
     double *F = ns_malloc((size_t)n, sizeof(double));
     double *d = ns_malloc((size_t)n, sizeof(double));
     double *g = ns_malloc((size_t)n, sizeof(double));
@@ -216,7 +227,31 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         double dn = cblas_dnrm2(n, d, 1);
         int newton = info == 0 && ns_all_finite(d, (size_t)n) &&
                      gd <= -1e-8 * pow(dn, 2.1);
-        if (!newton) {
+        int lm = 0;
+        if (!newton && HH) {
+            /* Levenberg–Marquardt: (HᵀH + μI) d = −∇Ψ, μ = ‖Φ‖ — a descent
+             * direction that stays meaningful when H is (nearly) singular,
+             * where the Newton step is huge and the gradient step tiny */
+            double *Hf = HH, *N = HH + nn;
+            for (ns_int j = 0; j < n; j++) {
+                const double *Mj = M + (size_t)j * n;
+                double *Hj = Hf + (size_t)j * n;
+                for (ns_int i = 0; i < n; i++) Hj[i] = Db[i] * Mj[i];
+                Hj[j] += Da[j];
+            }
+            cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, n, n, 1.0, Hf, n, 0.0, N, n);
+            double mu = sqrt(2.0 * psi);
+            for (ns_int i = 0; i < n; i++) N[i + (size_t)i * n] += mu;
+            for (ns_int i = 0; i < n; i++) d[i] = -g[i];
+            if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, N, n) == 0) {
+                LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', n, 1, N, n, d, n);
+                if (ns_all_finite(d, (size_t)n)) {
+                    gd = cblas_ddot(n, g, 1, d, 1);
+                    lm = gd < 0.0;
+                }
+            }
+        }
+        if (!newton && !lm) {
             for (ns_int i = 0; i < n; i++) d[i] = -g[i];
             gd = -cblas_ddot(n, g, 1, g, 1);
         }
@@ -275,7 +310,8 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         if (o->verbosity >= 2 && o->log) {
             char msg[160];
             snprintf(msg, sizeof msg, "%s: iteration %d, step %g (%s), error %.3e",
-                     name, it + 1, t, newton ? "newton" : "gradient", res->error);
+                     name, it + 1, t, newton ? "newton" : lm ? "levenberg-marquardt" : "gradient",
+                     res->error);
             o->log(o->log_user, 2, msg);
         }
     }
@@ -308,7 +344,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
             }
         }
 done:
-    free(act); free(J); free(LU); free(F); free(d); free(g); free(Md); free(zt); free(wt);
+    free(HH); free(act); free(J); free(LU); free(F); free(d); free(g); free(Md); free(zt); free(wt);
     free(Da); free(Db); free(piv); free(A);
     return st;
 }

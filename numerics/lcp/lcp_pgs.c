@@ -83,7 +83,11 @@ static ns_status pgs_sweeps(const ns_lcp *p, double *z, double *w,
     double scale2 = nq > DBL_EPSILON ? nq * nq : 1.0;
     double tol2 = o->tol * o->tol;
     int every = o->check_every > 0 ? o->check_every : 1;
-    ns_lcp_error(p, z, w);                      /* w = M z + q */
+    /* w = M z + q; a cold start (z = 0, the usual case) needs no product */
+    int cold = 1;
+    for (ns_int i = 0; i < n && cold; i++) cold = z[i] == 0.0;
+    if (cold) memcpy(w, p->q, (size_t)n * sizeof(double));
+    else ns_lcp_error(p, z, w);
     double t0 = ns_now();
     for (int it = 1; it <= o->max_iter; it++) {
         sweep(n, A, C, dinv, omega, z, w);

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
@@ -72,11 +73,62 @@ static void test_refine_regular(void **s)
     assert_true(fabs(zp[0] - 1) <= 1e-15 && fabs(zp[1] - 2) <= 1e-15 && zp[2] == 0.0);
 }
 
+/* newton-fb alone on the deltasigma circuit MLCPs (n = 65 equalities,
+ * m = 156 complementarity rows; Siconos 4.4's FB needs 2818 iterations on
+ * deltasigma): converged, with the equality rows and the complementarity
+ * conditions recomputed here and the kind's error ≤ 1e-10. */
+static void check_mlcp_file(const char *name, const char *solver)
+{
+    char rel[256], path[1024];
+    snprintf(rel, sizeof rel, "mlcp/%s", name);
+    if (!ns_test_data_dir()) skip();
+    ns_test_data_path(path, sizeof path, rel);
+    ns_problem *p;
+    char err[NS_ERRMSG_LEN];
+    if (ns_problem_read(path, NS_KIND_NONE, &p, err)) fail_msg("%s", err);
+    const ns_mlcp *m = p->u.mlcp;
+    int N = (int)(m->n + m->m);
+    ns_solution *s = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-10;
+    ns_result r;
+    ns_status st = ns_solve(p, solver, &o, s, &r);
+    double *z = malloc(sizeof *z * (size_t)N), *w = malloc(sizeof *w * (size_t)N);
+    memcpy(z, s->vec[0], sizeof *z * (size_t)m->n);
+    memcpy(z + m->n, s->vec[1], sizeof *z * (size_t)m->m);
+    ns_matrix *D = ns_matrix_to_dense(m->M);
+    unsigned char *eq = calloc((size_t)N, 1);
+    for (ns_int k = 0; k < m->nblocks; k++)
+        if (m->block_kind[k] == 0)
+            for (ns_int i = m->block_start[k]; i < m->block_start[k + 1]; i++) eq[i] = 1;
+    double qn = 0;
+    for (int i = 0; i < N; i++) qn += m->q[i] * m->q[i];
+    double d = indep_defect(N, D->dense, m->q, eq, z) / (1 + sqrt(qn));
+    double e = ns_mlcp_error(m, z, w);
+    printf("  %s %s: %s, %d iterations, defect %.3g, error %.3g\n", name, solver,
+           ns_status_name(st), r.iterations, d, e);
+    if (st != NS_CONVERGED) fail_msg("%s %s: %s (%s)", name, solver, ns_status_name(st), r.message);
+    if (!(d <= 1e-10 && e <= 1e-10)) fail_msg("%s %s: defect %g, error %g", name, solver, d, e);
+    free(z); free(w); free(eq);
+    ns_matrix_free(D);
+    ns_solution_free(s);
+    ns_problem_free(p);
+}
+
+static void test_newton_fb_deltasigma(void **s)
+{
+    (void)s;
+    check_mlcp_file("deltasigma_mlcp.dat", "newton-fb");
+    check_mlcp_file("deltasigma2_mlcp.dat", "newton-fb");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refine_singular_active_set),
         cmocka_unit_test(test_refine_regular),
+        cmocka_unit_test(test_newton_fb_deltasigma),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
