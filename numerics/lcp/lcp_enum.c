@@ -6,8 +6,11 @@
  * z_i ≥ 0 on the complementarity rows of B and w_i ≥ 0 off B. Equality rows
  * are always in B. The set {i : z_i > 0} of the starting z is tried first
  * (what a time-stepping loop wants: the last active set usually still
- * holds), then all 2^m sets of the m complementarity rows in Gray-code
- * order; each costs one LU of M_BB (ns_kernel_lu). For small m only (m ≤ 30). */
+ * holds), then all 2^m sets of the m complementarity rows in order of
+ * Hamming distance from a guess J0 (the caller's, default {i : q_i < 0}):
+ * the solution is usually a few flips away from it (Buck converter MLCPs: 2
+ * and 4 of 12), so a few hundred sets are tried instead of thousands. Each
+ * costs one LU of M_BB (ns_kernel_lu). For small m only (m ≤ 30). */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -55,10 +58,10 @@ static int try_set(ns_int n, const double *M, const double *q,
     return 0;
 }
 
-ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
-                        const unsigned char *eq, double *z, double *w,
-                        const ns_options *o, ns_kernel_error_fn err,
-                        const void *ctx, ns_result *res)
+ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
+                              const unsigned char *eq, const unsigned char *guess,
+                              double *z, double *w, const ns_options *o,
+                              ns_kernel_error_fn err, const void *ctx, ns_result *res)
 {
     ns_status st = NS_MAX_ITER;
     res->iterations = 0;
@@ -70,7 +73,8 @@ ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
     ns_int *B = ns_malloc((size_t)n, sizeof(ns_int));
     ns_int *comp = ns_malloc((size_t)n, sizeof(ns_int));
     lapack_int *piv = ns_malloc((size_t)n, sizeof(lapack_int));
-    if (!work || !zt || !wt || !inB || !B || !comp || !piv) {
+    unsigned char *g0 = ns_malloc((size_t)n + 1, 1);
+    if (!work || !zt || !wt || !inB || !B || !comp || !piv || !g0) {
         st = ns_fail(res->message, NS_NO_MEMORY, "enum: out of memory");
         goto done;
     }
@@ -93,22 +97,35 @@ ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
     }
     uint64_t total = (uint64_t)1 << m;
     double t0 = ns_now();
-    for (ns_int i = 0; i < n; i++) inB[i] = (eq && eq[i]);
-    for (uint64_t k = 0; k < total; k++) {
-        if (k > 0) {    /* Gray code: flip the bit of the lowest set bit of k */
-            ns_int b = 0;
-            while (!((k >> b) & 1u)) b++;
-            inB[comp[b]] ^= 1u;
+    /* the guess J0: the caller's, or {i : q_i < 0} (the rows that z = 0
+     * leaves infeasible); then every set in order of Hamming distance k
+     * from J0 (k = 0, 1, …, m; the k flipped rows by Gosper's next
+     * combination), each exactly once */
+    for (ns_int c = 0; c < m; c++)
+        g0[c] = guess ? (guess[comp[c]] != 0) : (q[comp[c]] < 0.0);
+    uint64_t tried = 0;
+    for (int k = 0; k <= (int)m && st == NS_MAX_ITER; k++) {
+        uint64_t mask = k == 0 ? 0 : ((uint64_t)1 << k) - 1;
+        for (;;) {
+            if ((uint64_t)res->iterations >= (uint64_t)o->max_iter) { st = NS_MAX_ITER; k = (int)m + 1; break; }
+            if (o->time_limit > 0 && (tried & 63u) == 0 && ns_now() - t0 > o->time_limit) {
+                st = NS_TIME_LIMIT; k = (int)m + 1; break;
+            }
+            for (ns_int i = 0; i < n; i++) inB[i] = (eq && eq[i]);
+            for (ns_int c = 0; c < m; c++)
+                inB[comp[c]] = (unsigned char)(g0[c] ^ ((mask >> c) & 1u));
+            tried++;
+            res->iterations++;
+            if (try_set(n, M, q, eq, inB, zt, wt, work, piv, B) == 0) {
+                double e = err(ctx, zt, wt);
+                if (e < best) { best = e; memcpy(z, zt, (size_t)n * sizeof(double)); }
+                if (e <= o->tol) { st = NS_CONVERGED; break; }
+            }
+            if (k == 0) break;
+            uint64_t c = mask & (~mask + 1), r = mask + c;   /* Gosper's hack */
+            mask = (((r ^ mask) >> 2) / c) | r;
+            if (mask >= total) break;
         }
-        if ((uint64_t)res->iterations >= (uint64_t)o->max_iter) { st = NS_MAX_ITER; break; }
-        if (o->time_limit > 0 && (k & 63u) == 0 && ns_now() - t0 > o->time_limit) {
-            st = NS_TIME_LIMIT; break;
-        }
-        res->iterations++;
-        if (try_set(n, M, q, eq, inB, zt, wt, work, piv, B)) continue;
-        double e = err(ctx, zt, wt);
-        if (e < best) { best = e; memcpy(z, zt, (size_t)n * sizeof(double)); }
-        if (e <= o->tol) { st = NS_CONVERGED; break; }
     }
     if (st == NS_MAX_ITER && !isfinite(best) && (uint64_t)res->iterations >= total + 1)
         st = ns_fail(res->message, NS_NO_SOLUTION, "enum: none of the %llu active "
@@ -116,8 +133,16 @@ ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
 out:
     res->error = err(ctx, z, w);
 done:
-    free(work); free(zt); free(wt); free(inB); free(B); free(comp); free(piv);
+    free(work); free(zt); free(wt); free(inB); free(B); free(comp); free(piv); free(g0);
     return st;
+}
+
+ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
+                        const unsigned char *eq, double *z, double *w,
+                        const ns_options *o, ns_kernel_error_fn err,
+                        const void *ctx, ns_result *res)
+{
+    return ns_enum_dense_guess(n, M, q, eq, NULL, z, w, o, err, ctx, res);
 }
 
 static double lcp_err(const void *ctx, const double *z, double *w)

@@ -42,12 +42,19 @@ ns_status ns_newton_dense(ns_int n, const double *M, const double *q,
 /** Principal enumeration: for each set J of complementarity rows taken
  *  "z_i basic" (w_i = 0) — equality rows always basic — solves
  *  M_BB z_B = −q_B and accepts when z_J ≥ 0 and w_{not B} ≥ 0. The set
- *  {i : z_i > 0} of the starting z is tried first (warm start), then sets in
- *  Gray-code order. At most 2^30 sets (NS_BAD_INPUT above that). */
+ *  {i : z_i > 0} of the starting z is tried first (warm start), then every
+ *  set in order of Hamming distance from {i : q_i < 0}. At most 2^30 sets
+ *  (NS_BAD_INPUT above that). */
 ns_status ns_enum_dense(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, double *z, double *w,
                         const ns_options *o, ns_kernel_error_fn err,
                         const void *ctx, ns_result *res);
+/** ns_enum_dense with a guess of the set (guess[i] = 1: row i in it; NULL:
+ *  {i : q_i < 0}) from which the sets are enumerated by Hamming distance. */
+ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
+                              const unsigned char *eq, const unsigned char *guess,
+                              double *z, double *w, const ns_options *o,
+                              ns_kernel_error_fn err, const void *ctx, ns_result *res);
 
 /** Solves the active set A = {eq} ∪ {i : z_i > w_i} exactly: M_AA zp_A =
  *  −q_A, zp = 0 off A (one LAPACKE LU). work: n² + n doubles, piv: n,

@@ -123,12 +123,89 @@ static void test_newton_fb_deltasigma(void **s)
     check_mlcp_file("deltasigma2_mlcp.dat", "newton-fb");
 }
 
+/* enum on every collection MLCP small enough to enumerate (m ≤ 30):
+ * converged, checked independently. */
+static void test_enum_files(void **s)
+{
+    (void)s;
+    static const char *const files[] = {
+        "BuckConverter_mlcp.dat", "BuckFirstStep_mlcp.dat", "PDSym_mlcp.dat",
+        "PD_mlcp.dat", "RCD_mlcp.dat", "deudeu_mlcp.dat", "diodeBridge20_mlcp.dat",
+        "diodeBridge_mlcp.dat", "m2n1_mlcp.dat", "relay2_mlcp.dat", "relay3_mlcp.dat" };
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++)
+        check_mlcp_file(files[k], "enum");
+}
+
+/* An MLCP whose equality block M_EE = [[1,1],[1,1]] is singular (so enum
+ * cannot eliminate u and enumerates on the full M):
+ *   u1 + u2 + v1 − 3 = 0,  u1 + u2 + v2 − 3 = 0,
+ *   0 ≤ v1 ⊥ −u1 + v1 + 1 ≥ 0,  0 ≤ v2 ⊥ −u2 + v2 + 1 ≥ 0.
+ * v = 0 is infeasible (u1, u2 ≤ 1 but u1 + u2 = 3); v1 > 0 = v2 gives
+ * u1 = v1 + 1, u2 = 2 − v1 and then v1 = 0, a contradiction (and likewise
+ * v2 > 0 = v1); so both v > 0: u_i = v_i + 1, 2v1 + v2 = 1 = v1 + 2v2,
+ * the unique solution u = (4/3, 4/3), v = (1/3, 1/3). */
+static void test_enum_singular_equality_block(void **s)
+{
+    (void)s;
+    const double Mr[4][4] = { { 1, 1, 1, 0 }, { 1, 1, 0, 1 }, { -1, 0, 1, 0 }, { 0, -1, 0, 1 } };
+    const double q[4] = { -3, -3, 1, 1 };
+    const char *solvers[3] = { "enum", "newton-fb", NULL };
+    for (int k = 0; k < 3; k++) {
+        ns_matrix *A = ns_matrix_dense_new(4, 4);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) A->dense[i + 4 * j] = Mr[i][j];
+        ns_problem *p = ns_problem_from_mlcp(ns_mlcp_new(2, 2, A, q));
+        assert_non_null(p);
+        ns_solution *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-12;
+        ns_result r;
+        ns_status st = ns_solve(p, solvers[k], &o, sol, &r);
+        if (st != NS_CONVERGED)
+            fail_msg("%s: %s (%s)", solvers[k] ? solvers[k] : "default", ns_status_name(st), r.message);
+        const double *u = sol->vec[0], *v = sol->vec[1];
+        double dev = fmax(fmax(fabs(u[0] - 4.0 / 3), fabs(u[1] - 4.0 / 3)),
+                          fmax(fabs(v[0] - 1.0 / 3), fabs(v[1] - 1.0 / 3)));
+        if (!(dev <= 1e-12)) fail_msg("%s: off the analytic solution by %g",
+                                      solvers[k] ? solvers[k] : "default", dev);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
+/* The enumeration by Hamming distance visits every set once: on an
+ * infeasible LCP (row 0: q_0 < 0, M_0j ≤ 0) of n = 6 it tries the warm set
+ * and then all 2^6 sets before reporting no_solution. */
+static void test_enum_exhaustive(void **s)
+{
+    (void)s;
+    const int n = 6;
+    ns_matrix *A = ns_matrix_dense_new(n, n);
+    double q[6];
+    for (int i = 0; i < n; i++) {
+        q[i] = i == 0 ? -1 : (i % 2 ? -0.5 : 0.5);
+        for (int j = 0; j < n; j++)
+            A->dense[i + n * j] = i == 0 ? (j == 0 ? 0.0 : -1.0) : (i == j ? 2.0 : 0.1);
+    }
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(A, q));
+    ns_solution *sol = ns_solution_new(p);
+    ns_result r;
+    assert_int_equal(ns_solve(p, "enum", NULL, sol, &r), NS_NO_SOLUTION);
+    assert_int_equal(r.iterations, 1 + (1 << n));
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_refine_singular_active_set),
         cmocka_unit_test(test_refine_regular),
         cmocka_unit_test(test_newton_fb_deltasigma),
+        cmocka_unit_test(test_enum_files),
+        cmocka_unit_test(test_enum_singular_equality_block),
+        cmocka_unit_test(test_enum_exhaustive),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
