@@ -1,20 +1,37 @@
 /* fc3d_auto.c — the robust default for FC2D/FC3D: a chain of the solvers
- * of this directory, each warm-started from the best point so far, ending
- * as soon as the error ns_fc_error ≤ tol:
- *   1. nsgs-ac until error ≤ max(100·tol, 1e-4) (at most 2000 sweeps):
- *      gets close cheaply;
- *   2. nsn-ac (≤ 200 iterations): finishes quadratically; if not, nsn-ac
- *      from the caller's start point (≤ 300), Newton's basin may hold it;
- *   3. nsgs-ac again, the remaining sweeps of max_iter (default 100000),
- *      restarted by nsn-ac every 5000 sweeps;
- *   4. nsn-nm, nsn-fb, nsgs-fb, nsgs-proj from the best point (restarts
- *      on other reformulations when the first ones stall).
- * The time limit covers the whole chain. The best iterate is returned. */
+ * of this directory, ending as soon as the error ns_fc_error ≤ tol:
+ *   1. nsgs-ac in chunks of 100 sweeps, each continuing the last one, for
+ *      at most 2000 sweeps: it finishes alone while its observed rate
+ *      (error ratio over the last chunk) predicts tol within the 2000, and
+ *      hands over to Newton once error ≤ max(100·tol, 1e-4) and the rate
+ *      says it would not (slow linear convergence);
+ *   2. nsn-ac (≤ 200 iterations) from the best point: finishes
+ *      quadratically; if not, nsn-ac from the caller's start point (≤ 300),
+ *      Newton's basin may hold it;
+ *   3. the remaining sweeps of max_iter (default 100000) as nsgs-ac chunks
+ *      of 5000 sweeps from the best point, followed by nsn-ac (≤ 100)
+ *      from the best point after 1, 2, 4, ... chunks (the gap doubles each
+ *      time Newton fails to halve the best error, back to 1 when it does:
+ *      Newton's iterations cost far more than sweeps); once a natural-order chunk fails to halve the
+ *      best error (Gauss–Seidel cycling: RockPile_tob1 sits at 4e-4 in
+ *      natural order, ~1e-6 shuffled), the chunks shuffle the contact
+ *      order, a new seed each chunk;
+ *      the chunks end early after 2 shuffled chunks in a row that do not
+ *      halve the best error (stagnation: the time goes to the next stages);
+ *   4. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
+ *      when a chunk does not halve the error) from the best point;
+ *   5. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
+ *      the best point: the regularised problems W + σI are well posed where
+ *      W is rank deficient (hyperstatic piles), which stalls the others;
+ *   6. nsgs-fb, nsgs-proj from the best point (other local solvers).
+ * The time limit covers the whole chain. The best iterate is returned;
+ * iterations counts sweeps plus Newton iterations of every stage. */
 #include "fc3d/fc3d_internal.h"
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,36 +39,100 @@ typedef struct {
     const ns_fc *p;
     double *r, *u, *best, *start, *keep;
     size_t m;
-    double best_err, t0;
+    double best_err, last_err, t0;
     const ns_options *o;
     int iters;
 } chain;
 
-/* Runs one stage from the best point; returns 1 when tol is reached or
- * time is up. */
-static int stage(chain *c, ns_fc_local_fn f, ns_fc_phi_fn phi, int max_iter, double tol,
-                 ns_result *res)
+typedef struct {
+    ns_fc_local_fn f;   /* NSGS with this one-contact solver, or */
+    ns_fc_phi_fn phi;   /* global Newton on this reformulation */
+    int max_iter;
+    double tol;
+    int shuffle;        /* NSGS contact order shuffled each sweep */
+    unsigned seed;
+    int from_best;      /* 0: continue from c->r (the last stage's iterate) */
+} stage_spec;
+
+static int time_up(const chain *c)
+{
+    return c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit;
+}
+
+/* Runs one stage; returns 1 when tol is reached or time is up. The stage's
+ * final error is c->last_err; c->best keeps the best point so far. */
+static int stage(chain *c, const stage_spec *s, ns_result *res)
 {
     ns_options so = *c->o;
-    so.max_iter = max_iter;
-    so.tol = tol;
+    so.max_iter = s->max_iter;
+    so.tol = s->tol;
+    so.shuffle = s->shuffle;
+    so.seed = s->seed;
+    so.omega = 0;
     if (c->o->time_limit > 0) {
         double left = c->o->time_limit - (ns_now() - c->t0);
         if (left <= 0) return 1;
         so.time_limit = left;
     }
-    memcpy(c->r, c->best, c->m * sizeof(double));
+    if (s->from_best) memcpy(c->r, c->best, c->m * sizeof(double));
     ns_result sr;
     ns_result_init(&sr);
-    ns_status st = phi ? ns_fc_nsn_run(c->p, c->r, c->u, &so, phi, &sr)
-                       : ns_fc_nsgs_run(c->p, c->r, c->u, &so, f, &sr);
+    ns_status st = s->phi ? ns_fc_nsn_run(c->p, c->r, c->u, &so, s->phi, &sr)
+                          : ns_fc_nsgs_run(c->p, c->r, c->u, &so, s->f, &sr);
     c->iters += sr.iterations;
+    res->iterations = c->iters;
     if (st == NS_NO_MEMORY) return 1;
     double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
+    c->last_err = isfinite(e) ? e : INFINITY;
+    if (c->o->verbosity >= 1 && c->o->log) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
+                 s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
+        c->o->log(c->o->log_user, 1, msg);
+    }
     if (e < c->best_err) { c->best_err = e; memcpy(c->best, c->r, c->m * sizeof(double)); }
-    res->iterations = c->iters;
-    return c->best_err <= c->o->tol ||
-           (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
+    return c->best_err <= c->o->tol || time_up(c);
+}
+
+/* Stage 1: NSGS-AC chunks with a rate test. */
+static int nsgs_first(chain *c, int budget, ns_result *res)
+{
+    const double handover = fmax(100 * c->o->tol, 1e-4);
+    const int chunk = 100;
+    memcpy(c->r, c->best, c->m * sizeof(double));
+    double prev = c->best_err;
+    for (int used = 0; used < budget;) {
+        int n = budget - used < chunk ? budget - used : chunk;
+        int before = c->iters;
+        stage_spec s = { ns_fc_local_ac, NULL, n, c->o->tol, 0, 0, 0 };
+        if (stage(c, &s, res)) return 1;
+        int swept = c->iters - before;
+        used += swept > 0 ? swept : n;
+        double e = c->last_err;
+        if (!(e < prev) || swept <= 0) return 0; /* no progress: Newton's turn */
+        /* sweeps still needed at the rate of this chunk */
+        double need = log(c->o->tol / e) / log(e / prev) * swept;
+        if (e <= handover && need > budget - used) return 0;
+        prev = e;
+    }
+    return 0;
+}
+
+/* Global Newton from the best point in chunks of 25 iterations, each
+ * continuing the last, while a chunk at least halves the error (a Newton
+ * that converges does so in a few iterations; one that crawls is stopped
+ * early instead of eating the time of the sweeps). */
+static int newton(chain *c, ns_fc_phi_fn phi, int max_iter, ns_result *res)
+{
+    double prev = c->best_err;
+    for (int used = 0, from_best = 1; used < max_iter; used += 25, from_best = 0) {
+        stage_spec s = { NULL, phi, max_iter - used < 25 ? max_iter - used : 25, c->o->tol, 0, 0,
+                         from_best };
+        if (stage(c, &s, res)) return 1;
+        if (!(c->last_err <= 0.5 * prev)) return 0;
+        prev = c->last_err;
+    }
+    return 0;
 }
 
 ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
@@ -61,38 +142,88 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
     if (st) { ns_matrix_free(owned); return st; }
     chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
-                ns_now(), o, 0 };
+                INFINITY, ns_now(), o, 0 };
     c.best = ns_dup(r, c.m ? c.m : 1);
     c.start = ns_dup(r, c.m ? c.m : 1);
     c.keep = ns_malloc(c.m ? c.m : 1, sizeof(double));
     if (!c.best || !c.start || !c.keep) {
-        free(c.best); free(c.start); free(c.keep); ns_matrix_free(owned); return ns_fail(res->message, NS_NO_MEMORY, "auto: out of memory"); }
+        free(c.best); free(c.start); free(c.keep); ns_matrix_free(owned);
+        return ns_fail(res->message, NS_NO_MEMORY, "auto: out of memory");
+    }
     c.best_err = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
+    if (!isfinite(c.best_err)) c.best_err = INFINITY;
+    const double tol = o->tol;
     int sweeps = o->max_iter > 0 ? o->max_iter : 100000;
-    int done = c.best_err <= o->tol;
-    if (!done) done = stage(&c, ns_fc_local_ac, NULL, sweeps < 2000 ? sweeps : 2000,
-                            fmax(100 * o->tol, 1e-4), res);
-    if (!done) done = stage(&c, NULL, ns_fc_phi_ac, 200, o->tol, res);
+    int first = sweeps < 2000 ? sweeps : 2000;
+    int done = c.best_err <= tol;
+    if (!done) done = nsgs_first(&c, first, res);
+    if (!done) done = newton(&c, ns_fc_phi_ac, 200, res);
     if (!done) { /* Newton from the caller's start point, not NSGS's */
         memcpy(c.keep, c.best, c.m * sizeof(double));
         memcpy(c.best, c.start, c.m * sizeof(double));
         double keep = c.best_err;
         c.best_err = INFINITY;
-        done = stage(&c, NULL, ns_fc_phi_ac, 300, o->tol, res);
-        if (!done && c.best_err > keep) { memcpy(c.best, c.keep, c.m * sizeof(double)); c.best_err = keep; }
+        done = newton(&c, ns_fc_phi_ac, 300, res);
+        if (!done && c.best_err > keep) {
+            memcpy(c.best, c.keep, c.m * sizeof(double));
+            c.best_err = keep;
+        }
     }
-    for (int left = sweeps - 2000; !done && left > 0; left -= 5000) {
-        done = stage(&c, ns_fc_local_ac, NULL, left < 5000 ? left : 5000, o->tol, res);
-        if (!done) done = stage(&c, NULL, ns_fc_phi_ac, 100, o->tol, res);
+    int shuffle = 0, gap = 1, chunks = 0, flat = 0;
+    double mark = c.best_err;
+    for (int left = sweeps - first; !done && left > 0 && flat < 2; left -= 5000) {
+        double before = c.best_err;
+        /* natural order restarts from the best point; shuffled sweeps
+         * continue their own iterate (kept aside while Newton runs): their
+         * error wanders, restarts from the best would undo their progress */
+        if (shuffle) memcpy(c.r, c.keep, c.m * sizeof(double));
+        stage_spec s = { ns_fc_local_ac, NULL, left < 5000 ? left : 5000, tol, shuffle,
+                         o->seed + (unsigned)chunks, !shuffle };
+        done = stage(&c, &s, res);
+        if (!done && !shuffle && !(c.best_err <= 0.5 * before)) {
+            shuffle = 1;
+            memcpy(c.r, c.best, c.m * sizeof(double));
+        }
+        memcpy(c.keep, c.r, c.m * sizeof(double));
+        if (c.best_err <= 0.5 * mark) { mark = c.best_err; flat = 0; }
+        else flat += shuffle; /* 2 shuffled chunks without halving: stagnation */
+        if (!done && ++chunks % gap == 0) { /* Newton after 1, 2, 4, ... chunks while it fails */
+            before = c.best_err;
+            done = newton(&c, ns_fc_phi_ac, 100, res);
+            gap = c.best_err <= 0.5 * before ? 1 : 2 * gap;
+        }
     }
-    if (!done) done = stage(&c, NULL, ns_fc_phi_nm, 300, o->tol, res);
-    if (!done) done = stage(&c, NULL, ns_fc_phi_fb, 300, o->tol, res);
-    if (!done) done = stage(&c, ns_fc_local_fb, NULL, 5000, o->tol, res);
-    if (!done) done = stage(&c, ns_fc_local_proj, NULL, 5000, o->tol, res);
+    const stage_spec last[] = {
+        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1 },
+        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1 },
+    };
+    if (!done) done = newton(&c, ns_fc_phi_nm, 300, res);
+    if (!done) done = newton(&c, ns_fc_phi_fb, 300, res);
+    if (!done) { /* proximal point from the best point */
+        ns_options po = *o;
+        po.max_iter = 1000;
+        if (o->time_limit > 0) po.time_limit = fmax(o->time_limit - (ns_now() - c.t0), 1e-3);
+        memcpy(c.r, c.best, c.m * sizeof(double));
+        ns_result pr;
+        ns_result_init(&pr);
+        ns_fc3d_prox(c.p, c.r, c.u, &po, &pr);
+        c.iters += pr.iterations;
+        res->iterations = c.iters;
+        double e = ns_fc_error(c.p, c.r, c.u, (ns_fc_norm)o->fc_norm);
+        if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); }
+        done = c.best_err <= tol || time_up(&c);
+        if (o->verbosity >= 1 && o->log) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e,
+                     ns_now() - c.t0);
+            o->log(o->log_user, 1, msg);
+        }
+    }
+    for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     memcpy(r, c.best, c.m * sizeof(double));
     res->error = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
-    if (res->error <= o->tol) st = NS_CONVERGED;
-    else if (o->time_limit > 0 && ns_now() - c.t0 >= o->time_limit) st = NS_TIME_LIMIT;
+    if (res->error <= tol) st = NS_CONVERGED;
+    else if (time_up(&c)) st = NS_TIME_LIMIT;
     else st = NS_MAX_ITER;
     free(c.best);
     free(c.start);

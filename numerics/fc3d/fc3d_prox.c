@@ -4,11 +4,15 @@
  * points r_{k+1} = r_k are the solutions of (W, q, μ). Each regularised
  * problem (better conditioned: W + σI) is solved by the global Newton
  * nsn-ac, then by nsgs-ac when Newton misses, to the inner tolerance
- * max(0.1·tol, 0.01·e_k) on its own error. Adaptive σ: σ_0 = max_α W_αα,NN;
- * after an outer step that lowers the FC error e (ns_fc_error of the
- * original problem) σ ← max(σ/10, 1e-14·σ_0) after every inner success
- * (the FC error need not fall monotonically along the prox path); after an
- * inner failure the step is undone and σ ← 10σ. max_iter counts the
+ * max(0.1·tol, 0.1·e_k) on its own error. Adaptive σ: σ_0 = max_α W_αα,NN;
+ * σ ← max(σ/10, 1e-14·σ_0) after an inner success (the FC error e of the
+ * original problem, ns_fc_error, need not fall monotonically along the prox
+ * path); after an inner failure the step is undone, σ ← 10σ, and σ is then
+ * held for 5 successful steps before it is lowered again (lowering it at
+ * once made the solve alternate between a failing σ and a working one,
+ * every other step wasted: from the same start RockPile_tob1 went from
+ * 1e-6 to 9e-7 in 60 s, with the hold to 5e-8; from zero prox now solves
+ * it, ~320 steps). The best iterate is returned. max_iter counts the
  * outer steps. The regularised copy of W is made once per solve; the inner
  * solvers allocate their own workspace per call. Registered as "prox". */
 #include "fc3d/fc3d_internal.h"
@@ -43,12 +47,12 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
     const size_t m = (size_t)p->dim * (size_t)p->nc;
     ns_fc pv = view;
     pv.W = ns_matrix_copy(view.W);
-    double *work = ns_malloc(3 * m + 1, sizeof(double));
+    double *work = ns_malloc(4 * m + 1, sizeof(double));
     if (!pv.W || !work) {
         ns_matrix_free(pv.W); free(work); ns_matrix_free(owned);
         return ns_fail(res->message, NS_NO_MEMORY, "prox: out of memory");
     }
-    double *qs = work, *rk = work + m, *ui = work + 2 * m;
+    double *qs = work, *rk = work + m, *ui = work + 2 * m, *best = work + 3 * m;
     pv.q = qs;
     const ns_fc_norm nm = (ns_fc_norm)o->fc_norm;
     double qn = 0.0;
@@ -59,13 +63,16 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
     ns_fc_vi_velocity(&view, r, u);
     double err = ns_fc_vi_error(&view, r, u, qn, nm);
     st = err <= o->tol ? NS_CONVERGED : NS_MAX_ITER;
+    double best_err = err;
+    memcpy(best, r, m * sizeof(double));
+    int hold = 0;
     for (int it = 1; st == NS_MAX_ITER && it <= o->max_iter; it++) {
         res->iterations = it;
         memcpy(rk, r, m * sizeof(double));
         set_sigma(&pv, &view, sigma);
         for (size_t i = 0; i < m; i++) qs[i] = view.q[i] - sigma * rk[i];
         ns_options io = *o;
-        io.tol = fmax(0.1 * o->tol, 0.01 * err);
+        io.tol = fmax(0.1 * o->tol, 0.1 * err);
         io.max_iter = 50;
         io.verbosity = 0;
         if (o->time_limit > 0) {
@@ -75,11 +82,14 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         ns_result ir;
         ns_result_init(&ir);
         ns_status is = ns_fc_nsn_run(&pv, r, ui, &io, ns_fc_phi_ac, &ir);
+        int nsn_it = ir.iterations, gs_it = 0;
+        double nsn_err = ir.error;
         if (is == NS_NO_MEMORY) { st = ns_fail(res->message, is, "prox: %s", ir.message); break; }
         if (is != NS_CONVERGED) {
             io.max_iter = 1000;
             ns_result_init(&ir);
             is = ns_fc_nsgs_run(&pv, r, ui, &io, ns_fc_local_ac, &ir);
+            gs_it = ir.iterations;
         }
         ns_fc_vi_velocity(&view, r, u);
         double e = ns_fc_vi_error(&view, r, u, qn, nm);
@@ -87,20 +97,33 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
             memcpy(r, rk, m * sizeof(double));
             ns_fc_vi_velocity(&view, r, u);
             sigma *= 10.0;
+            hold = 5;
             if (sigma > 1e12 * sigma0) { ns_fail(res->message, NS_MAX_ITER, "prox: sigma grew past 1e12 max W_NN"); break; }
         } else { /* the FC error need not fall monotonically along the prox path */
             err = e;
-            sigma = fmax(0.1 * sigma, 1e-14 * sigma0);
+            if (hold > 0) hold--;
+            else sigma = fmax(0.1 * sigma, 1e-14 * sigma0);
+            if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
         }
         if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "prox iteration %d sigma %.3g error %.3e", it, sigma, err);
+            char msg[260];
+            double rn2 = 0, dr2 = 0;
+            for (size_t i = 0; i < m; i++) { rn2 += r[i] * r[i]; dr2 += (r[i] - rk[i]) * (r[i] - rk[i]); }
+            snprintf(msg, sizeof msg,
+                     "prox iteration %d sigma %.3g error %.3e |r| %.6e |r - r_k| %.3e "
+                     "(inner %s: nsn %d it to %.2e, nsgs %d sweeps)",
+                     it, sigma, err, sqrt(rn2), sqrt(dr2), ns_status_name(is), nsn_it, nsn_err, gs_it);
             o->log(o->log_user, 2, msg);
         }
         if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
             err = ns_fc_error(&view, r, u, nm);
         if (err <= o->tol) st = NS_CONVERGED;
         else if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) st = NS_TIME_LIMIT;
+    }
+    if (st != NS_CONVERGED && best_err < err) { /* return the best iterate */
+        memcpy(r, best, m * sizeof(double));
+        ns_fc_vi_velocity(&view, r, u);
+        err = best_err;
     }
     res->error = err;
     ns_matrix_free(pv.W);

@@ -1,15 +1,20 @@
 /* test_collection_fc.c — friction-contact solvers on the shared collection
  * (../shared/data; absent → skip, exit 77): every FC3D/FC2D/GFC/GMP file
  * that solves in seconds, the FC error recomputed here independently of the
- * library (dense u = W r + q, own cone projection, Siconos normalisation).
+ * library (dense u = W r + q, own cone projection, Siconos normalisation);
+ * auto on every FC3D file of the collection but one (see bench_only).
  * The full robustness table is benchmarks/fc/run.sh, not ctest. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include "nonsmooth/nonsmooth.h"
 #include "ns_test.h"
 
@@ -50,7 +55,6 @@ static double own_fc_error(const ns_fc *p, const double *r)
 typedef struct { const char *file, *solver; double tol; } fc_case;
 
 static const fc_case cases[] = {
-    { "fc3d/FC3D_Example1.dat", "auto", 1e-8 },
     { "fc3d/FrictionContact3D_1c.dat", "nsgs-ac", 1e-10 },
     { "fc3d/FrictionContact3D_RR_1c.dat", "nsn-ac", 1e-10 },
     { "fc3d/Rover1039.dat", "nsgs-ac", 1e-8 },
@@ -58,12 +62,7 @@ static const fc_case cases[] = {
     { "fc3d/Rover9770.dat", "nsgs-fb", 1e-8 },
     { "fc3d/Rover1040.dat", "nsgs-nm", 1e-8 },
     { "fc3d/Rover1041.dat", "nsgs-proj", 1e-8 },
-    { "fc3d/NESpheres_10_1.dat", "auto", 1e-8 },
-    { "fc3d/GFC3D_TwoRods1-condensed.dat", "auto", 1e-8 },
-    { "fc3d/OneObject-i1028-138.hdf5.dat", "auto", 1e-8 },
-    { "fc3d/OneObject-i100000-316.hdf5.dat", "auto", 1e-8 },
     { "fc3d/Confeti-ex13-Fc3D-SBM.dat", "nsgs-ac", 1e-8 },
-    { "fc3d/Capsules-i100-889.dat", "auto", 1e-8 },
     { "fclib/local/Capsules-i125-1213.hdf5", "nsn-ac", 1e-8 },
     { "fc2d/FC2D_SliderCrankLagrangian00000.dat", "lemke", 1e-10 },
     { "fc2d/FrictionContactProblem00071.dat", "lemke", 1e-10 },
@@ -92,6 +91,170 @@ static void test_fc_files(void **state)
         double e = own_fc_error(p->u.fc, sol->vec[0]);
         if (!(e <= 1.0001 * cases[k].tol))
             fail_msg("%s with %s: recomputed error %g > tol", cases[k].file, cases[k].solver, e);
+        ns_result_clear(&res);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
+/* auto, the robust default, on every FC3D file of the collection
+ * (fc3d .dat and fclib/local .hdf5 files): every file is either here or in
+ * bench_only with the reason, and a file added to the collection fails this
+ * test until it is placed. */
+static const char *const auto_files[] = {
+    "fc3d/BoxesStack1-i100000-32.hdf5.dat", "fc3d/Capsules-i100-1090.dat",
+    "fc3d/Capsules-i100-889.dat", "fc3d/Capsules-i101-404.dat", "fc3d/Capsules-i122-1617.dat",
+    "fc3d/Confeti-ex13-4contact-Fc3D-SBM.dat", "fc3d/Confeti-ex13-Fc3D-SBM.dat",
+    "fc3d/FC3D_Example1.dat", "fc3d/FC3D_Example1_SBM.dat", "fc3d/FrictionContact3D_1c.dat",
+    "fc3d/FrictionContact3D_RR_1c.dat", "fc3d/GFC3D_TwoRods1-condensed.dat",
+    "fc3d/KaplasTower-i1061-4.hdf5.dat", "fc3d/NESpheres_10_1.dat",
+    "fc3d/OneObject-i100000-316.hdf5.dat", "fc3d/OneObject-i1028-138.hdf5.dat",
+    "fc3d/Rover1039.dat", "fc3d/Rover1040.dat", "fc3d/Rover1041.dat", "fc3d/Rover11035.dat",
+    "fc3d/Rover3865.dat", "fc3d/Rover4144.dat", "fc3d/Rover4493.dat", "fc3d/Rover4516.dat",
+    "fc3d/Rover4609.dat", "fc3d/Rover4622.dat", "fc3d/Rover9770.dat",
+    "fclib/local/Capsules-i125-1213.hdf5",
+    "fclib/local/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
+};
+/* RockPile_tob1: auto reaches 1e-8 only in its last stage (prox), after
+ * 25-60 s depending on the load: too slow and too close to the 60 s limit
+ * for ctest; benchmarks/fc/run.sh reports it. */
+static const char *const bench_only[] = { "fc3d/RockPile_tob1.dat" };
+
+static int listed(const char *rel)
+{
+    for (size_t k = 0; k < sizeof auto_files / sizeof auto_files[0]; k++)
+        if (!strcmp(rel, auto_files[k])) return 1;
+    for (size_t k = 0; k < sizeof bench_only / sizeof bench_only[0]; k++)
+        if (!strcmp(rel, bench_only[k])) return 1;
+    return 0;
+}
+
+static void check_placed(const char *dir, const char *suffix)
+{
+    char path[1024], rel[512];
+    ns_test_data_path(path, sizeof path, dir);
+    DIR *d = opendir(path);
+    if (!d) fail_msg("cannot open %s", path);
+    int seen = 0;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        size_t n = strlen(e->d_name), k = strlen(suffix);
+        if (e->d_name[0] == '.' || n <= k || strcmp(e->d_name + n - k, suffix)) continue;
+        snprintf(rel, sizeof rel, "%s/%s", dir, e->d_name);
+        if (!listed(rel)) { closedir(d); fail_msg("%s is in neither auto_files nor bench_only", rel); }
+        seen++;
+    }
+    closedir(d);
+    assert_true(seen > 0);
+}
+
+static void test_fc3d_auto_every_file(void **state)
+{
+    (void)state;
+    check_placed("fc3d", ".dat");
+    check_placed("fclib/local", ".hdf5");
+    char path[1024], err[NS_ERRMSG_LEN];
+    for (size_t k = 0; k < sizeof auto_files / sizeof auto_files[0]; k++) {
+        ns_problem *p = NULL;
+        ns_test_data_path(path, sizeof path, auto_files[k]);
+        if (ns_problem_read(path, NS_KIND_NONE, &p, err)) fail_msg("%s: %s", path, err);
+        assert_int_equal(p->kind, NS_KIND_FC3D);
+        ns_solution *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.time_limit = 20;
+        ns_result res;
+        ns_status st = ns_solve(p, "auto", &o, sol, &res);
+        if (st != NS_CONVERGED)
+            fail_msg("%s with auto: %s error %g (%s)", auto_files[k], ns_status_name(st),
+                     res.error, res.message);
+        /* the answer, not the solver's word: the error recomputed from r
+         * alone, by our own dense code and by the library's ns_fc_error
+         * on a fresh u */
+        const ns_fc *f = p->u.fc;
+        double e = own_fc_error(f, sol->vec[0]);
+        if (!(e <= 1.0001e-8)) fail_msg("%s with auto: recomputed error %g > 1e-8", auto_files[k], e);
+        size_t m = (size_t)f->dim * (size_t)f->nc;
+        double *u = malloc(m * sizeof *u);
+        double e2 = ns_fc_error(f, sol->vec[0], u, NS_FC_NORM_SICONOS);
+        if (!(e2 <= 1.0001e-8)) fail_msg("%s with auto: ns_fc_error %g > 1e-8", auto_files[k], e2);
+        for (size_t i = 0; i < m; i++) assert_true(isfinite(sol->vec[0][i]) && isfinite(u[i]));
+        free(u);
+        ns_result_clear(&res);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
+/* A hyperstatic pile in miniature: W = H Hᵀ with H (3·nc × k), k < 3·nc,
+ * so W is rank deficient (RockPile_tob1: rank 743 of 1389) and the
+ * reactions of sticking contacts are not unique; q = H v (no restitution
+ * term, so a solution exists), μ = 1. */
+static ns_problem *hyperstatic(int nc, int k, unsigned seed)
+{
+    int m = 3 * nc;
+    double *H = malloc((size_t)m * (size_t)k * sizeof *H), *v = malloc((size_t)k * sizeof *v);
+    double q[3 * 64], mu[64];
+    uint64_t x = seed * 2654435761u + 1;
+    for (int i = 0; i < m * k; i++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        H[i] = (double)(x >> 11) / 9007199254740992.0 - 0.5;
+    }
+    for (int j = 0; j < k; j++) v[j] = j % 3 == 0 ? -1.0 : 0.3 * (j % 5) - 0.6;
+    ns_matrix *W = ns_matrix_dense_new(m, m);
+    for (int i = 0; i < m; i++) {
+        q[i] = 0;
+        for (int j = 0; j < k; j++) q[i] += H[i + j * m] * v[j];
+        for (int l = 0; l < m; l++) {
+            double a = 0;
+            for (int j = 0; j < k; j++) a += H[i + j * m] * H[l + j * m];
+            W->dense[i + (size_t)l * m] = a;
+        }
+    }
+    for (int c = 0; c < nc; c++) mu[c] = 1.0;
+    free(H);
+    free(v);
+    return ns_problem_from_fc(ns_fc_new(3, nc, W, q, mu));
+}
+
+/* prox and auto on rank-deficient W: converged, the answer checked
+ * independently; prox returns its best iterate, never one worse than its
+ * start. */
+static void test_fc3d_hyperstatic(void **state)
+{
+    (void)state;
+    for (unsigned seed = 1; seed <= 3; seed++) {
+        ns_problem *p = hyperstatic(20, 36, seed);
+        assert_non_null(p);
+        const char *solvers[] = { "prox", "auto" };
+        for (int s = 0; s < 2; s++) {
+            ns_solution *sol = ns_solution_new(p);
+            ns_options o;
+            ns_options_default(&o);
+            o.time_limit = 20;
+            ns_result res;
+            ns_status st = ns_solve(p, solvers[s], &o, sol, &res);
+            if (st != NS_CONVERGED)
+                fail_msg("seed %u %s: %s error %g", seed, solvers[s], ns_status_name(st), res.error);
+            double e = own_fc_error(p->u.fc, sol->vec[0]);
+            if (!(e <= 1.0001e-8)) fail_msg("seed %u %s: recomputed error %g", seed, solvers[s], e);
+            ns_result_clear(&res);
+            ns_solution_free(sol);
+        }
+        /* three outer steps from a poor warm start: the result is no worse */
+        ns_solution *sol = ns_solution_new(p);
+        size_t m = 3 * 20;
+        for (size_t i = 0; i < m; i++) sol->vec[0][i] = i % 3 == 0 ? 1.0 : 0.7;
+        double *u = malloc(m * sizeof *u);
+        double e0 = ns_fc_error(p->u.fc, sol->vec[0], u, NS_FC_NORM_SICONOS);
+        ns_options o;
+        ns_options_default(&o);
+        o.warm_start = 1;
+        o.max_iter = 3;
+        ns_result res;
+        ns_solve(p, "prox", &o, sol, &res);
+        double e1 = ns_fc_error(p->u.fc, sol->vec[0], u, NS_FC_NORM_SICONOS);
+        assert_true(e1 <= e0 * (1 + 1e-12));
+        free(u);
         ns_result_clear(&res);
         ns_solution_free(sol);
         ns_problem_free(p);
@@ -148,6 +311,8 @@ int main(void)
     if (!ns_test_data_dir()) return 77;
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fc_files),
+        cmocka_unit_test(test_fc3d_auto_every_file),
+        cmocka_unit_test(test_fc3d_hyperstatic),
         cmocka_unit_test(test_gfc_files),
         cmocka_unit_test(test_gmp_files),
     };
