@@ -20,9 +20,9 @@
  * small, latency-bound products). The final basis is then
  * solved again directly (LU of M_JJ, J = basic z's, two steps of iterative
  * refinement with the residual in long double) and that solution kept if its
- * error is smaller ("polish"); if the error is still above 4 eps, a
- * least-squares polish on the active set (ns_active_set_refine), which also
- * works when M_JJ is singular. */
+ * error is smaller ("polish"); if that fails (M_JJ singular, z_J < 0) or
+ * does not improve, and the error is above 4 eps, a least-squares polish on
+ * the active set (ns_active_set_refine), which works when M_JJ is singular. */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -244,6 +244,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     }
     basis_z(n, basis, x, z);
     res->error = err(ctx, z, w);
+    int lu_ok = 0;
     if (st == NS_CONVERGED || res->error > o->tol) {
         ns_int *J = cand;
         if (polish(n, M, q, basis, zp, work, piv, J) == 0) {
@@ -252,13 +253,14 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
                 memcpy(z, zp, (size_t)n * sizeof(double));
                 memcpy(w, wp, (size_t)n * sizeof(double));
                 res->error = e2;
+                lu_ok = 1;
             }
         }
     }
     /* a singular M_JJ (degenerate or non-unique solutions) defeats the LU:
-     * least squares on the final active set, degenerate rows (z_i tiny)
-     * first taken at z_i = 0, then kept */
-    for (int k = 0; k < 2 && (st == NS_CONVERGED || res->error > o->tol) &&
+     * then least squares on the final active set, degenerate rows (z_i
+     * tiny) first taken at z_i = 0, then kept */
+    for (int k = 0; k < 2 && !lu_ok && (st == NS_CONVERGED || res->error > o->tol) &&
                     res->error > 4.0 * DBL_EPSILON; k++)
         if (ns_active_set_refine(n, M, q, NULL, z, w, zp, 2, k ? 0.0 : 1e-8) == 0) {
             double e2 = err(ctx, zp, wp);

@@ -164,7 +164,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     *warmed = warm && res->error > o->tol && pgs_start(n, M, eq, z, w, zt, wt, err, ctx, res);
     double psi = merit(n, eq, minmap, z, w, F);
     double t0 = ns_now();
-    int stalled = 0;
+    int stalled = 0, lu_ok = 0;
     for (int it = 0; it < o->max_iter; it++) {
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
@@ -304,6 +304,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
                     memcpy(z, zt, (size_t)n * sizeof(double));
                     memcpy(w, wt, (size_t)n * sizeof(double));
                     res->error = e2;
+                    lu_ok = 1;
                 }
             }
         }
@@ -327,13 +328,16 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
             memcpy(z, zt, (size_t)n * sizeof(double));
             memcpy(w, wt, (size_t)n * sizeof(double));
             res->error = e2;
+            lu_ok = 1;
             if (e2 <= o->tol) { st = NS_CONVERGED; res->message[0] = '\0'; }
         }
     }
     /* a singular active-set matrix (degenerate or non-unique solutions)
-     * defeats the LU polish: least squares on the same set instead, first
-     * with the degenerate rows (z_i tiny) taken at z_i = 0, then all */
-    for (int k = 0; k < 2 && st != NS_DIVERGED && res->error > 4.0 * DBL_EPSILON; k++)
+     * defeats the LU polish: when neither it nor an exact try gave the
+     * iterate, least squares on the same set instead, first with the
+     * degenerate rows (z_i tiny) taken at z_i = 0, then all */
+    for (int k = 0; k < 2 && !lu_ok && st != NS_DIVERGED &&
+                    res->error > 4.0 * DBL_EPSILON; k++)
         if (ns_active_set_refine(n, M, q, eq, z, w, zt, 2, k ? 0.0 : 1e-8) == 0) {
             double e2 = err(ctx, zt, wt);
             if (e2 < res->error) {

@@ -19,8 +19,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The sweep is one long axpy per moved row: built for AVX2+FMA as well as
+ * for the baseline x86-64 (SSE2) and chosen at load time (GCC/Clang function
+ * multiversioning), since the library is compiled for the baseline. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define NS_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef NS_SIMD_CLONES
+#define NS_SIMD_CLONES
+#endif
+
 /* One sweep; w is updated with z. A: dense column-major (or NULL), C: CSC. */
-static void sweep(ns_int n, const double *A, const ns_csc *C, const double *dinv,
+NS_SIMD_CLONES static void sweep(ns_int n, const double *A, const ns_csc *C, const double *dinv,
                   double omega, double *z, double *w)
 {
     for (ns_int i = 0; i < n; i++) {
