@@ -12,17 +12,21 @@
  * factorized by UMFPACK (sparse LU; UMFPACK is called directly because the
  * lexicographic test needs solves with Bᵀ, which ns_factor does not offer)
  * and updated in product form between factorizations: a pivot on row r with
- * c = B⁻¹a appends the eta E⁻¹ = I − (c − e_r)e_rᵀ / c_r. Every K pivots
- * (or when the etas outgrow the LU factors) B is factorized again and the
- * basic values recomputed, x = B⁻¹ q̂, which removes the drift of the
- * updates. q̂ = q / ‖q‖∞: the LCP is positively homogeneous in q, so the
+ * c = B⁻¹a appends the eta E⁻¹ = I − (c − e_r)e_rᵀ / c_r (c is dense on
+ * the collection's problems: the z0 column couples every row, so etas are
+ * stored dense then). Every K = sqrt(250 (L+U)/n) pivots (16 ≤ K ≤ 200: the
+ * K at which k etas per solve cost what a factorization costs, measured on
+ * the 7002-contact file) B is factorized again and the basic values
+ * recomputed, x = B⁻¹ q̂, which removes the drift of the updates. q̂ = q / ‖q‖∞: the LCP is positively homogeneous in q, so the
  * ratio-test tolerances are relative to the data whatever its scale
  * (FrictionContactProblem00394 has ‖q‖ ~ 1e-15).
  *
  * Ratio test: lexicographic. Rows with c_i > 0 whose ratio x_i/c_i ties the
  * minimum (relative 1e-11) are separated by the rows (B⁻¹)_{i,:}/c_i,
- * compared lexicographically; each is one transposed solve (UMFPACK_At
- * after the etas in reverse). A tie with z0's row goes to z0 (the method
+ * compared lexicographically column by column (a column of a basic w is a
+ * unit vector and costs nothing, any other one solve; past as many solves
+ * as ties, whole rows by transposed solves, UMFPACK_At after the etas in
+ * reverse). A tie with z0's row goes to z0 (the method
  * ends). The lexicographic rule keeps every basic row lexicographically
  * positive, so no basis repeats and degenerate problems end.
  *
@@ -39,7 +43,7 @@
 #include <string.h>
 #include <umfpack.h>
 
-enum { REFACTOR_EVERY = 100 };
+enum { REFACTOR_EVERY = 200 };   /* at most this many etas */
 
 /* ---- the sparse LCP ---- */
 
@@ -165,10 +169,12 @@ typedef struct lemke {
     ns_int *er;
     double *ec;
     size_t *es;
-    ns_int *ei;
+    ns_int *ei;             /* (unused by dense etas) */
     double *ev;
+    unsigned char *ed;      /* 1: eta e is stored dense, n values from es[e] */
     size_t enz, enz_cap;
     double lunz;            /* nonzeros of L + U of the current factorization */
+    ns_int refactor_every;  /* etas allowed before the next factorization */
     /* statistics */
     long factorizations, btrans, ties, small_pivots;
     double t_factor, t_solve, eta_total, worst_neg;
@@ -180,7 +186,7 @@ static void lemke_free(lemke *S)
     if (S->sym) umfpack_di_free_symbolic(&S->sym);
     free(S->basis); free(S->pos); free(S->Bp); free(S->Bi); free(S->Bx);
     free(S->wi); free(S->wd); free(S->rhs);
-    free(S->er); free(S->ec); free(S->es); free(S->ei); free(S->ev);
+    free(S->er); free(S->ec); free(S->es); free(S->ei); free(S->ev); free(S->ed);
 }
 
 /* Factorizes the current basis; drops the etas. */
@@ -222,6 +228,10 @@ static ns_status factorize(lemke *S, char *err)
     int lnz, unz, nr, nc_, nzud;
     umfpack_di_get_lunz(&lnz, &unz, &nr, &nc_, &nzud, S->num);
     S->lunz = (double)lnz + (double)unz;
+    /* k etas cost ~k·n per solve, a factorization ~125 (L+U) (measured on
+     * the 7002-contact file): k = sqrt(2·125·(L+U)/n) balances the two */
+    double k = sqrt(250.0 * S->lunz / (double)n);
+    S->refactor_every = k < 16 ? 16 : k > REFACTOR_EVERY ? REFACTOR_EVERY : (ns_int)k;
     return NS_OK;
 }
 
@@ -232,11 +242,19 @@ static void ftran(lemke *S, double *v)
     memcpy(S->rhs, v, (size_t)S->n * sizeof(double));
     umfpack_di_wsolve(UMFPACK_A, S->Bp, S->Bi, S->Bx, v, S->rhs, S->num, S->ctrl, S->info,
                       S->wi, S->wd);
+    const ns_int n = S->n;
     for (ns_int e = 0; e < S->neta; e++) {
         ns_int r = S->er[e];
         double y = v[r] / S->ec[e];
-        if (y != 0.0)
-            for (size_t k = S->es[e]; k < S->es[e + 1]; k++) v[S->ei[k]] -= S->ev[k] * y;
+        const double *ev = S->ev + S->es[e];
+        if (y != 0.0) {
+            if (S->ed[e]) for (ns_int i = 0; i < n; i++) v[i] -= ev[i] * y;
+            else {
+                const ns_int *ei = S->ei + S->es[e];
+                size_t len = S->es[e + 1] - S->es[e];
+                for (size_t k = 0; k < len; k++) v[ei[k]] -= ev[k] * y;
+            }
+        }
         v[r] = y;
     }
     S->t_solve += ns_now() - t0;
@@ -246,10 +264,17 @@ static void ftran(lemke *S, double *v)
 static void btran(lemke *S, double *v)
 {
     double t0 = ns_now();
+    const ns_int n = S->n;
     for (ns_int e = S->neta - 1; e >= 0; e--) {
         ns_int r = S->er[e];
         double s = v[r];
-        for (size_t k = S->es[e]; k < S->es[e + 1]; k++) s -= v[S->ei[k]] * S->ev[k];
+        const double *ev = S->ev + S->es[e];
+        if (S->ed[e]) for (ns_int i = 0; i < n; i++) s -= v[i] * ev[i];
+        else {
+            const ns_int *ei = S->ei + S->es[e];
+            size_t len = S->es[e + 1] - S->es[e];
+            for (size_t k = 0; k < len; k++) s -= v[ei[k]] * ev[k];
+        }
         v[r] = s / S->ec[e];
     }
     memcpy(S->rhs, v, (size_t)S->n * sizeof(double));
@@ -259,12 +284,16 @@ static void btran(lemke *S, double *v)
     S->t_solve += ns_now() - t0;
 }
 
-/* Appends the eta of a pivot on row r with column c. */
+/* Appends the eta of a pivot on row r with column c: sparse (indices and
+ * values) when c has fewer than n/3 nonzeros, else dense (n values, c_r
+ * stored as 0), which the update loops stream through. */
 static ns_status push_eta(lemke *S, ns_int r, const double *c, char *err)
 {
     const ns_int n = S->n;
     size_t cnt = 0;
     for (ns_int i = 0; i < n; i++) cnt += (c[i] != 0.0 && i != r);
+    int dense = 3 * cnt > (size_t)n;
+    size_t need = dense ? (size_t)n : cnt;
     if (S->neta + 1 >= S->eta_cap) {
         ns_int cap = 2 * S->eta_cap + 16;
         ns_int *er = realloc(S->er, (size_t)cap * sizeof *er);
@@ -273,11 +302,13 @@ static ns_status push_eta(lemke *S, ns_int r, const double *c, char *err)
         if (ec) S->ec = ec;
         size_t *es = realloc(S->es, ((size_t)cap + 1) * sizeof *es);
         if (es) S->es = es;
-        if (!er || !ec || !es) return ns_fail(err, NS_NO_MEMORY, "fc2d lemke: out of memory");
+        unsigned char *ed = realloc(S->ed, (size_t)cap);
+        if (ed) S->ed = ed;
+        if (!er || !ec || !es || !ed) return ns_fail(err, NS_NO_MEMORY, "fc2d lemke: out of memory");
         S->eta_cap = cap;
     }
-    if (S->enz + cnt > S->enz_cap) {
-        size_t cap = 2 * (S->enz + cnt) + 1024;
+    if (S->enz + need > S->enz_cap) {
+        size_t cap = 2 * (S->enz + need) + 1024;
         ns_int *ei = realloc(S->ei, cap * sizeof *ei);
         if (ei) S->ei = ei;
         double *ev = realloc(S->ev, cap * sizeof *ev);
@@ -288,10 +319,17 @@ static ns_status push_eta(lemke *S, ns_int r, const double *c, char *err)
     ns_int e = S->neta;
     S->er[e] = r;
     S->ec[e] = c[r];
+    S->ed[e] = (unsigned char)dense;
     size_t k = S->enz;
-    for (ns_int i = 0; i < n; i++)
-        if (c[i] != 0.0 && i != r) { S->ei[k] = i; S->ev[k++] = c[i]; }
-    S->eta_total += (double)(k - S->enz);
+    if (dense) {
+        memcpy(S->ev + k, c, (size_t)n * sizeof(double));
+        S->ev[k + (size_t)r] = 0.0;
+        k += (size_t)n;
+    } else {
+        for (ns_int i = 0; i < n; i++)
+            if (c[i] != 0.0 && i != r) { S->ei[k] = i; S->ev[k++] = c[i]; }
+    }
+    S->eta_total += (double)cnt;
     S->enz = k;
     S->es[e + 1] = k;
     S->neta = e + 1;
@@ -336,9 +374,9 @@ static int lex_cmp(ns_int n, const double *a, double ca, const double *b, double
     return 0;
 }
 
-/* Chooses among the tied rows cand[0..m-1] (all with c > 0) the
- * lexicographic minimum of (B⁻¹)_{i,:}/c_i; ws: 2n doubles. */
-static ns_int lex_break(lemke *S, const double *c, const ns_int *cand, ns_int m, double *ws)
+/* Lexicographic minimum among the tied rows cand[0..m-1] (all with c > 0)
+ * by whole rows of B⁻¹: one transposed solve per row; ws: 2n doubles. */
+static ns_int lex_rows(lemke *S, const double *c, const ns_int *cand, ns_int m, double *ws)
 {
     const ns_int n = S->n;
     double *best = ws, *cur = ws + n;
@@ -346,7 +384,6 @@ static ns_int lex_break(lemke *S, const double *c, const ns_int *cand, ns_int m,
     memset(best, 0, (size_t)n * sizeof(double));
     best[r] = 1.0;
     btran(S, best);
-    S->ties++;
     for (ns_int t = 1; t < m; t++) {
         ns_int i = cand[t];
         memset(cur, 0, (size_t)n * sizeof(double));
@@ -358,6 +395,49 @@ static ns_int lex_break(lemke *S, const double *c, const ns_int *cand, ns_int m,
             double *sw = best; best = cur; cur = sw;
         }
     }
+    return r;
+}
+
+/* Chooses among the tied rows cand[0..m-1] (all with c > 0) the
+ * lexicographic minimum of (B⁻¹)_{i,:}/c_i, column by column. Column k of
+ * B⁻¹ is the unit vector e_p when w_k is basic in slot p (B e_p = e_k): it
+ * only removes row p from the ties, at no cost. Any other column costs one
+ * solve; after as many solves as there are ties, the remaining rows are
+ * compared whole (lex_rows: one transposed solve each, and the columns
+ * before k are equal on them). Numerical ties that survive every column go
+ * to the largest pivot. cand is reordered; ws: 2n doubles. */
+static ns_int lex_break(lemke *S, const double *c, ns_int *cand, ns_int m, double *ws)
+{
+    const ns_int n = S->n;
+    double *col = ws;
+    ns_int solves = 0;
+    S->ties++;
+    for (ns_int k = 0; k < n && m > 1; k++) {
+        ns_int p = S->pos[k];
+        if (p >= 0) {
+            for (ns_int t = 0; t < m; t++)
+                if (cand[t] == p) { cand[t] = cand[--m]; break; }
+            continue;
+        }
+        if (solves >= m) return lex_rows(S, c, cand, m, ws);
+        memset(col, 0, (size_t)n * sizeof(double));
+        col[k] = 1.0;
+        ftran(S, col);
+        S->btrans++;
+        solves++;
+        double vmin = INFINITY, vmax = 0.0;
+        for (ns_int t = 0; t < m; t++) {
+            double v = col[cand[t]] / c[cand[t]];
+            if (v < vmin) vmin = v;
+            if (fabs(v) > vmax) vmax = fabs(v);
+        }
+        ns_int m2 = 0;
+        for (ns_int t = 0; t < m; t++)
+            if (col[cand[t]] / c[cand[t]] <= vmin + 1e-11 * vmax) cand[m2++] = cand[t];
+        m = m2;
+    }
+    ns_int r = cand[0];
+    for (ns_int t = 1; t < m; t++) if (c[cand[t]] > c[r]) r = cand[t];
     return r;
 }
 
@@ -385,6 +465,7 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
     S.er = ns_malloc((size_t)S.eta_cap, sizeof(ns_int));
     S.ec = ns_malloc((size_t)S.eta_cap, sizeof(double));
     S.es = ns_malloc((size_t)S.eta_cap + 1, sizeof(size_t));
+    S.ed = ns_malloc((size_t)S.eta_cap, 1);
     double *x = ns_malloc((size_t)n, sizeof(double));
     double *c = ns_malloc((size_t)n, sizeof(double));
     double *qs = ns_malloc((size_t)n, sizeof(double));
@@ -394,7 +475,7 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
     double *z = ns_calloc((size_t)n, sizeof(double));
     ns_status st = NS_MAX_ITER;
     if (!S.basis || !S.pos || !S.Bp || !S.Bi || !S.Bx || !S.wi || !S.wd || !S.rhs || !S.er
-        || !S.ec || !S.es || !x || !c || !qs || !d || !ws || !cand || !z) {
+        || !S.ec || !S.es || !S.ed || !x || !c || !qs || !d || !ws || !cand || !z) {
         st = ns_fail(res->message, NS_NO_MEMORY, "fc2d lemke: out of memory");
         goto done;
     }
@@ -483,7 +564,7 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
         res->iterations = it + 1;
         if ((st = push_eta(&S, row, c, res->message))) goto done;
         if (leaving == Z0) { st = NS_CONVERGED; break; }
-        if (S.neta >= REFACTOR_EVERY || (double)S.enz > 2.0 * S.lunz + 4.0 * n) {
+        if (S.neta >= S.refactor_every) {
             if ((st = factorize(&S, res->message))) goto done;
             basic_values(&S, qs, x);
         }
