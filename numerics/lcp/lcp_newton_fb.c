@@ -55,13 +55,14 @@ static double merit(ns_int n, const unsigned char *eq, int minmap,
 /* Solves the equations of the active set A = eq ∪ {z_i > w_i} exactly:
  * M_AA z_A = −q_A, z = 0 off A (LU, then two steps of iterative refinement
  * with the residual accumulated in long double). Returns 0 on success. */
-int ns_active_set_solve(ns_int n, const double *M, const double *q,
+static int active_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
-                        double *zp, double *work, lapack_int *piv, ns_int *A)
+                        double margin, double *zp, double *work, lapack_int *piv,
+                        ns_int *A)
 {
     ns_int na = 0;
     for (ns_int i = 0; i < n; i++)
-        if ((eq && eq[i]) || z[i] > w[i]) A[na++] = i;
+        if ((eq && eq[i]) || z[i] > w[i] + margin) A[na++] = i;
     for (ns_int i = 0; i < n; i++) zp[i] = 0.0;
     if (na == 0) return 0;
     double *rhs = work + (size_t)na * (size_t)na;
@@ -87,11 +88,34 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
     return 0;
 }
 
+int ns_active_set_solve(ns_int n, const double *M, const double *q,
+                        const unsigned char *eq, const double *z, const double *w,
+                        double *zp, double *work, lapack_int *piv, ns_int *A)
+{
+    return active_solve(n, M, q, eq, z, w, 0.0, zp, work, piv, A);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define NS_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef NS_SIMD_CLONES
+#define NS_SIMD_CLONES
+#endif
+
+/* y ← y + a x (AVX2 clone chosen at load time; OpenBLAS may not know the
+ * CPU and fall back to its SSE3 kernels) */
+NS_SIMD_CLONES static void axpy(ns_int n, double a, const double *x, double *y)
+{
+    for (ns_int k = 0; k < n; k++) y[k] += a * x[k];
+}
+
 /* Starting point for a cold start (z = 0 on entry, every diagonal entry of
  * M positive): up to PGS_SWEEPS projected Gauss–Seidel sweeps (equality rows
- * solved exactly, the others projected on z_i ≥ 0), kept only if the
- * caller's error decreased. A sweep costs n² multiply-adds, a Newton
- * iteration one LU (about n³/3): the sweeps are nearly free and put the
+ * solved exactly, the others projected on z_i ≥ 0), kept when finite (see
+ * the note at the end). A sweep costs n² multiply-adds, a Newton
+ * iteration one LU (about n³/3): the sweeps are cheap and put the
  * iterate close to the final active set, which cuts the Newton iterations
  * (lcp_pd_n80: 3 → 1, lcp_degenerate_n80: 9 → 7, lcp_pmatrix_n80: no
  * convergence in 100 → 1 with the active-set solve). Returns 1 when z was
@@ -113,7 +137,7 @@ static int pgs_start(ns_int n, const double *M, const unsigned char *eq,
             if (!(eq && eq[i]) && zi < 0.0) zi = 0.0;
             double dz = zi - zs[i];
             if (dz != 0.0) {
-                cblas_daxpy(n, dz, Mi, 1, ws, 1);
+                axpy(n, dz, Mi, ws);
                 zs[i] = zi;
                 if (fabs(dz) > moved) moved = fabs(dz);
             }
@@ -298,7 +322,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         if (newton && t == 1.0 && res->error > o->tol && untried > 0 &&
             (changed <= 1 || res->error <= 0.1 * e_prev)) {
             memcpy(tried, act, (size_t)n);
-            if (ns_active_set_solve(n, M, q, eq, z, w, zt, LU, piv, A) == 0) {
+            if (active_solve(n, M, q, eq, z, w, 0.0, zt, LU, piv, A) == 0) {
                 double e2 = err(ctx, zt, wt);
                 if (e2 <= o->tol) {
                     memcpy(z, zt, (size_t)n * sizeof(double));
