@@ -249,8 +249,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         if (ls_kind == LS_ARMIJO)
             for (int i = 0; i < (nh < 10 ? nh : 10); i++) thref = fmax(thref, hist[i]);
         for (size_t i = 0; i < m; i++) rhs[i] = -Phi[i];
-        /* J_αβ = B_α W_αβ (+ A_α + δI on the diagonal); δ > 0 only after a
-         * singular J or a failed line search (Levenberg–Marquardt retry). */
+        /* J_αβ = B_α W_αβ (+ A_α on the diagonal) + max(λ_k, δ)·D; δ > 0
+         * only after a singular J or a failed line search (retry). */
         int ok = 0;
         double t = 1.0;
         for (int attempt = 0; attempt < 8 && !ok; attempt++) {
