@@ -78,7 +78,7 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
         }
     }
     double omega = o->omega > 0 ? o->omega : 1.0;
-    double t0 = ns_now();
+    double t0 = ns_now(), z1 = 0.0;
     for (int it = 1; it <= o->max_iter; it++) {
         for (ns_int k = 0; k < nb; k++) {
             ns_int a = start[k], b = start[k + 1], len = b - a;
@@ -105,6 +105,17 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
         res->error = ns_mlcp_error(p, z, w);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
+        /* a sweep that grew ‖z‖∞ 1e10-fold past its first value is a
+         * divergence (deltasigma: ×19 a sweep, overflow after 241 sweeps):
+         * report it now rather than after the overflow */
+        double zn = 0.0;
+        for (ns_int i = 0; i < N; i++) if (fabs(z[i]) > zn) zn = fabs(z[i]);
+        if (it == 1) z1 = zn;
+        else if (zn > 1e10 * (1.0 + z1)) {
+            st = ns_fail(res->message, NS_DIVERGED, "mlcp pgs: diverged (max |z| grew "
+                         "from %.3g to %.3g in %d sweeps)", z1, zn, it);
+            break;
+        }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
     }
     goto done;

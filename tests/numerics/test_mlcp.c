@@ -232,6 +232,26 @@ static void test_kernel_lu(void **s)
     }
 }
 
+/* mlcp pgs on deltasigma: the sweeps grow z about 19-fold each (the
+ * problem is not one PGS converges on); reported as diverged within a few
+ * sweeps, with z finite, not after the overflow (241 sweeps). */
+static void test_pgs_divergence(void **s)
+{
+    (void)s;
+    if (!ns_test_data_dir()) skip();
+    char path[1024], err[NS_ERRMSG_LEN];
+    ns_test_data_path(path, sizeof path, "mlcp/deltasigma_mlcp.dat");
+    ns_problem *p;
+    if (ns_problem_read(path, NS_KIND_NONE, &p, err)) fail_msg("%s", err);
+    ns_solution *sol = ns_solution_new(p);
+    ns_result r;
+    assert_int_equal(ns_solve(p, "pgs", NULL, sol, &r), NS_DIVERGED);
+    assert_true(r.iterations < 50);
+    assert_non_null(strstr(r.message, "diverged"));
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -242,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_enum_files),
         cmocka_unit_test(test_enum_singular_equality_block),
         cmocka_unit_test(test_enum_exhaustive),
+        cmocka_unit_test(test_pgs_divergence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
