@@ -30,7 +30,7 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
     if (p->nblocks > 0 && p->block_start && p->block_kind) {
         nb = p->nblocks; start = p->block_start; kind = p->block_kind;
     }
-    double *Mt = NULL, *D = NULL, *fac = NULL, *rhs = NULL;
+    double *Mt = NULL, *D = NULL, *fac = NULL, *rhs = NULL, *zbest = NULL;
     lapack_int *piv = NULL;
     size_t *foff = NULL;
     double *M = ns_dense_copy(p->M);
@@ -39,7 +39,8 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
     rhs = ns_malloc((size_t)N, sizeof(double));
     piv = ns_malloc((size_t)N, sizeof(lapack_int));
     foff = ns_malloc((size_t)nb + 1, sizeof(size_t));
-    if (!M || !Mt || !D || !rhs || !piv || !foff) goto nomem;
+    zbest = ns_malloc((size_t)N + 1, sizeof(double));
+    if (!M || !Mt || !D || !rhs || !piv || !foff || !zbest) goto nomem;
     /* Mt: row i of M contiguous at Mt + i*N */
     for (ns_int j = 0; j < N; j++)
         for (ns_int i = 0; i < N; i++) Mt[j + (size_t)i * N] = M[i + (size_t)j * N];
@@ -79,6 +80,8 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
     }
     double omega = o->omega > 0 ? o->omega : 1.0;
     double t0 = ns_now(), z1 = 0.0;
+    double ebest = ns_mlcp_error(p, z, w);   /* the starting point */
+    memcpy(zbest, z, (size_t)N * sizeof(double));
     for (int it = 1; it <= o->max_iter; it++) {
         for (ns_int k = 0; k < nb; k++) {
             ns_int a = start[k], b = start[k + 1], len = b - a;
@@ -113,8 +116,15 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
         if (it == 1) z1 = zn;
         else if (zn > 1e10 * (1.0 + z1)) {
             st = ns_fail(res->message, NS_DIVERGED, "mlcp pgs: diverged (max |z| grew "
-                         "from %.3g to %.3g in %d sweeps)", z1, zn, it);
+                         "from %.3g to %.3g in %d sweeps); returning the best iterate",
+                         z1, zn, it);
+            memcpy(z, zbest, (size_t)N * sizeof(double));
+            res->error = ns_mlcp_error(p, z, w);
             break;
+        }
+        if (res->error < ebest) {
+            ebest = res->error;
+            memcpy(zbest, z, (size_t)N * sizeof(double));
         }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
     }
@@ -122,6 +132,6 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
 nomem:
     st = ns_fail(res->message, NS_NO_MEMORY, "mlcp pgs: out of memory");
 done:
-    free(M); free(Mt); free(D); free(fac); free(rhs); free(piv); free(foff);
+    free(M); free(Mt); free(D); free(fac); free(rhs); free(piv); free(foff); free(zbest);
     return st;
 }
