@@ -167,7 +167,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
     size_t nn = (size_t)n * (size_t)n;
     double *LU = ns_malloc(nn + (size_t)n, sizeof(double));
-    double *HH = ns_malloc(2 * nn, sizeof(double));   /* LM fallback; may be NULL */
+    double *HH = NULL;   /* 2n² for the LM fallback, allocated on first use */
     double *F = ns_malloc((size_t)n, sizeof(double));
     double *d = ns_malloc((size_t)n, sizeof(double));
     double *g = ns_malloc((size_t)n, sizeof(double));
@@ -252,6 +252,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         int newton = info == 0 && ns_all_finite(d, (size_t)n) &&
                      gd <= -1e-8 * pow(dn, 2.1);
         int lm = 0;
+        if (!newton && !HH) HH = ns_malloc(2 * nn, sizeof(double));   /* may fail: gradient */
         if (!newton && HH) {
             /* Levenberg–Marquardt: (HᵀH + μI) d = −∇Ψ, μ = ‖Φ‖ — a descent
              * direction that stays meaningful when H is (nearly) singular,
