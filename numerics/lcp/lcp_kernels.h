@@ -13,6 +13,7 @@
 #ifndef NS_LCP_KERNELS_H
 #define NS_LCP_KERNELS_H
 #include "nonsmooth/ns_solver.h"
+#include "nonsmooth/ns_lcp.h"
 #include <lapacke.h>
 
 /** Error of the problem at z (fills w = M z + q). */
@@ -81,6 +82,12 @@ int ns_kernel_lu(ns_int n, double *A, ns_int lda, lapack_int *piv);
 /** b ← A⁻¹ b (one right-hand side, length n) from ns_kernel_lu's factors. */
 void ns_kernel_lu_solve(ns_int n, const double *A, ns_int lda,
                         const lapack_int *piv, double *b);
+
+/** newton-fb on an LCP whose M is SPARSE (lcp_newton_sparse.c): UMFPACK
+ *  on the reduced Newton systems. Returns -1 when M is not SPARSE, else 0
+ *  with the outcome in *status. */
+int ns_lcp_newton_fb_sparse(const ns_lcp *p, double *z, double *w,
+                            const ns_options *o, ns_result *res, ns_status *status);
 
 /** Dense column-major copy of any matrix (NULL on failure). */
 double *ns_dense_copy(const ns_matrix *A);

@@ -419,6 +419,27 @@ static double lcp_err(const void *ctx, const double *z, double *w)
 ns_status ns_lcp_newton_fb(const ns_lcp *p, double *z, double *w,
                            const ns_options *o, ns_result *res)
 {
+    /* SPARSE M of some size: the sparse variant first (lcp_newton_sparse.c);
+     * if it does not converge, the dense kernel from the caller's z */
+    if (p->M->storage == NS_SPARSE && p->n >= 100) {
+        double *z0 = ns_dup(z, (size_t)p->n);
+        ns_status st;
+        if (z0 && ns_lcp_newton_fb_sparse(p, z, w, o, res, &st) == 0 &&
+            (st == NS_CONVERGED || st == NS_NO_MEMORY || st == NS_TIME_LIMIT)) {
+            free(z0);
+            return st;
+        }
+        int its = res->iterations;
+        if (z0) memcpy(z, z0, (size_t)p->n * sizeof(double));
+        free(z0);
+        double *Md = ns_dense_copy(p->M);
+        if (!Md) return ns_fail(res->message, NS_NO_MEMORY, "newton-fb: out of memory");
+        res->message[0] = '\0';
+        st = ns_newton_dense(p->n, Md, p->q, NULL, 0, z, w, o, lcp_err, p, res);
+        res->iterations += its;
+        free(Md);
+        return st;
+    }
     double *M = ns_dense_copy(p->M);
     if (!M) return ns_fail(res->message, NS_NO_MEMORY, "newton-fb: out of memory");
     ns_status st = ns_newton_dense(p->n, M, p->q, NULL, 0, z, w, o, lcp_err, p, res);

@@ -307,6 +307,59 @@ static void test_newton_fb_pgs_diverges(void **s)
     free(M); free(q);
 }
 
+/* newton-fb on SPARSE storage (the UMFPACK path of lcp_newton_sparse.c):
+ * M strictly diagonally dominant with positive diagonal (a P-matrix: the
+ * solution is unique), non-symmetric, banded plus scattered entries, n = 400,
+ * with a planted solution (z*, w*), a quarter of its rows degenerate
+ * (z*_i = w*_i = 0). The returned z must be z* (uniqueness) and the
+ * independent error ≤ 1e-12. */
+static void test_newton_fb_sparse(void **s)
+{
+    (void)s;
+    const int n = 400;
+    ns_rng g;
+    ns_rng_seed(&g, 777);
+    double *M = calloc((size_t)n * n, sizeof *M), *q = malloc(sizeof *q * n);
+    double *zs = malloc(sizeof *zs * n), *ws = malloc(sizeof *ws * n);
+    for (int i = 0; i < n; i++) {
+        if (i > 0) M[i + (size_t)(i - 1) * n] = ns_rng_range(&g, -1, 0);
+        if (i + 1 < n) M[i + (size_t)(i + 1) * n] = ns_rng_range(&g, -1, 1);
+        int j = (int)(ns_rng_uniform(&g) * n);
+        if (j != i) M[i + (size_t)j * n] += ns_rng_range(&g, -0.5, 0.5);
+        double off = 0;
+        for (int k = 0; k < n; k++) if (k != i) off += fabs(M[i + (size_t)k * n]);
+        M[i + (size_t)i * n] = off + ns_rng_range(&g, 0.5, 1.5);
+        int cls = i % 4;
+        zs[i] = cls == 0 || cls == 1 ? ns_rng_range(&g, 0.1, 2) : 0.0;
+        ws[i] = cls == 2 ? ns_rng_range(&g, 0.1, 2) : 0.0;
+    }
+    for (int i = 0; i < n; i++) {
+        q[i] = ws[i];
+        for (int j = 0; j < n; j++) q[i] -= M[i + (size_t)j * n] * zs[j];
+    }
+    ns_matrix *D = ns_matrix_dense_new(n, n);
+    memcpy(D->dense, M, sizeof *M * (size_t)n * n);
+    ns_matrix *S = ns_matrix_to_sparse(D);
+    ns_matrix_free(D);
+    assert_int_equal(S->storage, NS_SPARSE);
+    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(S, q));
+    ns_solution *sol = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-12;
+    ns_result r;
+    ns_status st = ns_solve(p, "newton-fb", &o, sol, &r);
+    if (st != NS_CONVERGED) fail_msg("sparse newton-fb: %s (%s)", ns_status_name(st), r.message);
+    double e = indep_error(M, q, sol->vec[0], n), dev = 0;
+    for (int i = 0; i < n; i++) dev = fmax(dev, fabs(sol->vec[0][i] - zs[i]));
+    printf("  sparse newton-fb n=%d: %d iterations, error %.3g, max|z - z*| %.3g\n", n,
+           r.iterations, e, dev);
+    if (!(e <= 1e-12 && dev <= 1e-10)) fail_msg("error %g, deviation %g", e, dev);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+    free(M); free(q); free(zs); free(ws);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -327,6 +380,7 @@ int main(void)
         cmocka_unit_test(test_storages),
         cmocka_unit_test(test_data_files),
         cmocka_unit_test(test_newton_fb_pgs_diverges),
+        cmocka_unit_test(test_newton_fb_sparse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
