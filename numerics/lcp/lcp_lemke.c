@@ -90,7 +90,8 @@ static void basis_z(ns_int n, const ns_int *basis, const double *x, double *z)
  * Returns 0 on success. work: n² doubles, piv: n ints. */
 static int polish(ns_int n, const double *M, const double *q,
                   const ns_int *basis, double *zp, double *work, lapack_int *piv,
-                  ns_int *J)
+                  ns_int *J, ns_kernel_error_fn err, const void *ctx,
+                  double *zb, double *ws)
 {
     ns_int nj = 0;
     for (ns_int r = 0; r < n; r++)
@@ -108,19 +109,34 @@ static int polish(ns_int n, const double *M, const double *q,
     for (ns_int a = 0; a < nj; a++) zp[J[a]] = rhs[a];
     /* two steps of iterative refinement, the residual −(q_J + M_JJ z_J)
      * accumulated in long double: the LU solve alone leaves an error of
-     * cond(M_JJ)·eps, which the refinement brings down to eps */
-    for (int ref = 0; ref < 2; ref++) {
-        for (ns_int a = 0; a < nj; a++) {
-            long double r = q[J[a]];
-            for (ns_int b = 0; b < nj; b++)
-                r += (long double)M[J[a] + (size_t)J[b] * n] * zp[J[b]];
-            rhs[a] = (double)-r;
+     * cond(M_JJ)·eps, which the refinement brings down to eps. Of the three
+     * iterates, the one with the smallest error (as the caller measures it,
+     * w recomputed in double) is returned: at the rounding level they
+     * differ by an ulp and the measured errors by a few eps. */
+    double ebest = INFINITY;
+    for (ns_int j = 0; j < n; j++) zb[j] = 0.0;
+    for (int ref = 0; ref <= 2; ref++) {
+        if (ref > 0) {
+            for (ns_int a = 0; a < nj; a++) {
+                long double r = q[J[a]];
+                for (ns_int b = 0; b < nj; b++)
+                    r += (long double)M[J[a] + (size_t)J[b] * n] * zp[J[b]];
+                rhs[a] = (double)-r;
+            }
+            ns_kernel_lu_solve(nj, work, nj, piv, rhs);
+            for (ns_int a = 0; a < nj; a++) zp[J[a]] += rhs[a];
         }
-        ns_kernel_lu_solve(nj, work, nj, piv, rhs);
-        for (ns_int a = 0; a < nj; a++) zp[J[a]] += rhs[a];
+        int nonneg = 1;
+        for (ns_int a = 0; a < nj && nonneg; a++) nonneg = zp[J[a]] >= 0.0;
+        if (!nonneg) continue;
+        double e = err(ctx, zp, ws);
+        if (e < ebest) {
+            ebest = e;
+            for (ns_int a = 0; a < nj; a++) zb[J[a]] = zp[J[a]];
+        }
     }
-    for (ns_int a = 0; a < nj; a++)
-        if (!(zp[J[a]] >= 0.0)) return 1;
+    if (!isfinite(ebest)) return 1;
+    memcpy(zp, zb, (size_t)n * sizeof(double));
     return 0;
 }
 
@@ -247,7 +263,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     int lu_ok = 0;
     if (st == NS_CONVERGED || res->error > o->tol) {
         ns_int *J = cand;
-        if (polish(n, M, q, basis, zp, work, piv, J) == 0) {
+        if (polish(n, M, q, basis, zp, work, piv, J, err, ctx, u, c) == 0) {
             double e2 = err(ctx, zp, wp);
             if (e2 < res->error) {
                 memcpy(z, zp, (size_t)n * sizeof(double));

@@ -58,7 +58,8 @@ static double merit(ns_int n, const unsigned char *eq, int minmap,
 static int active_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
                         double margin, double *zp, double *work, lapack_int *piv,
-                        ns_int *A)
+                        ns_int *A, ns_kernel_error_fn err, const void *ctx,
+                        double *zb, double *ws)
 {
     ns_int na = 0;
     for (ns_int i = 0; i < n; i++)
@@ -74,7 +75,14 @@ static int active_solve(ns_int n, const double *M, const double *q,
     if (ns_kernel_lu(na, work, na, piv) != 0) return 1;
     ns_kernel_lu_solve(na, work, na, piv, rhs);
     for (ns_int a = 0; a < na; a++) zp[A[a]] = rhs[a];
-    /* two steps of iterative refinement, residual in long double */
+    /* two steps of iterative refinement, residual in long double; with err
+     * given, the iterate (of the three) with the smallest measured error is
+     * returned — they differ by ulps, their errors by a few eps */
+    double ebest = INFINITY;
+    if (err) {
+        ebest = err(ctx, zp, ws);
+        memcpy(zb, zp, (size_t)n * sizeof(double));
+    }
     for (int ref = 0; ref < 2; ref++) {
         for (ns_int a = 0; a < na; a++) {
             long double r = q[A[a]];
@@ -84,7 +92,12 @@ static int active_solve(ns_int n, const double *M, const double *q,
         }
         ns_kernel_lu_solve(na, work, na, piv, rhs);
         for (ns_int a = 0; a < na; a++) zp[A[a]] += rhs[a];
+        if (err) {
+            double e = err(ctx, zp, ws);
+            if (e < ebest) { ebest = e; memcpy(zb, zp, (size_t)n * sizeof(double)); }
+        }
     }
+    if (err && isfinite(ebest)) memcpy(zp, zb, (size_t)n * sizeof(double));
     return 0;
 }
 
@@ -92,7 +105,7 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
                         double *zp, double *work, lapack_int *piv, ns_int *A)
 {
-    return active_solve(n, M, q, eq, z, w, 0.0, zp, work, piv, A);
+    return active_solve(n, M, q, eq, z, w, 0.0, zp, work, piv, A, NULL, NULL, NULL, NULL);
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
@@ -323,7 +336,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         if (newton && t == 1.0 && res->error > o->tol && untried > 0 &&
             (changed <= 1 || res->error <= 0.1 * e_prev)) {
             memcpy(tried, act, (size_t)n);
-            if (active_solve(n, M, q, eq, z, w, 0.0, zt, LU, piv, A) == 0) {
+            if (active_solve(n, M, q, eq, z, w, 0.0, zt, LU, piv, A, err, ctx, d, Md) == 0) {
                 double e2 = err(ctx, zt, wt);
                 if (e2 <= o->tol) {
                     memcpy(z, zt, (size_t)n * sizeof(double));
@@ -347,7 +360,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     for (ns_int i = 0; i < n && same; i++)
         same = tried[i] == (unsigned char)((eq && eq[i]) || z[i] > w[i]);
     if (st != NS_DIVERGED && !same &&
-        ns_active_set_solve(n, M, q, eq, z, w, zt, LU, piv, A) == 0) {
+        active_solve(n, M, q, eq, z, w, 0.0, zt, LU, piv, A, err, ctx, d, Md) == 0) {
         double e2 = err(ctx, zt, wt);
         if (e2 < res->error) {
             memcpy(z, zt, (size_t)n * sizeof(double));
