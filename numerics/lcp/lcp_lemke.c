@@ -261,7 +261,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     basis_z(n, basis, x, z);
     res->error = err(ctx, z, w);
     int lu_ok = 0;
-    if (st == NS_CONVERGED || res->error > o->tol) {
+    if ((st == NS_CONVERGED && res->error > 0.0) || res->error > o->tol) {
         ns_int *J = cand;
         if (polish(n, M, q, basis, zp, work, piv, J, err, ctx, u, c) == 0) {
             double e2 = err(ctx, zp, wp);
