@@ -452,6 +452,9 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
     umfpack_di_defaults(S.ctrl);
     S.ctrl[UMFPACK_PRL] = 0;
     S.ctrl[UMFPACK_IRSTEP] = 0;
+    /* AMD/COLAMD only: the default also tries METIS when fill is high, which
+     * on the 7002-contact file picks the same order at ~15 % more LU time */
+    S.ctrl[UMFPACK_ORDERING] = UMFPACK_ORDERING_AMD;
     size_t bcap = (size_t)L->p[n] + 2 * (size_t)n + 1;
     S.basis = ns_malloc((size_t)n, sizeof(ns_int));
     S.pos = ns_malloc(2 * (size_t)n + 1, sizeof(ns_int));
