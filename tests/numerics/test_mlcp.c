@@ -197,8 +197,8 @@ static void test_enum_exhaustive(void **s)
     ns_problem_free(p);
 }
 
-/* ns_kernel_lu / ns_kernel_lu_solve on both sides of the small-size path
- * (own LU up to 64 rows, LAPACK above): for random A and x, the solve of
+/* ns_kernel_lu / ns_kernel_lu_solve at sizes 1 to 100
+ * (LAPACK dgetrf/dgetrs): for random A and x, the solve of
  * A y = A x returns x to rounding; an exactly singular A (a zero column)
  * is reported. */
 static void test_kernel_lu(void **s)
