@@ -116,7 +116,7 @@ int ns_lcp_newton_fb_sparse(const ns_lcp *p, double *z, double *w,
     double *g = ns_malloc((size_t)n + 1, sizeof(double)), *Md = ns_malloc((size_t)n + 1, sizeof(double));
     double *zt = ns_malloc((size_t)n + 1, sizeof(double)), *wt = ns_malloc((size_t)n + 1, sizeof(double));
     double *Da = ns_malloc((size_t)n + 1, sizeof(double)), *Db = ns_malloc((size_t)n + 1, sizeof(double));
-    double *rhs = ns_malloc((size_t)n + 1, sizeof(double)), *z0 = ns_dup(z, (size_t)n + 1);
+    double *rhs = ns_malloc((size_t)n + 1, sizeof(double)), *z0 = ns_dup(z, (size_t)n);
     ns_int *J = ns_malloc((size_t)n + 1, sizeof(ns_int)), *pos = ns_malloc((size_t)n + 1, sizeof(ns_int));
     unsigned char *act = ns_calloc(2 * (size_t)n + 1, 1), *tried = act ? act + n : NULL;
     if (!F || !d || !g || !Md || !zt || !wt || !Da || !Db || !rhs || !z0 || !J || !pos || !act) {
