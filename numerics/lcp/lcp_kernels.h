@@ -76,6 +76,18 @@ int ns_active_set_refine(ns_int n, const double *M, const double *q,
                          const unsigned char *eq, const double *z,
                          const double *w, double *zp, int steps, double zsmall_rel);
 
+/* Loops built for AVX2+FMA as well as the baseline x86-64 and chosen at
+ * load time (GCC/Clang function multiversioning), the library being
+ * compiled for the baseline; a no-op elsewhere. */
+#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define NS_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+#endif
+#ifndef NS_SIMD_CLONES
+#define NS_SIMD_CLONES
+#endif
+
 /** LU with partial pivoting of A (n×n, leading dimension lda) by LAPACK's
  *  dgetrf, 1-based piv. 0 on success, 1 when singular (zero pivot). */
 int ns_kernel_lu(ns_int n, double *A, ns_int lda, lapack_int *piv);

@@ -108,14 +108,6 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
     return active_solve(n, M, q, eq, z, w, 0.0, zp, work, piv, A, NULL, NULL, NULL, NULL);
 }
 
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define NS_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef NS_SIMD_CLONES
-#define NS_SIMD_CLONES
-#endif
 
 /* y ← y + a x (AVX2 clone chosen at load time; OpenBLAS may not know the
  * CPU and fall back to its SSE3 kernels) */

@@ -13,6 +13,7 @@
  * estimate is looked at every k sweeps only. */
 #include "core/solvers.h"
 #include "core/ns_internal.h"
+#include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"
 #include <float.h>
 #include <math.h>
@@ -22,14 +23,6 @@
 /* The sweep is one long axpy per moved row: built for AVX2+FMA as well as
  * for the baseline x86-64 (SSE2) and chosen at load time (GCC/Clang function
  * multiversioning), since the library is compiled for the baseline. */
-#if defined(__x86_64__) && defined(__GNUC__) && defined(__has_attribute)
-#if __has_attribute(target_clones)
-#define NS_SIMD_CLONES __attribute__((target_clones("arch=x86-64-v3", "default")))
-#endif
-#endif
-#ifndef NS_SIMD_CLONES
-#define NS_SIMD_CLONES
-#endif
 
 /* One sweep; w is updated with z. A: dense column-major (or NULL), C: CSC. */
 NS_SIMD_CLONES static void sweep(ns_int n, const double *A, const ns_csc *C, const double *dinv,
