@@ -46,10 +46,42 @@ int ns_all_finite(const double *x, size_t n)
     return ns_first_nonfinite(x, n) < 0;
 }
 
+/* x * 0 is 0 for finite x and NaN for ±Inf or NaN, so a chunk whose sum of
+ * x * 0 is not 0 holds a non-finite value. Two-lane vectors (SSE2, the
+ * x86-64 baseline; GCC/Clang vector extension, scalar code elsewhere) and no
+ * branch per element: about 1 instruction per element against ~8 for an
+ * isfinite test per element. Only a bad chunk is searched element by
+ * element. */
+#if defined(__GNUC__)
+typedef double ns_v2d __attribute__((vector_size(16)));
+#endif
 long ns_first_nonfinite(const double *x, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
-        if (!isfinite(x[k])) return (long)k;
+    enum { CHUNK = 512 };
+    for (size_t c = 0; c < n; c += CHUNK) {
+        size_t e = n - c < CHUNK ? n : c + CHUNK;
+        size_t k = c;
+        double s = 0.0;
+#if defined(__GNUC__)
+        ns_v2d a0 = { 0.0, 0.0 }, a1 = a0, a2 = a0, a3 = a0, v0, v1, v2, v3;
+        for (; k + 8 <= e; k += 8) {
+            memcpy(&v0, x + k, sizeof v0);
+            memcpy(&v1, x + k + 2, sizeof v1);
+            memcpy(&v2, x + k + 4, sizeof v2);
+            memcpy(&v3, x + k + 6, sizeof v3);
+            a0 += v0 * 0.0;
+            a1 += v1 * 0.0;
+            a2 += v2 * 0.0;
+            a3 += v3 * 0.0;
+        }
+        a0 = (a0 + a1) + (a2 + a3);
+        s = a0[0] + a0[1];
+#endif
+        for (; k < e; k++) s += x[k] * 0.0;
+        if (s == 0.0) continue;
+        for (k = c; k < e; k++)
+            if (!isfinite(x[k])) return (long)k;
+    }
     return -1;
 }
 
