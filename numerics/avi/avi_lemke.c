@@ -3,10 +3,14 @@
  *  - K = {z : H z ≤ h}: −(Mz + q) ∈ N_K(z) ⇔ ∃ λ ≥ 0:
  *        M z + q + Hᵀ λ = 0,   0 ≤ λ ⊥ h − H z ≥ 0,
  *    the MLCP with u = z (n free), v = λ (nh), matrix [[M, Hᵀ], [−H, 0]] and
- *    vector (q, h). Solved by the MLCP default chain (mlcp_auto.c: Lemke on
- *    the Schur complement h + H M⁻¹ q + H M⁻¹ Hᵀ λ ≥ 0 ⊥ λ ≥ 0 when M is
- *    invertible — the Cao–Ferris reduction for non-singular M — then
- *    newton-fb, then enum).
+ *    vector (q, h). lemke: the MLCP's Lemke (mlcp_lemke.c, mlcp_schur.c):
+ *    z eliminated through M when M is invertible (an LCP in λ with matrix
+ *    H M⁻¹ Hᵀ), otherwise pivoted in against constraint rows as Cao and
+ *    Ferris do (z pinned by rows of H, an LCP in those rows' slacks and the
+ *    other multipliers); no other method is tried, so a failure is
+ *    reported as such. auto (the default): lemke, then the MLCP chain's
+ *    newton-fb and enum (mlcp_auto.c) when lemke cannot pivot or stops on a
+ *    ray.
  *  - K = [lb, ub] (box): the relay problem of the same data, by relay lemke.
  *  - K = ℝⁿ: M z + q = 0, the MLCP with m = 0.
  * The driver then recomputes the AVI error (natural map). */
@@ -30,8 +34,8 @@ static ns_status avi_box(const ns_avi *p, double *z, const ns_options *o,
     return st;
 }
 
-ns_status ns_avi_lemke(const ns_avi *p, double *z, double *w,
-                       const ns_options *o, ns_result *res)
+static ns_status avi_kkt(const ns_avi *p, double *z, double *w, const ns_options *o,
+                         ns_result *res, ns_mlcp_solver solve)
 {
     ns_int n = p->n;
     if (!p->H && p->lb && p->ub) return avi_box(p, z, o, res);
@@ -64,7 +68,7 @@ ns_status ns_avi_lemke(const ns_avi *p, double *z, double *w,
     m = ns_mlcp_new(n, nh, K, q);
     if (!m) { st = ns_fail(res->message, NS_NO_MEMORY, "avi: out of memory"); goto done; }
     memcpy(x, z, (size_t)n * sizeof(double));
-    st = ns_mlcp_auto(m, x, wx, o, res);
+    st = solve(m, x, wx, o, res);
     memcpy(z, x, (size_t)n * sizeof(double));
     res->error = ns_avi_error(p, z, w);
 done:
@@ -73,4 +77,16 @@ done:
     ns_matrix_free(Hd);
     free(q); free(x); free(wx);
     return st;
+}
+
+ns_status ns_avi_lemke(const ns_avi *p, double *z, double *w,
+                       const ns_options *o, ns_result *res)
+{
+    return avi_kkt(p, z, w, o, res, ns_mlcp_lemke);
+}
+
+ns_status ns_avi_auto(const ns_avi *p, double *z, double *w,
+                      const ns_options *o, ns_result *res)
+{
+    return avi_kkt(p, z, w, o, res, ns_mlcp_auto);
 }

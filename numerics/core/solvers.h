@@ -44,6 +44,8 @@ ns_status ns_relay_newton_fb(const ns_relay *p, double *z, double *w,
 /* avi */
 ns_status ns_avi_lemke(const ns_avi *p, double *z, double *w,
                        const ns_options *o, ns_result *res);
+ns_status ns_avi_auto(const ns_avi *p, double *z, double *w,
+                      const ns_options *o, ns_result *res);
 /* fc3d (numerics/fc3d; the nsgs and nsn entries also serve FC2D) */
 ns_status ns_fc3d_nsgs(const ns_fc *p, double *r, double *u,
                        const ns_options *o, ns_result *res);

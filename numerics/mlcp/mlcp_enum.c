@@ -33,7 +33,7 @@ static ns_status enum_schur(const ns_mlcp *p, const double *M, const unsigned ch
     ns_int N = p->n + p->m;
     ns_mlcp_schur sc;
     char msg[NS_ERRMSG_LEN];
-    ns_status st = ns_mlcp_schur_init(&sc, p, M, eq, msg);
+    ns_status st = ns_mlcp_schur_init(&sc, p, M, eq, 0, msg);
     if (st == NS_SINGULAR) return st;
     if (st != NS_OK) return ns_fail(res->message, NS_NO_MEMORY, "mlcp enum: out of memory");
     double *zc = ns_malloc((size_t)sc.nc + 1, sizeof(double));

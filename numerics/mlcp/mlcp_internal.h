@@ -11,26 +11,31 @@ unsigned char *ns_mlcp_eq_mask(const ns_mlcp *p);
 /** Error callback for the dense kernels: ctx is the ns_mlcp. */
 double ns_mlcp_kernel_error(const void *ctx, const double *z, double *w);
 
-/** The MLCP reduced to an LCP in the complementarity unknowns z_C by
- *  eliminating z_E through M_EE (mlcp_schur.c): w_C = S z_C + qt. */
+/** The MLCP reduced to an LCP of size nc (the complementarity rows) by a
+ *  principal pivot on P = E ∪ R (mlcp_schur.c): y = S x + qt, 0 ≤ x ⊥ y ≥ 0,
+ *  x_b = w_{C[b]}, y_b = z_{C[b]} for b < nr (the pivoted rows R), and
+ *  x_b = z_{C[b]}, y_b = w_{C[b]} for b ≥ nr. nr = 0: the Schur complement
+ *  on M_EE, x = z_C. */
 typedef struct ns_mlcp_schur {
     const ns_mlcp *p;
-    ns_int N, ne, nc;
-    ns_int *E, *C;       /* equality / complementarity row indices */
-    double *X;           /* ne × (nc+1): M_EE⁻¹ [M_EC | q_E] */
+    ns_int N, ne, nc, nr;
+    ns_int *E, *C;       /* equality rows; complementarity rows, R first */
+    double *X;           /* (ne+nr) × (nc+1): M_PP⁻¹ [−I_{P,R} | M_PQ | q_P] */
     double *S, *qt;      /* nc × nc, nc */
     double *zf, *wf;     /* N scratch: the full z of the last expand */
 } ns_mlcp_schur;
 
 /** Builds S and qt from the dense M (N×N, column-major) and the equality
- *  mask. NS_OK, NS_SINGULAR (M_EE singular; message in msg, s freed) or
- *  NS_NO_MEMORY. */
+ *  mask. allow_pivot = 0: R = ∅ (needs M_EE invertible); 1: when M_EE is
+ *  singular or ill-conditioned, rows of C are pivoted too (Cao–Ferris).
+ *  NS_OK, NS_SINGULAR (no invertible pivot block; message in msg, s freed)
+ *  or NS_NO_MEMORY. */
 ns_status ns_mlcp_schur_init(ns_mlcp_schur *s, const ns_mlcp *p, const double *M,
-                             const unsigned char *eq, char *msg);
-/** s->zf ← the full z of z_C. */
-void ns_mlcp_schur_expand(const ns_mlcp_schur *s, const double *zc);
+                             const unsigned char *eq, int allow_pivot, char *msg);
+/** s->zf ← the full z of the LCP unknowns x. */
+void ns_mlcp_schur_expand(const ns_mlcp_schur *s, const double *x);
 /** Kernel error callback (ctx: ns_mlcp_schur): the MLCP error of the full z
- *  of z_C; wc ← w_C. */
-double ns_mlcp_schur_error(const void *ctx, const double *zc, double *wc);
+ *  of x; y ← the LCP's y (z_R, w_Q). */
+double ns_mlcp_schur_error(const void *ctx, const double *x, double *y);
 void ns_mlcp_schur_free(ns_mlcp_schur *s);
 #endif

@@ -37,7 +37,7 @@ ns_status ns_mlcp_lemke(const ns_mlcp *p, double *z, double *w,
     double *zc = NULL, *wc = NULL;
     if (!M || !eq || !zf || !wf || !idx || !piv) goto nomem;
     char msg[NS_ERRMSG_LEN];
-    st = ns_mlcp_schur_init(&sc, p, M, eq, msg);
+    st = ns_mlcp_schur_init(&sc, p, M, eq, 1, msg);
     if (st == NS_SINGULAR) {
         st = ns_fail(res->message, NS_SINGULAR, "mlcp lemke: %s; use enum or newton-fb", msg);
         goto done;
