@@ -61,14 +61,14 @@ static void run_cases(const one_case *cs, size_t n, ns_kind kind)
         tested++;
         for (size_t k = 0; k < n; k++) {
             const one_case *c = &cs[k];
-            /* known limit, reported: the natural-map global Newton stalls on a
-             * kink for μ = 1e6 (error 4e-7); nsgs-nm and auto solve it. */
-            if (!strcmp(info->name, "nsn-nm") && !strcmp(c->name, "huge mu")) continue;
-            /* known limit, reported: the projection methods on De Saxce's VI
-             * (fpp, eg, desaxce) with mu = 1e6 start at r = 0, where
-             * r - rho u^ lies on the polar cone's boundary to O(1/mu): each
-             * step moves r by O(rho/mu) and r = 0 already has error 4.5e-7.
-             * prox and tresca-fp solve it (checked below by the walk). */
+            /* known limit of the method, reported: the projection methods on
+             * De Saxce's VI (fpp, eg, desaxce) cannot reach the sticking
+             * answer for mu = 1e6 in 1e7 steps (error stays 4.5e-7). With r
+             * on the cone's boundary, r - rho u^ has the normal part
+             * -rho mu |u_T| ~ -2e6 rho, and its projection advances r_N by
+             * rho / (1 + mu^2) per step, while the Lipschitz constant of
+             * u^ (~mu) caps rho near 1/mu: O(mu^3) steps. prox and
+             * tresca-fp solve it (checked below by the walk). */
             if ((!strcmp(info->name, "fpp") || !strcmp(info->name, "eg") ||
                  !strcmp(info->name, "desaxce")) && !strcmp(c->name, "huge mu")) continue;
             ns_problem *p = one_contact(c);
