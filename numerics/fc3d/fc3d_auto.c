@@ -5,9 +5,14 @@
  *      (error ratio over the last chunk) predicts tol within the 2000, and
  *      hands over to Newton once error ≤ max(100·tol, 1e-4) and the rate
  *      says it would not (slow linear convergence);
- *   2. nsn-ac (≤ 200 iterations) from the best point: finishes
- *      quadratically; if not, nsn-ac from the caller's start point (≤ 300),
- *      Newton's basin may hold it;
+ *   2. nsn-ac (≤ 200 iterations, in chunks of 25 stopped when one does not
+ *      halve the error) from the best point: finishes quadratically; if
+ *      not, nsn-ac from the caller's start point in one run of ≤ 300
+ *      (Newton's basin may hold it, and its non-monotone line search needs
+ *      the room: on RockPile_tob1 it wanders between 1e-7 and 1e-4 for a
+ *      hundred iterations before it converges at 130, which 25-iteration
+ *      chunks restarted from the best point cut short: auto took 16 s
+ *      there through prox, now 0.8 s);
  *   3. the remaining sweeps of max_iter (default 100000) as nsgs-ac chunks
  *      of 5000 sweeps from the best point, followed by nsn-ac (≤ 100)
  *      from the best point after 1, 2, 4, ... chunks (the gap doubles each
@@ -122,17 +127,23 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
  * continuing the last, while a chunk at least halves the error (a Newton
  * that converges does so in a few iterations; one that crawls is stopped
  * early instead of eating the time of the sweeps). */
-static int newton(chain *c, ns_fc_phi_fn phi, int max_iter, ns_result *res)
+static int newton_chunked(chain *c, ns_fc_phi_fn phi, int max_iter, int chunk,
+                          ns_result *res)
 {
     double prev = c->best_err;
-    for (int used = 0, from_best = 1; used < max_iter; used += 25, from_best = 0) {
-        stage_spec s = { NULL, phi, max_iter - used < 25 ? max_iter - used : 25, c->o->tol, 0, 0,
-                         from_best };
+    for (int used = 0, from_best = 1; used < max_iter; used += chunk, from_best = 0) {
+        stage_spec s = { NULL, phi, max_iter - used < chunk ? max_iter - used : chunk,
+                         c->o->tol, 0, 0, from_best };
         if (stage(c, &s, res)) return 1;
         if (!(c->last_err <= 0.5 * prev)) return 0;
         prev = c->last_err;
     }
     return 0;
+}
+
+static int newton(chain *c, ns_fc_phi_fn phi, int max_iter, ns_result *res)
+{
+    return newton_chunked(c, phi, max_iter, 25, res);
 }
 
 ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
@@ -163,7 +174,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         memcpy(c.best, c.start, c.m * sizeof(double));
         double keep = c.best_err;
         c.best_err = INFINITY;
-        done = newton(&c, ns_fc_phi_ac, 300, res);
+        done = newton_chunked(&c, ns_fc_phi_ac, 300, 300, res);
         if (!done && c.best_err > keep) {
             memcpy(c.best, c.keep, c.m * sizeof(double));
             c.best_err = keep;
