@@ -116,9 +116,10 @@ static void test_lemke_copositive(void **s) { (void)s; run_class("lemke", COPOS,
 static void test_lemke_degenerate(void **s) { (void)s; run_class("lemke", PD, 1, sizes_small, 3);
                                               run_class("lemke", COPOS, 1, sizes_small, 3); }
 static void test_newton_fb_pd(void **s) { (void)s; run_class("newton-fb", PD, 0, sizes_all, 4); }
-static void test_newton_fb_pmatrix(void **s) { (void)s; run_class("newton-fb", PMAT, 0, sizes_small, 3); }
-static void test_newton_fb_copositive(void **s) { (void)s; run_class("newton-fb", COPOS, 0, sizes_small, 3); }
-static void test_newton_fb_degenerate(void **s) { (void)s; run_class("newton-fb", PD, 1, sizes_small, 3); }
+static void test_newton_fb_pmatrix(void **s) { (void)s; run_class("newton-fb", PMAT, 0, sizes_all, 4); }
+static void test_newton_fb_copositive(void **s) { (void)s; run_class("newton-fb", COPOS, 0, sizes_all, 4); }
+static void test_newton_fb_degenerate(void **s) { (void)s; run_class("newton-fb", PD, 1, sizes_small, 3);
+                                                  run_class("newton-fb", COPOS, 1, sizes_small, 3); }
 static void test_newton_min_pd(void **s) { (void)s; run_class("newton-min", PD, 0, sizes_small, 3); }
 static void test_enum_small(void **s)
 {
