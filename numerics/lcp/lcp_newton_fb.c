@@ -52,18 +52,19 @@ static double merit(ns_int n, const unsigned char *eq, int minmap,
     return 0.5 * s;
 }
 
-/* Solves the equations of the active set A = eq ∪ {z_i > w_i} exactly:
- * M_AA z_A = −q_A, z = 0 off A (LU, then two steps of iterative refinement
- * with the residual accumulated in long double). Returns 0 on success. */
+/* Solves the equations of the active set A = eq ∪ {z_i > w_i + margin,
+ * z_i > zsmall} exactly: M_AA z_A = −q_A, z = 0 off A (LU, then two steps of
+ * iterative refinement with the residual accumulated in long double).
+ * Returns 0 on success. */
 static int active_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
-                        double margin, double *zp, double *work, lapack_int *piv,
-                        ns_int *A, ns_kernel_error_fn err, const void *ctx,
-                        double *zb, double *ws)
+                        double margin, double zsmall, double *zp, double *work,
+                        lapack_int *piv, ns_int *A, ns_kernel_error_fn err,
+                        const void *ctx, double *zb, double *ws)
 {
     ns_int na = 0;
     for (ns_int i = 0; i < n; i++)
-        if ((eq && eq[i]) || z[i] > w[i] + margin) A[na++] = i;
+        if ((eq && eq[i]) || (z[i] > w[i] + margin && z[i] > zsmall)) A[na++] = i;
     for (ns_int i = 0; i < n; i++) zp[i] = 0.0;
     if (na == 0) return 0;
     double *rhs = work + (size_t)na * (size_t)na;
@@ -105,7 +106,8 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
                         double *zp, double *work, lapack_int *piv, ns_int *A)
 {
-    return active_solve(n, M, q, eq, z, w, 0.0, zp, work, piv, A, NULL, NULL, NULL, NULL);
+    return active_solve(n, M, q, eq, z, w, 0.0, -INFINITY, zp, work, piv, A, NULL, NULL, NULL,
+                        NULL);
 }
 
 
@@ -328,7 +330,8 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         if (newton && t == 1.0 && res->error > o->tol && untried > 0 &&
             (changed <= 1 || res->error <= 0.1 * e_prev)) {
             memcpy(tried, act, (size_t)n);
-            if (active_solve(n, M, q, eq, z, w, 0.0, zt, LU, piv, A, err, ctx, d, Md) == 0) {
+            if (active_solve(n, M, q, eq, z, w, 0.0, -INFINITY, zt, LU, piv, A, err, ctx, d,
+                             Md) == 0) {
                 double e2 = err(ctx, zt, wt);
                 if (e2 <= o->tol) {
                     memcpy(z, zt, (size_t)n * sizeof(double));
@@ -347,12 +350,25 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         }
     }
     if (res->error <= o->tol) st = NS_CONVERGED;
-    /* polish on the active set (unless that very set was just tried) */
-    int same = 1;
-    for (ns_int i = 0; i < n && same; i++)
-        same = tried[i] == (unsigned char)((eq && eq[i]) || z[i] > w[i]);
-    if (st != NS_DIVERGED && !same &&
-        active_solve(n, M, q, eq, z, w, 0.0, zt, LU, piv, A, err, ctx, d, Md) == 0) {
+    /* polish on the active set (unless that very set was just tried):
+     * first with the degenerate rows (z_i ≤ 1e-8 max|z|, at a degenerate
+     * solution z_i = w_i = 0) left out, where the LU of the full set is
+     * singular or ill-conditioned (lcp_degenerate_n80: the full set's LU
+     * polish kept 1.3e-13, the reduced one reaches 1.6e-16, no least
+     * squares needed), then the full set */
+    double zmax = 0.0;
+    for (ns_int i = 0; i < n; i++) zmax = fmax(zmax, fabs(z[i]));
+    int has_small = 0;
+    for (ns_int i = 0; i < n; i++)
+        has_small |= !(eq && eq[i]) && z[i] > w[i] && z[i] <= 1e-8 * zmax;
+    for (int k = has_small ? 0 : 1; k < 2 && st != NS_DIVERGED && !lu_ok; k++) {
+        double zsmall = k ? -INFINITY : 1e-8 * zmax;
+        int same = 1;
+        for (ns_int i = 0; i < n && same; i++)
+            same = tried[i] == (unsigned char)((eq && eq[i]) || (z[i] > w[i] && z[i] > zsmall));
+        if (same) continue;
+        if (active_solve(n, M, q, eq, z, w, 0.0, zsmall, zt, LU, piv, A, err, ctx, d, Md) != 0)
+            continue;
         double e2 = err(ctx, zt, wt);
         if (e2 < res->error) {
             memcpy(z, zt, (size_t)n * sizeof(double));
