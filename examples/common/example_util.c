@@ -67,7 +67,7 @@ void nsx_apply(const nsx_args *a, nsm_sim_options *o)
     if (a->solver) o->solver = a->solver;
     if (a->tol > 0) o->solver_options.tol = a->tol;
     if (a->theta > 0) o->theta = a->theta;
-    if (a->siconos_law) o->separating_restitution = 0;
+    if (a->siconos_law) { o->separating_restitution = 0; o->theta_output = 0; }
 }
 
 int nsx_push(nsx_series *s, double v)
@@ -123,6 +123,9 @@ nsm_sim *nsx_sim_new(nsm_model *model, const nsx_args *a, double h, const char *
     nsm_sim_options_default(&o);
     o.h = h;
     o.theta = 0.5;
+    /* first-order examples (diode_bridge): the laws on y_{k+θ}, so that the
+     * passive circuit never gains energy (--siconos-law: on y_{k+1}) */
+    o.theta_output = 1;
     nsx_apply(a, &o);
     char err[NS_ERRMSG_LEN] = "";
     nsm_sim *sim = nsm_sim_new(model, &o, err);

@@ -20,9 +20,11 @@ typedef struct nsx_args {
     const char *variant;    /* --variant NAME (beads: column/cradle) */
     double tol;             /* --tol (0 = default) */
     double theta;           /* --theta (0 = example default) */
-    int siconos_law;        /* --siconos-law: restitution e also for active
-                               separating contacts (nsm_sim_options.
-                               separating_restitution = 0) */
+    int siconos_law;        /* --siconos-law: Siconos' rules: restitution e
+                               also for active separating contacts
+                               (nsm_sim_options.separating_restitution = 0)
+                               and first-order laws on y_{k+1}
+                               (theta_output = 0; the examples use 1) */
 } nsx_args;
 
 /** Parses argv; returns 0, or prints usage to stderr and returns −1. */

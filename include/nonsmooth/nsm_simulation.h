@@ -61,6 +61,18 @@ typedef struct nsm_sim_options {
                                energy can then never increase); 0 uses e as
                                for approaching contacts (Siconos' rule, which
                                lets a grazing contact push energy in). */
+    int theta_output;       /* first-order relations: 0 (default) solves the
+                               laws on y_{k+1} = C x_{k+1} + Dλ + e, the
+                               assembly of docs/mechanics.md and Siconos'
+                               EulerMoreauOSI, which lets energy into a
+                               passive circuit when an output changes sign
+                               within a step; 1 solves them on y_{k+θ} =
+                               C x_{k+θ} + Dλ + e, x_{k+θ} = θ x_{k+1} +
+                               (1 − θ) x_k (matrix D + hθ C W B), where the
+                               scheme's energy balance puts r = Bλ, so that a
+                               passive circuit (PB = Cᵀ, D ⪰ 0, e = 0) never
+                               gains energy at θ = ½; λ then belongs to
+                               t_{k+θ}. */
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */

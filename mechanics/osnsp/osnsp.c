@@ -5,7 +5,9 @@
  *   Lagrangian:  M_αβ = Σ_{j ∈ DS_α ∩ DS_β} H_α^j W_j (H_β^j)ᵀ,
  *                q_α  = H_α V_free,α (+ ∂h/∂t(t_{k+1})) + e ẏ_α,k (normal rows),
  *   first order: M_αβ = [α = β] D_α + h Σ_{j ∈ DS_α ∩ DS_β} C_α^j W_j B_β^j,
- *                q_α  = C_α X_free,α + e_α,
+ *                q_α  = C_α X_free,α + e_α  (the law on y_{k+1}), or with
+ *                the option theta_output (the law on y_{k+θ}) hθ instead of
+ *                h and q_α = C_α (θ X_free,α + (1 − θ) X_k,α) + e_α,
  * where H_α^j is the column slice of H_α on system j. W_j (H_β^j)ᵀ (or
  * W_j B_β^j) is kept per interaction and system and recomputed only when W_j
  * or H_β changed; the block structure and the numerics problem are kept while
@@ -353,7 +355,8 @@ static void block_values(nsm_sim *s, int ia, int ib, double *X)
                 }
         }
     if (first) {
-        for (size_t t = 0; t < (size_t)ma * mb; t++) X[t] *= s->h;
+        double hs = s->o.theta_output ? s->h * s->theta : s->h;
+        for (size_t t = 0; t < (size_t)ma * mb; t++) X[t] *= hs;
         if (ia == ib && A->rel->D)
             for (size_t t = 0; t < (size_t)ma * ma; t++) X[t] += A->rel->D[t];
     }
@@ -538,7 +541,7 @@ ns_status nsm_osnsp_assemble_and_solve(nsm_sim *s)
         nsm_idata *d = &s->id[ia];
         const nsm_nslaw *L = m->laws[I->law];
         double *qa = s->qvec + s->row_start[a];
-        if (grow((void **)&s->xbuf, &s->cap_x, r->ncols + r->m, sizeof(double)) != 0) {
+        if (grow((void **)&s->xbuf, &s->cap_x, 2 * r->ncols + r->m, sizeof(double)) != 0) {
             if (!same) ns_matrix_free(M);
             nsm_set_err(s->err, "out of memory");
             return NS_NO_MEMORY;
@@ -546,6 +549,12 @@ ns_status nsm_osnsp_assemble_and_solve(nsm_sim *s)
         double *Xf = s->xbuf;
         gather(s, I, 2, Xf);
         if (r->type == NSM_REL_FIRST_ORDER_LINEAR) {
+            if (s->o.theta_output) {   /* X_{k+θ} without r: θ X_free + (1 − θ) X_k */
+                double *Xk = Xf + r->ncols;
+                gather(s, I, 3, Xk);
+                for (int c = 0; c < r->ncols; c++)
+                    Xf[c] = s->theta * Xf[c] + (1.0 - s->theta) * Xk[c];
+            }
             matvec(r->m, r->ncols, r->C, Xf, qa);
             if (r->e) for (int c = 0; c < r->m; c++) qa[c] += r->e[c];
         } else {

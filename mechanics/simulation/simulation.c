@@ -27,6 +27,7 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->warm_start = 1;
     o->gap_tol = 1e-12;
     o->separating_restitution = 1;
+    o->theta_output = 0;
     o->dump_every = 1;
 }
 

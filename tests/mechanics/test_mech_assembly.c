@@ -1,7 +1,8 @@
 /* test_mech_assembly.c — the worked example of docs/mechanics.md (seeds 002,
  * §2.1.2): 3 first-order systems, I_μ couples DS1, DS3 (m = 3), I_θ couples
  * DS2, DS3 (m = 1); the linked-interaction map is I_μ ↔ I_θ through DS3 and
- * the one-step matrix D + h C W B is 4×4, computed here by hand.
+ * the one-step matrix D + h C W B is 4×4, computed here by hand; with the
+ * option theta_output (laws on y_{k+θ}) it is D + hθ C W B, q = C x_{k+θ} + e.
  * Also: the linked map after removing/adding interactions, and bad input. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -94,6 +95,24 @@ static void test_worked_example_matrix(void **state)
     for (int i = 0; i < 4; i++) assert_true(fabs(p->u.lcp->q[i] - 1.0) < 1e-14);
     assert_int_equal(nsm_sim_update(s), NS_OK);
     nsm_sim_next_step(s);
+    /* theta_output: D + hθ C W B, i.e. the C W B part (expected − D) halved */
+    {
+        nsm_model *m2 = worked_example(&imu, &ith);
+        nsm_sim_options o2 = o;
+        o2.theta_output = 1;
+        nsm_sim *s2 = nsm_sim_new(m2, &o2, err);
+        assert_non_null(s2);
+        assert_int_equal(nsm_sim_compute_free_state(s2), NS_OK);
+        assert_int_equal(nsm_sim_solve(s2), NS_OK);
+        const ns_matrix *M2 = nsm_sim_problem(s2)->u.lcp->M;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) {
+                double Dij = i == j ? 1.0 : 0.0;   /* D_μ = I₃, D_θ = 1 */
+                assert_true(fabs(ns_matrix_get(M2, i, j) - (Dij + 0.5 * (expected[i][j] - Dij))) < 1e-14);
+            }
+        nsm_sim_free(s2);
+        nsm_model_free(m2);
+    }
     /* second step: same structure, same values → reused */
     assert_int_equal(nsm_sim_step(s), NS_OK);
     assert_int_equal(nsm_sim_get_stats(s)->rebuilds, 1);
