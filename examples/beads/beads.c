@@ -102,7 +102,8 @@ int main(int argc, char **argv)
     nsx_take_double(&argc, argv, "--rtol", &rtol);
     nsx_take_double(&argc, argv, "--atol", &atol);
     if (scheme < 0) { fprintf(stderr, "beads: --scheme ts|ed\n"); return 2; }
-    if (nsx_parse(argc, argv, &a, "[--variant column|cradle|stack] [--n N] [--e E] [--scheme ts|ed]") != 0) return 2;
+    int prc = nsx_parse(argc, argv, &a, "[--variant column|cradle|stack] [--n N] [--e E] [--scheme ts|ed]");
+    if (prc != 0) return prc > 0 ? 0 : 2;
     int cradle = a.variant && !strcmp(a.variant, "cradle");
     int stack = a.variant && !strcmp(a.variant, "stack");
     int n = a.n > 0 ? a.n : (cradle ? 5 : 10);

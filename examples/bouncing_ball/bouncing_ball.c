@@ -142,7 +142,8 @@ int main(int argc, char **argv)
     nsx_take_double(&argc, argv, "--rest-vel", &rest_vel);
     nsx_take_double(&argc, argv, "--bdf", &bdf);
     if (scheme < 0) { fprintf(stderr, "bouncing_ball: --scheme ts|ed\n"); return 2; }
-    if (nsx_parse(argc, argv, &a, "[--e E] [--scheme ts|ed] [--rtol R --atol A --rest-vel V --bdf 1]") != 0) return 2;
+    int prc = nsx_parse(argc, argv, &a, "[--e E] [--scheme ts|ed] [--rtol R --atol A --rest-vel V --bdf 1]");
+    if (prc != 0) return prc > 0 ? 0 : 2;
     const double R = 0.1, m = 1.0, g = 9.81, z0 = 1.0;
     double e = isnan(a.e) ? 0.9 : a.e, h = a.h > 0 ? a.h : 0.005, T = a.T > 0 ? a.T : 10.0;
     if (a.steps > 0) T = a.steps * h;

@@ -176,7 +176,8 @@ int main(int argc, char **argv)
     nsx_take_double(&argc, argv, "--atol", &atol);
     nsx_take_double(&argc, argv, "--hmin", &hmin);
     if (scheme < 0) { fprintf(stderr, "cam_follower: --scheme ts|ed\n"); return 2; }
-    if (nsx_parse(argc, argv, &a, "[--rpm RPM] [--scheme ts|ed] [--rtol R --atol A --hmin H]") != 0) return 2;
+    int prc = nsx_parse(argc, argv, &a, "[--rpm RPM] [--scheme ts|ed] [--rtol R --atol A --hmin H]");
+    if (prc != 0) return prc > 0 ? 0 : 2;
     double rpm = a.rpm > 0 ? a.rpm : 358.0;
     double h = a.h > 0 ? a.h : 1e-4, T = a.T > 0 ? a.T : 5.0;
     if (a.steps > 0) T = a.steps * h;

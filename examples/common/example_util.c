@@ -7,6 +7,54 @@
 #include <string.h>
 #include <sys/stat.h>
 
+/* *out = the finite number spelled by all of s; 0, or −1. */
+static int strict_double(const char *s, double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+/* *out = the integer spelled by all of s, in [min, 2·10⁹]; 0, or −1. */
+static int strict_long(const char *s, long *out, long min)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < min || v > 2000000000L) return -1;
+    *out = v;
+    return 0;
+}
+
+static void help(FILE *f, const char *prog, const char *usage)
+{
+    fprintf(f,
+            "usage: %s [options] %s\n"
+            "Runs the example and prints a one-line summary; see README.md and\n"
+            "docs/mechanics-api.md for the model. Common options:\n"
+            "  --out DIR          write DIR/trajectory.csv (header + one row per saved\n"
+            "                     step) and the SVG plots (created if missing)\n"
+            "  --dump DIR         write the one-step problems as files nsolve reads\n"
+            "  --dump-max N       at most N dumped problems (default 50, 0 = all)\n"
+            "  --solver NAME      numerics solver of the problem's kind (nsolve --list-solvers)\n"
+            "  --tol TOL          solver tolerance (default 1e-8 unless the example says)\n"
+            "  --h H              time step (> 0; default: the example's)\n"
+            "  --T T              final time (> 0; default: the example's)\n"
+            "  --steps N          number of steps (overrides --T)\n"
+            "  --save-every N     save every N-th step in trajectory.csv (default 1)\n"
+            "  --theta THETA      theta of the scheme, in (0, 1] (default 0.5)\n"
+            "  --siconos-law      Siconos' rules (restitution e for separating active\n"
+            "                     contacts, first-order laws on y_{k+1}); see\n"
+            "                     docs/mechanics-api.md on energy\n"
+            "  --quiet            no summary line\n"
+            "  -h, --help         this text\n"
+            "Exit status: 0 done, 1 the simulation failed, 2 bad usage.\n",
+            prog, usage);
+}
+
 int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
 {
     memset(a, 0, sizeof *a);
@@ -16,34 +64,38 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int takes = 1;
-        if (!strcmp(k, "--quiet")) { a->quiet = 1; takes = 0; }
+        int takes = 1, bad_value = 0;
+        double x = 0.0;
+        long l = 0;
+        if (!strcmp(k, "-h") || !strcmp(k, "--help")) { help(stdout, argv[0], usage); return 1; }
+        else if (!strcmp(k, "--quiet")) { a->quiet = 1; takes = 0; }
         else if (!strcmp(k, "--siconos-law")) { a->siconos_law = 1; takes = 0; }
         else if (!v) goto bad;
         else if (!strcmp(k, "--out")) a->out = v;
         else if (!strcmp(k, "--dump")) a->dump = v;
-        else if (!strcmp(k, "--dump-max")) a->dump_max = atol(v);
         else if (!strcmp(k, "--solver")) a->solver = v;
-        else if (!strcmp(k, "--h")) a->h = atof(v);
-        else if (!strcmp(k, "--T")) a->T = atof(v);
-        else if (!strcmp(k, "--steps")) a->steps = atol(v);
-        else if (!strcmp(k, "--save-every")) a->save_every = atol(v);
-        else if (!strcmp(k, "--e")) a->e = atof(v);
-        else if (!strcmp(k, "--rpm")) a->rpm = atof(v);
-        else if (!strcmp(k, "--n")) a->n = atoi(v);
         else if (!strcmp(k, "--variant")) a->variant = v;
-        else if (!strcmp(k, "--tol")) a->tol = atof(v);
-        else if (!strcmp(k, "--theta")) a->theta = atof(v);
+        else if (!strcmp(k, "--dump-max")) { bad_value = strict_long(v, &l, 0); a->dump_max = l; }
+        else if (!strcmp(k, "--steps")) { bad_value = strict_long(v, &l, 1); a->steps = l; }
+        else if (!strcmp(k, "--save-every")) { bad_value = strict_long(v, &l, 1); a->save_every = l; }
+        else if (!strcmp(k, "--n")) { bad_value = strict_long(v, &l, 1); a->n = (int)l; }
+        else if (!strcmp(k, "--h")) { bad_value = strict_double(v, &x) || !(x > 0); a->h = x; }
+        else if (!strcmp(k, "--T")) { bad_value = strict_double(v, &x) || !(x > 0); a->T = x; }
+        else if (!strcmp(k, "--e")) { bad_value = strict_double(v, &x) || x < 0; a->e = x; }
+        else if (!strcmp(k, "--rpm")) { bad_value = strict_double(v, &x) || !(x > 0); a->rpm = x; }
+        else if (!strcmp(k, "--tol")) { bad_value = strict_double(v, &x) || !(x > 0); a->tol = x; }
+        else if (!strcmp(k, "--theta")) { bad_value = strict_double(v, &x) || !(x > 0 && x <= 1); a->theta = x; }
         else goto bad;
+        if (bad_value) {
+            fprintf(stderr, "%s: invalid value '%s' for %s (see --help)\n", argv[0], v, k);
+            return -1;
+        }
         i += takes;
         continue;
 bad:
-        fprintf(stderr, "unknown or incomplete option %s\nusage: %s %s\n"
-                "common: --out DIR --dump DIR [--dump-max N] --solver NAME --h H --T T "
-                "--steps N --save-every N --tol TOL --theta THETA --siconos-law --quiet\n", k, argv[0], usage);
+        fprintf(stderr, "%s: unknown or incomplete option %s (see --help)\n", argv[0], k);
         return -1;
     }
-    if (a->save_every < 1) a->save_every = 1;
     if (a->out && nsx_mkdir(a->out) != 0) { fprintf(stderr, "cannot create %s\n", a->out); return -1; }
     if (a->dump && nsx_mkdir(a->dump) != 0) { fprintf(stderr, "cannot create %s\n", a->dump); return -1; }
     return 0;
@@ -105,7 +157,15 @@ int nsx_take_double(int *argc, char **argv, const char *name, double *val)
     int found = 0, k = 1;
     for (int i = 1; i < *argc; i++) {
         if (!strcmp(argv[i], name) && i + 1 < *argc) {
-            *val = strtod(argv[i + 1], NULL);
+            double v;
+            if (strict_double(argv[i + 1], &v) != 0) {
+                /* left in argv: nsx_parse then refuses the option (exit 2) */
+                fprintf(stderr, "%s: invalid value '%s' for %s (a finite number)\n", argv[0],
+                        argv[i + 1], name);
+                argv[k++] = argv[i];
+                continue;
+            }
+            *val = v;
             found = 1;
             i++;
             continue;

@@ -27,7 +27,9 @@ typedef struct nsx_args {
                                (theta_output = 0; the examples use 1) */
 } nsx_args;
 
-/** Parses argv; returns 0, or prints usage to stderr and returns −1. */
+/** Parses argv (numbers strictly: the whole word, finite, in range);
+ *  returns 0, 1 after printing the help for -h/--help (the caller exits 0),
+ *  or −1 after a message on stderr (the caller exits 2). */
 int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage);
 /** mkdir -p of one level (parent must exist); 0 on success or if it exists. */
 int nsx_mkdir(const char *dir);
@@ -43,7 +45,9 @@ nsm_sim *nsx_sim_new(nsm_model *model, const nsx_args *a, double h, const char *
 /** Removes "--scheme ts|ed" from argv (argc updated): 0 ts (default), 1 ed,
  *  −1 unknown scheme. */
 int nsx_take_scheme(int *argc, char **argv);
-/** Removes "NAME VALUE" from argv and sets *val; 1 if found. */
+/** Removes "NAME VALUE" from argv and sets *val; 1 if found. A VALUE that
+ *  is not a finite number is reported on stderr and left in argv, so that
+ *  nsx_parse refuses it. */
 int nsx_take_double(int *argc, char **argv, const char *name, double *val);
 
 typedef struct nsx_series { size_t n, cap; double *v; } nsx_series;

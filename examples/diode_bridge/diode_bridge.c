@@ -25,7 +25,8 @@
 int main(int argc, char **argv)
 {
     nsx_args a;
-    if (nsx_parse(argc, argv, &a, "") != 0) return 2;
+    int prc = nsx_parse(argc, argv, &a, "");
+    if (prc != 0) return prc > 0 ? 0 : 2;
     const double L = 1e-2, Cap = 1e-6, R = 1e3, v0 = 10.0;
     double h = a.h > 0 ? a.h : 1e-6, T = a.T > 0 ? a.T : 5e-3;
     if (a.steps > 0) T = a.steps * h;

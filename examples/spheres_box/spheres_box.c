@@ -142,7 +142,8 @@ int main(int argc, char **argv)
     }
     av[ac] = NULL;
     nsx_args a;
-    if (nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--dump-every K]") != 0) { free(av); return 2; }
+    int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--dump-every K]");
+    if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int n = a.n > 0 ? a.n : 100;
     double h = a.h > 0 ? a.h : 1e-3;

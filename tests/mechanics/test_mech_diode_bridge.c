@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "ns_test.h"
 
 typedef struct {
@@ -85,8 +86,27 @@ static void test_diode_bridge(void **state)
     assert_true(s.E < 0.01 * s.E0);
 }
 
+/* The examples' command line (examples/common): --help exits 0 with the
+ * usage, a malformed or out-of-range number exits 2 without running. */
+static void test_command_line(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/diode_bridge --help | grep -q 'usage:'", NS_BIN_DIR);
+    assert_int_equal(system(cmd), 0);
+    const char *bad[] = { "--h abc", "--h -1", "--steps 1.5", "--theta 2", "--tol 0",
+                          "--T 1e400", "--nonsense 1", "--out" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(cmd, sizeof cmd, "%s/diode_bridge --quiet %s 2>/dev/null", NS_BIN_DIR, bad[k]);
+        int rc = system(cmd);
+        assert_true(WIFEXITED(rc));
+        if (WEXITSTATUS(rc) != 2) fail_msg("diode_bridge %s: exit %d, want 2", bad[k], WEXITSTATUS(rc));
+    }
+}
+
 int main(void)
 {
-    const struct CMUnitTest tests[] = { cmocka_unit_test(test_diode_bridge) };
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_diode_bridge),
+                                        cmocka_unit_test(test_command_line) };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
