@@ -1,5 +1,6 @@
 /* example_util.c — see example_util.h. */
 #include "example_util.h"
+#include "cli_numbers.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -7,24 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* *out = the finite number spelled by all of s; 0, or −1. */
-static int strict_double(const char *s, double *out)
+/* *out = the integer of s (ns_cli_int: whole word, in [min, 2·10⁹]); 0, or −1 */
+static int strict_long(const char *s, long *out, int min)
 {
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v)) return -1;
-    *out = v;
-    return 0;
-}
-
-/* *out = the integer spelled by all of s, in [min, 2·10⁹]; 0, or −1. */
-static int strict_long(const char *s, long *out, long min)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < min || v > 2000000000L) return -1;
+    int v;
+    if (ns_cli_int(s, &v, min) != 0) return -1;
     *out = v;
     return 0;
 }
@@ -79,12 +67,12 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
         else if (!strcmp(k, "--steps")) { bad_value = strict_long(v, &l, 1); a->steps = l; }
         else if (!strcmp(k, "--save-every")) { bad_value = strict_long(v, &l, 1); a->save_every = l; }
         else if (!strcmp(k, "--n")) { bad_value = strict_long(v, &l, 1); a->n = (int)l; }
-        else if (!strcmp(k, "--h")) { bad_value = strict_double(v, &x) || !(x > 0); a->h = x; }
-        else if (!strcmp(k, "--T")) { bad_value = strict_double(v, &x) || !(x > 0); a->T = x; }
-        else if (!strcmp(k, "--e")) { bad_value = strict_double(v, &x) || x < 0; a->e = x; }
-        else if (!strcmp(k, "--rpm")) { bad_value = strict_double(v, &x) || !(x > 0); a->rpm = x; }
-        else if (!strcmp(k, "--tol")) { bad_value = strict_double(v, &x) || !(x > 0); a->tol = x; }
-        else if (!strcmp(k, "--theta")) { bad_value = strict_double(v, &x) || !(x > 0 && x <= 1); a->theta = x; }
+        else if (!strcmp(k, "--h")) { bad_value = ns_cli_double(v, &x) || !(x > 0); a->h = x; }
+        else if (!strcmp(k, "--T")) { bad_value = ns_cli_double(v, &x) || !(x > 0); a->T = x; }
+        else if (!strcmp(k, "--e")) { bad_value = ns_cli_double(v, &x) || x < 0; a->e = x; }
+        else if (!strcmp(k, "--rpm")) { bad_value = ns_cli_double(v, &x) || !(x > 0); a->rpm = x; }
+        else if (!strcmp(k, "--tol")) { bad_value = ns_cli_double(v, &x) || !(x > 0); a->tol = x; }
+        else if (!strcmp(k, "--theta")) { bad_value = ns_cli_double(v, &x) || !(x > 0 && x <= 1); a->theta = x; }
         else goto bad;
         if (bad_value) {
             fprintf(stderr, "%s: invalid value '%s' for %s (see --help)\n", argv[0], v, k);
@@ -158,7 +146,7 @@ int nsx_take_double(int *argc, char **argv, const char *name, double *val)
     for (int i = 1; i < *argc; i++) {
         if (!strcmp(argv[i], name) && i + 1 < *argc) {
             double v;
-            if (strict_double(argv[i + 1], &v) != 0) {
+            if (ns_cli_double(argv[i + 1], &v) != 0) {
                 /* left in argv: nsx_parse then refuses the option (exit 2) */
                 fprintf(stderr, "%s: invalid value '%s' for %s (a finite number)\n", argv[0],
                         argv[i + 1], name);

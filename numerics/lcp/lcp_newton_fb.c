@@ -52,19 +52,26 @@ static double merit(ns_int n, const unsigned char *eq, int minmap,
     return 0.5 * s;
 }
 
-/* Solves the equations of the active set A = eq ∪ {z_i > w_i + margin,
- * z_i > zsmall} exactly: M_AA z_A = −q_A, z = 0 off A (LU, then two steps of
- * iterative refinement with the residual accumulated in long double).
- * Returns 0 on success. */
+/* Row i in the active set eq ∪ {z_i > w_i, z_i > zsmall} (zsmall = −∞:
+ * the plain set {z_i > w_i}). */
+static int in_active(const unsigned char *eq, const double *z, const double *w, ns_int i,
+                     double zsmall)
+{
+    return (eq && eq[i]) || (z[i] > w[i] && z[i] > zsmall);
+}
+
+/* Solves the equations of the active set A (in_active) exactly:
+ * M_AA z_A = −q_A, z = 0 off A (LU, then two steps of iterative refinement
+ * with the residual accumulated in long double). Returns 0 on success. */
 static int active_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
-                        double margin, double zsmall, double *zp, double *work,
-                        lapack_int *piv, ns_int *A, ns_kernel_error_fn err,
-                        const void *ctx, double *zb, double *ws)
+                        double zsmall, double *zp, double *work, lapack_int *piv,
+                        ns_int *A, ns_kernel_error_fn err, const void *ctx,
+                        double *zb, double *ws)
 {
     ns_int na = 0;
     for (ns_int i = 0; i < n; i++)
-        if ((eq && eq[i]) || (z[i] > w[i] + margin && z[i] > zsmall)) A[na++] = i;
+        if (in_active(eq, z, w, i, zsmall)) A[na++] = i;
     for (ns_int i = 0; i < n; i++) zp[i] = 0.0;
     if (na == 0) return 0;
     double *rhs = work + (size_t)na * (size_t)na;
@@ -106,8 +113,7 @@ int ns_active_set_solve(ns_int n, const double *M, const double *q,
                         const unsigned char *eq, const double *z, const double *w,
                         double *zp, double *work, lapack_int *piv, ns_int *A)
 {
-    return active_solve(n, M, q, eq, z, w, 0.0, -INFINITY, zp, work, piv, A, NULL, NULL, NULL,
-                        NULL);
+    return active_solve(n, M, q, eq, z, w, -INFINITY, zp, work, piv, A, NULL, NULL, NULL, NULL);
 }
 
 
@@ -322,7 +328,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
          * (the superlinear phase) — and never a set already tried. */
         ns_int changed = 0, untried = 0;
         for (ns_int i = 0; i < n; i++) {
-            unsigned char a = (unsigned char)((eq && eq[i]) || z[i] > w[i]);
+            unsigned char a = (unsigned char)in_active(eq, z, w, i, -INFINITY);
             changed += a != act[i];
             untried += a != tried[i];
             act[i] = a;
@@ -330,8 +336,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         if (newton && t == 1.0 && res->error > o->tol && untried > 0 &&
             (changed <= 1 || res->error <= 0.1 * e_prev)) {
             memcpy(tried, act, (size_t)n);
-            if (active_solve(n, M, q, eq, z, w, 0.0, -INFINITY, zt, LU, piv, A, err, ctx, d,
-                             Md) == 0) {
+            if (active_solve(n, M, q, eq, z, w, -INFINITY, zt, LU, piv, A, err, ctx, d, Md) == 0) {
                 double e2 = err(ctx, zt, wt);
                 if (e2 <= o->tol) {
                     memcpy(z, zt, (size_t)n * sizeof(double));
@@ -360,14 +365,14 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     for (ns_int i = 0; i < n; i++) zmax = fmax(zmax, fabs(z[i]));
     int has_small = 0;
     for (ns_int i = 0; i < n; i++)
-        has_small |= !(eq && eq[i]) && z[i] > w[i] && z[i] <= 1e-8 * zmax;
+        has_small |= in_active(eq, z, w, i, -INFINITY) != in_active(eq, z, w, i, 1e-8 * zmax);
     for (int k = has_small ? 0 : 1; k < 2 && st != NS_DIVERGED && !lu_ok; k++) {
         double zsmall = k ? -INFINITY : 1e-8 * zmax;
         int same = 1;
         for (ns_int i = 0; i < n && same; i++)
-            same = tried[i] == (unsigned char)((eq && eq[i]) || (z[i] > w[i] && z[i] > zsmall));
+            same = tried[i] == (unsigned char)in_active(eq, z, w, i, zsmall);
         if (same) continue;
-        if (active_solve(n, M, q, eq, z, w, 0.0, zsmall, zt, LU, piv, A, err, ctx, d, Md) != 0)
+        if (active_solve(n, M, q, eq, z, w, zsmall, zt, LU, piv, A, err, ctx, d, Md) != 0)
             continue;
         double e2 = err(ctx, zt, wt);
         if (e2 < res->error) {

@@ -34,7 +34,6 @@
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <cblas.h>
-#include <float.h>
 #include <lapacke.h>
 #include <math.h>
 #include <stdlib.h>
@@ -82,13 +81,13 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
         for (ns_int a = 0; a < nq; a++) MQP[a + (size_t)b * nq] = MAT(C[nr + a], P[b]);
     rc = 1;
     if (np > 0) {
-        double anorm = LAPACKE_dlange(LAPACK_COL_MAJOR, '1', np, np, K, np);
+        double anorm = check_rcond ? LAPACKE_dlange(LAPACK_COL_MAJOR, '1', np, np, K, np) : 0.0;
         if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, np, np, K, np, piv) != 0) goto out;
         /* the condition estimate (dgecon: ~10k instructions even at 3 × 3)
          * only when the pivots spread over 6 orders of magnitude; a matrix
          * with even pivots is taken as it is, as it was before R existed */
         double umin = INFINITY, umax = 0.0;
-        for (ns_int a = 0; a < np; a++) {
+        for (ns_int a = 0; check_rcond && a < np; a++) {
             double u = fabs(K[a + (size_t)a * np]);
             umin = fmin(umin, u);
             umax = fmax(umax, u);
