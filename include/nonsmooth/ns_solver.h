@@ -1,7 +1,7 @@
 /* ns_solver.h — options, results, the solver registry and the solve driver.
  *
  * ns_options is input only; ns_result is output only. Solvers are looked up
- * by (name, kind) in one table (numerics/core/core_registry.c); ns_solve
+ * by (name, kind) in one table (numerics/solve/solve_registry.c); ns_solve
  * validates the problem, runs the solver, then recomputes the error with the
  * kind's error function (ns_residual.h) and fills ns_result.
  */

@@ -14,7 +14,7 @@
  *  - K = [lb, ub] (box): the relay problem of the same data, by relay lemke.
  *  - K = ℝⁿ: M z + q = 0, the MLCP with m = 0.
  * The driver then recomputes the AVI error (natural map). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  *   z = −M⁻¹ q with CHOLMOD when M is sparse (SPARSE/BLOCK) and symmetric
  *   positive definite, UMFPACK when sparse otherwise, LAPACKE LU when dense.
  * A sparse symmetric matrix that is not positive definite falls back to LU. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"

@@ -7,7 +7,7 @@
  * FC2D error of the r read back from z. Dense: refused (NS_UNSUPPORTED)
  * above 2000 contacts. Lemke on the same LCP is fc2d_lemke.c (sparse,
  * revised, any size). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

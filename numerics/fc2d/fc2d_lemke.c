@@ -34,7 +34,7 @@
  * fresh factorization with the unscaled q and returned), or a secondary ray
  * (NS_NO_SOLUTION: no c_i > 0), or the pivot / time limit. The reported error
  * is ns_fc_error of r read back from z. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

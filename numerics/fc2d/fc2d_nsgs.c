@@ -21,7 +21,7 @@
  * every `gap` sweeps, gap doubling after each rejected try (16 … 4096
  * sweeps). Statistics (sweeps, tries, accepted) go to the log. */
 #include "fc2d/fc2d_internal.h"
-#include "fc3d/fc3d_internal.h"
+#include "fc/fc3d_internal.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"

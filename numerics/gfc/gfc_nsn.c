@@ -15,9 +15,9 @@
  * line search is retried with A + δI, δ = 1e-10·ρ-scale ×100 (up to 6
  * times). Stops when ns_gfc_error ≤ tol. The best iterate is returned.
  * Registered as "nsn-ac" for GFC3D/GFC2D. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

@@ -10,7 +10,7 @@
  * The local solve is repeated with tol/100 (warm) while the global error
  * ns_gfc_error is above tol, at most 3 times. Registered as "reduce"
  * (default) and as "nsgs-ac", "nsn-ac" (reduction + that local solver). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"

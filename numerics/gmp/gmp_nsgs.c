@@ -26,9 +26,9 @@
  * When M_EE cannot be factored (redundant joints), the equality blocks are
  * swept one by one (LU of each diagonal block), as before.
  * The GMP error ns_gmp_error is computed after every sweep, on the whole z. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
 #include <float.h>

@@ -11,7 +11,7 @@
  * the solution is usually a few flips away from it (Buck converter MLCPs: 2
  * and 4 of 12), so a few hundred sets are tried instead of thousands. Each
  * costs one LU of M_BB (ns_kernel_lu). For small m only (m ≤ 30). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

@@ -23,7 +23,7 @@
  * error is smaller ("polish"); if that fails (M_JJ singular, z_J < 0) or
  * does not improve, and the error is above 4 eps, a least-squares polish on
  * the active set (ns_active_set_refine), which works when M_JJ is singular. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

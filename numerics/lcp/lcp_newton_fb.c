@@ -22,7 +22,7 @@
  * Stops when the caller's error is ≤ tol; the last iterate is then polished
  * on its active set (LU with refinement, then least squares for singular
  * sets, ns_active_set_refine), each kept only if its error is smaller. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

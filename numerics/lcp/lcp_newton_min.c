@@ -4,7 +4,7 @@
  * whose Jacobian rows are e_iᵀ where z_i ≤ w_i and M_i where z_i > w_i (a
  * Newton step solves the LCP's equations on the guessed active set). Line
  * search and safeguard as in lcp_newton_fb.c (the kernel is shared). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

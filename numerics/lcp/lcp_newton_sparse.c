@@ -8,7 +8,7 @@
  * nnz(L+U) instead of a dense LU of the reduced rows. Safeguard: the
  * gradient step (the dense kernel's Levenberg–Marquardt step would need the
  * dense HᵀH). Returns -1 (not applicable) when M is not SPARSE. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_factor.h"

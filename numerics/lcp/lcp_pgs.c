@@ -11,7 +11,7 @@
  * recomputes w = M z + q exactly and confirms e ≤ tol; otherwise the exact w
  * replaces the updated one and the sweeps go on. With check_every = k > 0 the
  * estimate is looked at every k sweeps only. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

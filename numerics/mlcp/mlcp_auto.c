@@ -5,7 +5,7 @@
  * stopping at the first that reaches tol; otherwise the iterate with the
  * smallest MLCP error is returned with the status of the method that gave
  * it (no_solution only when enum has proved it by exhausting every set). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

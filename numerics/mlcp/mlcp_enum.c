@@ -16,7 +16,7 @@
  * (lcp_enum.c). Sets tried (Siconos 4.4's enum tries them in binary order):
  * BuckConverter 510 of 4096, BuckFirstStep 49, diodeBridge20 11123 of 2^20
  * (Gray-code order: 4094, 4094 and 978672). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "mlcp/mlcp_internal.h"

@@ -11,7 +11,7 @@
  * then refined by least squares
  * on that set (ns_active_set_refine: works when the set's matrix is singular,
  * as with non-unique solutions), each result kept if more accurate. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "mlcp/mlcp_internal.h"

@@ -3,7 +3,7 @@
  *   (complementarity rows),  w = M z + q,
  * with the line search and safeguard of lcp_newton_fb.c (shared kernel),
  * stopping on the MLCP error (ns_mlcp_error). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "mlcp/mlcp_internal.h"

@@ -6,7 +6,7 @@
  * until the MLCP error (ns_mlcp_error) is ≤ tol. Needs M_ii > 0 on the
  * complementarity rows and invertible equality diagonal blocks: NS_BAD_INPUT
  * / NS_SINGULAR naming the row or block otherwise. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "mlcp/mlcp_internal.h"

@@ -1,7 +1,7 @@
 /* relay_enum.c — the relay problem solved by principal enumeration
  * (lcp_enum.c) on its LCP reformulation (relay_as_lcp.c): 2^(n+K) sets, K
  * the number of variables with two finite bounds; small problems only. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "lcp/lcp_kernels.h"
 #include "relay/relay_internal.h"
 

@@ -1,6 +1,6 @@
 /* relay_lemke.c — the relay problem solved by Lemke's method (lexicographic,
  * lcp_lemke.c) on its LCP reformulation (relay_as_lcp.c). */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "lcp/lcp_kernels.h"
 #include "relay/relay_internal.h"
 

@@ -1,7 +1,7 @@
 /* relay_newton_fb.c — the relay problem solved by the semismooth
  * Fischer–Burmeister Newton method (lcp_newton_fb.c) on its LCP
  * reformulation (relay_as_lcp.c), stopping on the relay error. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "lcp/lcp_kernels.h"
 #include "relay/relay_internal.h"
 

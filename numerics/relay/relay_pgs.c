@@ -3,7 +3,7 @@
  * swept until the relay error (ns_relay_error) is ≤ tol. Needs M_ii > 0
  * (NS_BAD_INPUT naming the row otherwise). Rows of M are read from a dense
  * transposed copy. */
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"

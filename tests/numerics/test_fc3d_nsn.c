@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include "ns_test.h"
 
 /* Spectral values of (x∘x + y∘y)^{1/2} squared: w0 ∓ ‖w̄‖ (for the test's

@@ -39,8 +39,8 @@
  * reach a rounding floor of about μ·ε in r (FB with μ = 1e6 stops at
  * 2e-11); ac's does not.
  * Registered as nsn-ac, nsn-fb, nsn-nm, nsn-ac-gp. */
-#include "fc3d/fc3d_internal.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <lapacke.h>

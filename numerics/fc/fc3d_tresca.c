@@ -13,9 +13,9 @@
  * Armijo line search on ½‖Φ‖², falling back to 200 projected Gauss–Seidel
  * passes over (r_N, r_T) when Newton stalls. Workspace allocated once.
  * Registered as "tresca-fp"; max_iter counts the Tresca problems. */
-#include "fc3d/fc3d_internal.h"
-#include "fc3d/fc3d_vi.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "fc/fc3d_vi.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <float.h>

@@ -9,7 +9,7 @@
  * (ns_fc_contact_error_sq's formula) and nothing is cleared or copied that
  * the step does not use. Returns 0 when r ends within tol, 1 otherwise (r
  * then holds the best iterate). */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include <math.h>
 #include <stddef.h>
 

@@ -15,9 +15,9 @@
  * it, ~320 steps). The best iterate is returned. max_iter counts the
  * outer steps. The regularised copy of W is made once per solve; the inner
  * solvers allocate their own workspace per call. Registered as "prox". */
-#include "fc3d/fc3d_internal.h"
-#include "fc3d/fc3d_vi.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "fc/fc3d_vi.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

@@ -8,9 +8,9 @@
  * point with ρ/2. One W·x
  * product per iteration; the error is computed from the known u.
  * Registered as "desaxce". */
-#include "fc3d/fc3d_internal.h"
-#include "fc3d/fc3d_vi.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "fc/fc3d_vi.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

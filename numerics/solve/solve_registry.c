@@ -1,8 +1,8 @@
-/* core_registry.c — the one table of solvers. nsolve and nsbench look
+/* solve_registry.c — the one table of solvers. nsolve and nsbench look
  * solvers up here by (name, kind); tests walk it so no solver goes untested.
  * Add a row when a solver lands; mark one default per kind. */
 #include "nonsmooth/ns_solver.h"
-#include "core/solvers.h"
+#include "solve/solvers.h"
 #include "fc2d/fc2d_internal.h"
 #include <string.h>
 

@@ -7,9 +7,9 @@
  * makes the Lipschitz test pessimistic for large μ). ρ ← ρ/ν after a ratio
  * < 0.3. ρ_0 = 1/max_α W_αα,NN. Two W·x products per iteration (one per
  * extra trial); errors from the known u. Registered as "eg". */
-#include "fc3d/fc3d_internal.h"
-#include "fc3d/fc3d_vi.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "fc/fc3d_vi.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

@@ -6,7 +6,7 @@
  *     ∂P_T/∂x = μ t ∂a/∂x + μ a [0, (I − t tᵀ)/‖x_T‖].
  * Also: the d×d solve used by the local Newton methods, contact set-up and
  * residual, and the diagonal-block check. */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include "nonsmooth/ns_residual.h"
 #include <lapacke.h>
 #include <math.h>

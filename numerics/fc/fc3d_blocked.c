@@ -2,7 +2,7 @@
  * d×d blocks, the storage every sweep reads: block row α holds
  * W_αβ, β ∈ contacts coupled to α, and the diagonal block W_αα that the
  * one-contact solvers take. Converted once per solve when needed. */
-#include "fc3d/fc3d_internal.h"
+#include "fc/fc3d_internal.h"
 #include "core/ns_internal.h"
 #include <math.h>
 

@@ -4,8 +4,8 @@
  * evaluated from an already known u (same formula: ‖r − P_K(r − û)‖
  * divided by max(‖q‖, ‖r‖, ‖u‖), or by ‖q‖), so that iterative solvers
  * pay one W·x product per iterate, not two. */
-#include "fc3d/fc3d_vi.h"
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_vi.h"
+#include "fc/fc3d_local.h"
 #include <float.h>
 #include <math.h>
 

@@ -31,8 +31,8 @@
  *   6. nsgs-fb, nsgs-proj from the best point (other local solvers).
  * The time limit covers the whole chain. The best iterate is returned;
  * iterations counts sweeps plus Newton iterations of every stage. */
-#include "fc3d/fc3d_internal.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

@@ -6,7 +6,7 @@
  * Stops when the contact error ≤ tol (0 returned), or on a singular J, a
  * failed line search or max_iter (1 returned; r is the best iterate).
  * ac in 3D goes to the unrolled copy of this loop (fc3d_local_ac3.c). */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include <math.h>
 #include <string.h>
 

@@ -14,7 +14,7 @@
  *      (1 − 1/√2)I at x = y = 0, central differences elsewhere on the
  *      boundary; the kink ‖u_T‖ = 0 takes the element g = 0. μ = 0 uses ac.
  * Each Φ vanishes exactly at the solutions of the contact law. */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include <math.h>
 #include <string.h>
 

@@ -10,7 +10,7 @@
  *   μ = 0 adds the frictionless r = (−q_N/W_NN, 0).
  * Every candidate is scored by the contact error; the best is kept, then
  * polished by the AC Newton (ns_fc_local_solve). Returns 0 if within tol. */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include <math.h>
 #include <string.h>
 

@@ -10,9 +10,9 @@
  * ρ ← ρ/ν. ρ_0 = 1/max_α W_αα,NN. One W·x product per trial; the error is
  * ns_fc_error evaluated from the already known u. Workspace allocated once.
  * Registered as "fpp" (FC3D, FC2D). */
-#include "fc3d/fc3d_internal.h"
-#include "fc3d/fc3d_vi.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "fc/fc3d_vi.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>

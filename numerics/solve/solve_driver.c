@@ -1,4 +1,4 @@
-/* core_solve.c — the solve driver: validate, dispatch, recompute the error
+/* solve_driver.c — the solve driver (the floor above the kinds; core/ keeps the shared utilities): validate, dispatch, recompute the error
  * with the kind's error function, fill ns_result. */
 #include "nonsmooth/ns_solver.h"
 #include "nonsmooth/ns_residual.h"

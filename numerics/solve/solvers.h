@@ -46,7 +46,7 @@ ns_status ns_avi_lemke(const ns_avi *p, double *z, double *w,
                        const ns_options *o, ns_result *res);
 ns_status ns_avi_auto(const ns_avi *p, double *z, double *w,
                       const ns_options *o, ns_result *res);
-/* fc3d (numerics/fc3d; the nsgs and nsn entries also serve FC2D) */
+/* fc3d (numerics/fc; the nsgs and nsn entries also serve FC2D) */
 ns_status ns_fc3d_nsgs(const ns_fc *p, double *r, double *u,
                        const ns_options *o, ns_result *res);
 ns_status ns_fc3d_nsgs_ac(const ns_fc *p, double *r, double *u,

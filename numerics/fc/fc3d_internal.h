@@ -4,7 +4,7 @@
 #ifndef NS_FC3D_INTERNAL_H
 #define NS_FC3D_INTERNAL_H
 #include "nonsmooth/ns_solver.h"
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 
 /** view ← p with W in BLOCK storage of d×d blocks (p's own W when it is
  *  already so, else a converted copy returned in *owned, which the caller

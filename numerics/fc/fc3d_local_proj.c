@@ -3,7 +3,7 @@
  * starting from ρ = 1/W_NN; a step that raises the contact error is
  * rejected and ρ halved, an accepted one lets ρ grow by 1.5 (bounded by
  * 1/W_NN·4). At most 20·max_iter steps. */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include <math.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* fc3d_local_table.c — the table of one-contact solvers and the safeguarded
  * call used by every sweep:  r ← f(r); if that misses tol, r ← the better
  * of f's answer and the exact enumeration, then an AC Newton polish. */
-#include "fc3d/fc3d_local.h"
+#include "fc/fc3d_local.h"
 #include <string.h>
 
 static const struct { const char *name; ns_fc_local_fn fn; } table[] = {

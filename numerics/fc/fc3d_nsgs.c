@@ -11,8 +11,8 @@
  * alone decides convergence. No allocation inside sweeps.
  * Registered as nsgs-ac, nsgs-fb, nsgs-nm, nsgs-proj (and nsgs, which takes
  * o->local_solver, default ac). */
-#include "fc3d/fc3d_internal.h"
-#include "core/solvers.h"
+#include "fc/fc3d_internal.h"
+#include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <float.h>
