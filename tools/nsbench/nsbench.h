@@ -18,6 +18,9 @@
 typedef struct nb_config {
     char **solvers;          /* --solvers list, NULL = defaults of each kind */
     size_t nsolvers;
+    const char **ksolvers[NS_KIND_COUNT];  /* --solvers KIND=list, per kind */
+    size_t nksolvers[NS_KIND_COUNT];
+    size_t max_solvers;      /* longest of these lists */
     ns_kind kind_filter;     /* --kind, NS_KIND_NONE = all */
     double tol;              /* --tol */
     int max_iter;            /* --max-iter, 0 = solver default */

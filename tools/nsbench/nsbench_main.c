@@ -32,6 +32,9 @@ static const char *usage_text =
     "  -s, --solvers A,B,C   solvers to run; each applies to the kinds it exists for\n"
     "                        (default: the default solver of each kind; see\n"
     "                        --list-solvers)\n"
+    "  -s, --solvers KIND=A,B  solvers for files of KIND only (repeat the option for\n"
+    "                        other kinds; a kind without its list takes the general\n"
+    "                        list, or its default solver)\n"
     "  -k, --kind KIND       only files of this kind: lcp, mlcp, relay, avi, equality,\n"
     "                        fc2d, fc3d, gfc2d, gfc3d, gmp\n"
     "  -t, --tol T           tolerance on the kind's relative error (default 1e-8)\n"
@@ -91,7 +94,8 @@ typedef struct cli {
     size_t npaths;
     int json, list, merge, resume, shard_k, shard_n;
     int mpi;                 /* rank 0 of an MPI run */
-    char *solver_arg;
+    char **bufs;             /* --solvers storage (owned) */
+    size_t nbufs, capbufs;
 } cli;
 
 static int silent;  /* MPI ranks > 0: rank 0 reports usage errors */
@@ -113,29 +117,59 @@ static int known_solver(const nb_config *c, const char *name)
     return 0;
 }
 
+/* One --solvers value: "a,b,c" (every kind each exists for; replaces an
+ * earlier such list) or "KIND=a,b,c" (that kind only; replaces its list). */
 static int split_solvers(cli *c, const char *arg)
 {
-    free(c->solver_arg);
-    c->solver_arg = strdup(arg);
-    free(c->cfg.solvers);
-    c->cfg.solvers = NULL;
-    c->cfg.nsolvers = 0;
-    if (!c->solver_arg) return -1;
+    nb_config *g = &c->cfg;
+    ns_kind kind = NS_KIND_NONE;
+    const char *eq = strchr(arg, '=');
+    if (eq) {
+        char kn[32];
+        snprintf(kn, sizeof kn, "%.*s", (int)(eq - arg < 31 ? eq - arg : 31), arg);
+        kind = ns_kind_from_name(kn);
+        if (kind == NS_KIND_NONE)
+            return usage_error("--solvers: unknown kind '%s' before '=' (lcp, mlcp, relay, avi, "
+                               "equality, fc2d, fc3d, gfc2d, gfc3d, gmp)", kn);
+        arg = eq + 1;
+    }
+    char *buf = strdup(arg);
     size_t cap = 1;
     for (const char *p = arg; *p; p++) cap += *p == ',';
-    c->cfg.solvers = calloc(cap, sizeof *c->cfg.solvers);
-    if (!c->cfg.solvers) return -1;
-    for (char *tok = strtok(c->solver_arg, ","); tok; tok = strtok(NULL, ",")) {
+    const char **list = calloc(cap, sizeof *list);
+    if (!buf || !list || c->nbufs >= c->capbufs) {
+        free(buf);
+        free(list);
+        return -1;
+    }
+    c->bufs[c->nbufs++] = buf;
+    c->bufs[c->nbufs++] = (char *)list;
+    size_t n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         while (*tok == ' ') tok++;
         if (!*tok) continue;
-        if (!known_solver(&c->cfg, tok))
-            return usage_error("--solvers: no solver named '%s' (see nsbench --list-solvers)",
-                               tok);
+        if (kind != NS_KIND_NONE ? !ns_solver_find(tok, kind) &&
+                                       !(g->test_faults && nb_fault_is_name(tok))
+                                 : !known_solver(g, tok)) {
+            if (silent) return 2;
+            fprintf(stderr, "nsbench: --solvers: no %s%ssolver named '%s' (see nsbench "
+                    "--list-solvers)\n", kind != NS_KIND_NONE ? ns_kind_name(kind) : "",
+                    kind != NS_KIND_NONE ? " " : "", tok);
+            return 2;
+        }
         int dup = 0;
-        for (size_t i = 0; i < c->cfg.nsolvers; i++) dup |= !strcmp(c->cfg.solvers[i], tok);
-        if (!dup) c->cfg.solvers[c->cfg.nsolvers++] = tok;
+        for (size_t i = 0; i < n; i++) dup |= !strcmp(list[i], tok);
+        if (!dup) list[n++] = tok;
     }
-    if (!c->cfg.nsolvers) return usage_error("%s", "--solvers: empty list");
+    if (!n) return usage_error("%s", "--solvers: empty list");
+    if (kind != NS_KIND_NONE) {
+        g->ksolvers[kind] = list;
+        g->nksolvers[kind] = n;
+    } else {
+        g->solvers = (char **)list;
+        g->nsolvers = n;
+    }
+    if (n > g->max_solvers) g->max_solvers = n;
     return 0;
 }
 
@@ -153,7 +187,14 @@ static int parse_args(int argc, char **argv, cli *c)
     g->test_faults = env && !strcmp(env, "1");
     c->paths = calloc((size_t)argc + 1, sizeof *c->paths);
     if (!c->paths) return usage_error("%s", "out of memory");
-    const char *solvers = NULL;
+    const char **solvers = calloc((size_t)argc + 1, sizeof *solvers);
+    size_t nsolvers_args = 0;
+    c->capbufs = 2 * (size_t)argc + 2;
+    c->bufs = calloc(c->capbufs, sizeof *c->bufs);
+    if (!solvers || !c->bufs) {
+        free(solvers);
+        return usage_error("%s", "out of memory");
+    }
     int first = 1;
     if (argc > 1 && !strcmp(argv[1], "merge")) {
         c->merge = 1;
@@ -173,7 +214,7 @@ static int parse_args(int argc, char **argv, cli *c)
             if (!silent) printf("nsbench (nonsmooth) %s\n", ns_version());
             return 0;
         } else if (!strcmp(a, "-s") || !strcmp(a, "--solvers") || !strcmp(a, "--solver")) {
-            NEEDS_VALUE(a); solvers = val;
+            NEEDS_VALUE(a); solvers[nsolvers_args++] = val;
         } else if (!strcmp(a, "-k") || !strcmp(a, "--kind")) {
             NEEDS_VALUE(a);
             g->kind_filter = ns_kind_from_name(val);
@@ -258,10 +299,14 @@ static int parse_args(int argc, char **argv, cli *c)
         if (c->npaths) return usage_error("--compare takes no PATH ('%s')", c->paths[0]);
         return -1;
     }
-    if (solvers) {
-        int rc = split_solvers(c, solvers);
-        if (rc) return rc > 0 ? rc : usage_error("%s", "out of memory");
+    for (size_t i = 0; i < nsolvers_args; i++) {
+        int rc = split_solvers(c, solvers[i]);
+        if (rc) {
+            free(solvers);
+            return rc > 0 ? rc : usage_error("%s", "out of memory");
+        }
     }
+    free(solvers);
     if (!c->npaths) return usage_error("%s", "no PATH given (a problem file or a directory)");
     return -1;
 }
@@ -281,10 +326,15 @@ static void list_solvers(const nb_config *g)
                    "testing hook (NSBENCH_TEST_FAULTS=1): misbehaves on purpose");
 }
 
-/* Solvers that apply to kind k, in the order given; n returned. */
+/* Solvers that apply to kind k, in the order given; n returned: the kind's
+ * own list (--solvers KIND=...), else the general list, else the default. */
 static size_t solvers_for(const nb_config *g, ns_kind k, const char **out)
 {
     size_t n = 0;
+    if (k > NS_KIND_NONE && k < NS_KIND_COUNT && g->nksolvers[k]) {
+        for (size_t i = 0; i < g->nksolvers[k]; i++) out[n++] = g->ksolvers[k][i];
+        return n;
+    }
     if (!g->solvers) {
         const ns_solver_info *d = ns_solver_default(k);
         if (d) out[n++] = d->name;
@@ -496,14 +546,14 @@ static int run_benchmark(cli *c)
     int show = !g->quiet;
     int rc = 0;
     nb_table table = { 0 };
-    size_t cap = files.n * (g->nsolvers + 1) + 1, nt = 0, nmatrix = 0, nother = 0;
+    size_t cap = files.n * (g->max_solvers + 1) + 1, nt = 0, nmatrix = 0, nother = 0;
     nb_task *probe = calloc(files.n, sizeof *probe);
     nb_task *tasks = calloc(cap, sizeof *tasks);
     nb_task **probe_list = calloc(files.n + 1, sizeof *probe_list);
     long *size_hint = calloc(cap, sizeof *size_hint);
     size_t *first = calloc(files.n + 1, sizeof *first);  /* first task of each file */
     char *file_done = calloc(files.n + 1, 1);             /* a kept file-level row */
-    const char **sv = calloc(g->nsolvers + 4, sizeof *sv);
+    const char **sv = calloc(g->max_solvers + 4, sizeof *sv);
     if (!probe || !tasks || !probe_list || !size_hint || !first || !file_done || !sv) {
         rc = 2;
         goto done;
@@ -565,7 +615,7 @@ static int run_benchmark(cli *c)
                 r.seconds = NAN;
                 r.peak_kb = -1;
                 snprintf(r.message, sizeof r.message, "no %s solver %s", pr->kind,
-                         g->solvers ? "among --solvers" : "is registered");
+                         g->solvers || g->nksolvers[kd] ? "among --solvers" : "is registered");
                 *pr = r;  /* the file's row from now on */
                 if (rc == 0) nb_sink_put(&k.sink, files.path[i], &r);
             }
@@ -699,6 +749,13 @@ done:
     return rc;
 }
 
+static void cli_free(cli *c)
+{
+    for (size_t i = 0; i < c->nbufs; i++) free(c->bufs[i]);
+    free(c->bufs);
+    free(c->paths);
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -714,9 +771,7 @@ int main(int argc, char **argv)
     int env_rank = nb_mpi_env_rank();
     int bench = rc < 0 && !c.list && !c.compare_a && !c.merge;
     if (env_rank > 0 && !bench) {
-        free(c.paths);
-        free(c.cfg.solvers);
-        free(c.solver_arg);
+        cli_free(&c);
         return rc < 0 ? 0 : rc;
     }
     if (bench && nb_mpi_launched()) {
@@ -728,9 +783,7 @@ int main(int argc, char **argv)
         } else if (rank > 0) {
             nb_mpi_serve();
             nb_mpi_end();
-            free(c.paths);
-            free(c.cfg.solvers);
-            free(c.solver_arg);
+            cli_free(&c);
             return 0;
         } else {
             c.mpi = 1;
@@ -752,8 +805,6 @@ int main(int argc, char **argv)
 #ifdef NB_HAVE_MPI
     if (c.mpi) nb_mpi_end();
 #endif
-    free(c.paths);
-    free(c.cfg.solvers);
-    free(c.solver_arg);
+    cli_free(&c);
     return rc;
 }

@@ -156,8 +156,8 @@ int nb_merge(char **csv, size_t n, const char *out, const char *svg, int json)
     size_t nprof = nb_profiles_from_table(&merged, &prof);
     if (svg) {
         char caption[256];
-        snprintf(caption, sizeof caption, "nsbench performance profiles — %zu files merged",
-                 n);
+        snprintf(caption, sizeof caption, "nsbench performance profiles — %zu result file%s "
+                 "merged", n, n == 1 ? "" : "s");
         if (nb_svg_write(svg, prof, nprof, caption, err)) {
             fprintf(stderr, "nsbench merge: %s\n", err);
             rc = 1;
