@@ -139,6 +139,14 @@ static void test_usage(void **state)
     assert_int_equal(run(NULL, "--compare /nonexistent/a.csv /nonexistent/b.csv"), 2);
     assert_int_equal(run(NULL, "--list-solvers"), 0);
     expect_in(out_path, "pgs");
+    /* per-kind lists: the name must exist for that kind */
+    assert_int_equal(run(NULL, "--solvers fc3d=lemke ."), 2);
+    expect_in(err_path, "no fc3d solver named 'lemke'");
+    assert_int_equal(run(NULL, "--solvers nokind=pgs ."), 2);
+    expect_in(err_path, "unknown kind 'nokind'");
+    assert_int_equal(run(NULL, "--shard 0/2 ."), 2);
+    assert_int_equal(run(NULL, "--resume ."), 2);
+    expect_in(err_path, "--resume needs --out");
 }
 
 static void test_csv_rows_and_summary(void **state)
@@ -283,9 +291,12 @@ static void test_min_time_repeats_small_solves(void **state)
         assert_true(per * (double)m >= 0.02 * 0.999);
         assert_true(per < 1e-3);
     }
-    snprintf(args, sizeof args, "--quiet --solvers lemke --min-time 0 --out %s %s", csv, a);
+    /* a kind's own list wins over the general one */
+    snprintf(args, sizeof args, "--quiet --solvers pgs --solvers lcp=lemke --min-time 0 "
+             "--out %s %s", csv, a);
     assert_int_equal(run(NULL, args), 0);
     assert_int_equal(read_csv(csv, rows, 4), 1);
+    assert_string_equal(rows[0].f[F_SOLVER], "lemke");
     assert_string_equal(rows[0].f[F_SOLVES], "1");
     assert_int_equal(run(NULL, "--min-time -1 ."), 2);
     expect_in(err_path, "--min-time");

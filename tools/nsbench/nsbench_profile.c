@@ -4,8 +4,9 @@
  * converge on p), the ratio is r(p,s) = t(p,s) / min_s' t(p,s'), and the
  * profile ρ_s(τ) = |{p : r(p,s) ≤ τ}| / |P|. ρ_s(1) is the fraction of
  * problems where s was fastest; ρ_s(τ→∞) the fraction it solved. Times
- * below NB_TIME_FLOOR are raised to it, so that sub-microsecond noise does
- * not make ratios of 10 out of nothing.
+ * below NB_TIME_FLOOR are raised to it, so that timer noise does not make
+ * ratios out of nothing (fast runs are timed as means over many solves, so
+ * the floor sits at 10 ns).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "nsbench.h"

@@ -111,9 +111,32 @@ static void panel(FILE *f, const nb_profile *p, double ox, double oy)
     fprintf(f, "<text transform=\"translate(%.1f %.1f) rotate(-90)\" class=\"label\" "
             "text-anchor=\"middle\">fraction solved within τ × best</text>\n",
             ox + 22, y0 + PLOT_H / 2.0);
+    /* --compare panels name series "source:solver": one colour per solver,
+     * solid for the first source, dashed for the second */
+    int paired = p->ns > 1;
+    for (size_t s = 0; s < p->ns && paired; s++) paired = strrchr(p->series[s], ':') != NULL;
     /* curves */
     for (size_t s = 0; s < p->ns; s++) {
         const char *col = colours[s % 8], *dash = dashes[(s / 8) % 4];
+        if (paired) {
+            const char *base = strrchr(p->series[s], ':') + 1;
+            size_t plen = (size_t)(base - p->series[s]);
+            size_t ci = 0;
+            /* colour: rank of the base name among the distinct ones */
+            for (size_t t = 0; t < p->ns; t++) {
+                const char *tb = strrchr(p->series[t], ':') + 1;
+                if (!strcmp(tb, base)) break;
+                int seen = 0;
+                for (size_t u = 0; u < t && !seen; u++)
+                    seen = !strcmp(strrchr(p->series[u], ':') + 1, tb);
+                ci += !seen;
+            }
+            /* dash: the source is the first one seen, or another */
+            int di = strncmp(p->series[0], p->series[s], plen) != 0 ||
+                     (size_t)(strrchr(p->series[0], ':') + 1 - p->series[0]) != plen;
+            col = colours[ci % 8];
+            dash = di ? "7 4" : "";
+        }
         int is_default = dflt && !strcmp(dflt->name, p->series[s]);
         double *r = NULL;
         size_t k = nb_profile_ratios(p, s, &r);
