@@ -249,7 +249,9 @@ static void test_kill9_then_resume(void **state)
     assert_int_equal(sh("NSBENCH_TEST_FAULTS=1 NSBENCH_TEST_TRACE='%s' %s --quiet --solvers "
                         "test-slow --out '%s' --resume '%s'", trace, bin, csv, dir), 0);
     assert_int_equal(count_lines(trace), 5);
-    assert_int_equal(csv_keys(csv).n, 5);
+    rows = csv_keys(csv);
+    assert_int_equal(rows.n, 5);
+    free(rows.k);
     assert_int_equal(sh("%s --resume '%s'", bin, dir), 2);  /* --resume needs --out */
     sh("rm -rf '%s'", dir);
 }

@@ -94,6 +94,7 @@ typedef struct cli {
     size_t npaths;
     int json, list, merge, resume, shard_k, shard_n;
     int mpi;                 /* rank 0 of an MPI run */
+    const char **svals;      /* --solvers values (owned array) */
     char **bufs;             /* --solvers storage (owned) */
     size_t nbufs, capbufs;
 } cli;
@@ -187,14 +188,13 @@ static int parse_args(int argc, char **argv, cli *c)
     g->test_faults = env && !strcmp(env, "1");
     c->paths = calloc((size_t)argc + 1, sizeof *c->paths);
     if (!c->paths) return usage_error("%s", "out of memory");
-    const char **solvers = calloc((size_t)argc + 1, sizeof *solvers);
+    /* the --solvers values; freed with the cli (every return below) */
+    c->svals = calloc((size_t)argc + 1, sizeof *c->svals);
+    const char **solvers = c->svals;
     size_t nsolvers_args = 0;
     c->capbufs = 2 * (size_t)argc + 2;
     c->bufs = calloc(c->capbufs, sizeof *c->bufs);
-    if (!solvers || !c->bufs) {
-        free(solvers);
-        return usage_error("%s", "out of memory");
-    }
+    if (!solvers || !c->bufs) return usage_error("%s", "out of memory");
     int first = 1;
     if (argc > 1 && !strcmp(argv[1], "merge")) {
         c->merge = 1;
@@ -301,12 +301,8 @@ static int parse_args(int argc, char **argv, cli *c)
     }
     for (size_t i = 0; i < nsolvers_args; i++) {
         int rc = split_solvers(c, solvers[i]);
-        if (rc) {
-            free(solvers);
-            return rc > 0 ? rc : usage_error("%s", "out of memory");
-        }
+        if (rc) return rc > 0 ? rc : usage_error("%s", "out of memory");
     }
-    free(solvers);
     if (!c->npaths) return usage_error("%s", "no PATH given (a problem file or a directory)");
     return -1;
 }
@@ -753,6 +749,7 @@ static void cli_free(cli *c)
 {
     for (size_t i = 0; i < c->nbufs; i++) free(c->bufs[i]);
     free(c->bufs);
+    free(c->svals);
     free(c->paths);
 }
 
