@@ -1,6 +1,7 @@
 /* core_util.c — messages, allocation, small vector helpers. */
 #define _POSIX_C_SOURCE 200809L
 #include "core/ns_internal.h"
+#include "nonsmooth/ns_solver.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,17 @@ ns_status ns_fail(char *err, ns_status st, const char *fmt, ...)
         va_end(ap);
     }
     return st;
+}
+
+void ns_log(const ns_options *o, int level, const char *fmt, ...)
+{
+    if (!o || !o->log || o->verbosity < level) return;
+    char msg[NS_ERRMSG_LEN];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    o->log(o->log_user, level, msg);
 }
 
 void *ns_malloc(size_t n, size_t size)
