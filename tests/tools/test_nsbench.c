@@ -291,6 +291,11 @@ static void test_min_time_repeats_small_solves(void **state)
         assert_true(per * (double)m >= 0.02 * 0.999);
         assert_true(per < 1e-3);
     }
+    expect_in(out_path, "runs: 2 finished (2 converged, 0 not), 0 interrupted");
+    snprintf(args, sizeof args, "--quiet --json --solvers lemke,pgs --min-time 0 %s", a);
+    assert_int_equal(run(NULL, args), 0);
+    expect_in(out_path, "\"counts\": {\"finished\": 2, \"converged\": 2, \"failed\": 0, "
+              "\"interrupted\": 0, \"kept\": 0}");
     /* a kind's own list wins over the general one */
     snprintf(args, sizeof args, "--quiet --solvers pgs --solvers lcp=lemke --min-time 0 "
              "--out %s %s", csv, a);

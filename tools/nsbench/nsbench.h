@@ -237,7 +237,13 @@ size_t nb_profiles_from_table(const nb_table *t, nb_profile ***out);
 
 /* ---- reports (nsbench_report.c, nsbench_svg.c) ---- */
 void nb_report_text(FILE *f, nb_profile *const *prof, size_t n, const nb_table *t);
-void nb_report_json(FILE *f, nb_profile *const *prof, size_t n, const nb_table *t);
+/* The closing counts of a campaign (this invocation's runs). */
+typedef struct nb_counts {
+    size_t finished, converged, interrupted, kept;
+} nb_counts;
+/* counts may be NULL (no "counts" member then). */
+void nb_report_json(FILE *f, nb_profile *const *prof, size_t n, const nb_table *t,
+                    const nb_counts *counts);
 void nb_report_profile_table(FILE *f, const nb_profile *p);
 int nb_svg_write(const char *path, nb_profile *const *prof, size_t n,
                  const char *caption, char *err);

@@ -712,7 +712,8 @@ static int run_benchmark(cli *c)
     else
 #endif
         snprintf(engine, sizeof engine, "%d job%s", g->jobs, g->jobs == 1 ? "" : "s");
-    if (c->json) nb_report_json(rep, prof, nprof, &table);
+    nb_counts counts = { n_fin, n_conv, n_int, kept_rows };
+    if (c->json) nb_report_json(rep, prof, nprof, &table, &counts);
     else {
         fprintf(rep, "nsbench: %zu problem files, %zu runs (tol %g, time limit %g s, %s)",
                 files.n - nmatrix - nother, nt, g->tol, g->time_limit, engine);

@@ -164,24 +164,24 @@ int nb_merge(char **csv, size_t n, const char *out, const char *svg, int json)
         }
     }
     FILE *rep = to_stdout ? stderr : stdout;
-    if (json) nb_report_json(rep, prof, nprof, &merged);
-    else {
-        size_t fin = 0, conv = 0, intr = 0;
-        for (size_t i = 0; i < merged.n; i++) {
-            const nb_row *r = &merged.rows[i];
-            if (!strcmp(r->status, "interrupted")) intr++;
-            else if (r->solver[0]) {
-                fin++;
-                conv += !strcmp(r->status, "converged");
-            }
+    nb_counts cnt = { 0, 0, 0, 0 };
+    for (size_t i = 0; i < merged.n; i++) {
+        const nb_row *r = &merged.rows[i];
+        if (!strcmp(r->status, "interrupted")) cnt.interrupted++;
+        else if (r->solver[0]) {
+            cnt.finished++;
+            cnt.converged += !strcmp(r->status, "converged");
         }
+    }
+    if (json) nb_report_json(rep, prof, nprof, &merged, &cnt);
+    else {
         fprintf(rep, "nsbench merge: %zu rows from %zu file%s", merged.n, n, n == 1 ? "" : "s");
         if (dup) fprintf(rep, "; %zu duplicate (file, solver) row%s dropped", dup,
                          dup == 1 ? "" : "s");
         fprintf(rep, "\n");
         nb_report_text(rep, prof, nprof, &merged);
-        fprintf(rep, "\nruns: %zu finished (%zu converged, %zu not), %zu interrupted\n", fin,
-                conv, fin - conv, intr);
+        fprintf(rep, "\nruns: %zu finished (%zu converged, %zu not), %zu interrupted\n",
+                cnt.finished, cnt.converged, cnt.finished - cnt.converged, cnt.interrupted);
         if (!to_stdout && !rc) fprintf(rep, "results: %s\n", out);
     }
     for (size_t k = 0; k < nprof; k++) nb_profile_free(prof[k]);
