@@ -186,7 +186,7 @@ static void test_kill9_then_resume(void **state)
     assert_true(waited < 20000);
     pid_t kids[16];
     int nk = 0;
-    for (int i = 0; i < 200 && nk == 0; i++) {  /* the third run is starting */
+    for (int i = 0; i < 1000 && nk == 0; i++) {  /* the third run is starting */
         nk = children_of(pid, kids, 16);
         if (!nk) sleep_ms(2);
     }
