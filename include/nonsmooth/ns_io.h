@@ -60,6 +60,30 @@ ns_status ns_matrix_write(const char *path, const ns_matrix *A, char *err);
  *  of one value each (%.17g). */
 ns_status ns_solution_write(const char *path, const ns_solution *s, char *err);
 
+/** Reads a solution file into sol, whose vectors are sized for the problem
+ *  (ns_solution_new); vectors are matched by name and length, and must be
+ *  finite. An FCLIB file (HDF5 signature) gives its first initial guess
+ *  (/guesses/1) when it has any, else its /solution; any other file is read
+ *  as written by ns_solution_write ('# NAME LENGTH' then the values, every
+ *  vector of sol's layout in order). sol is unchanged on failure. */
+ns_status ns_solution_read(const char *path, ns_solution *sol, char *err);
+
+/** FCLIB solutions and guesses (docs/formats.md §4.5), friction-contact
+ *  kinds only (NS_UNSUPPORTED otherwise). The file is checked with HDF5
+ *  before anything is read (datasets present, lengths those of sol, values
+ *  finite; NS_BAD_INPUT naming the dataset).
+ *  ns_fclib_guess_count: the number of guesses (0 without /guesses).
+ *  ns_fclib_read_solution: guess = 0 reads /solution, guess = k ≥ 1 reads
+ *  /guesses/k, into sol (fc: r, u; gfc: v, u, r), unchanged on failure.
+ *  ns_fclib_write_solution: a new file holding p (as ns_problem_write with
+ *  NS_FORMAT_FCLIB) and sol as /solution, written by libfclib so that
+ *  fclib_read_solution reads it back bit for bit. */
+ns_status ns_fclib_guess_count(const char *path, int *count, char *err);
+ns_status ns_fclib_read_solution(const char *path, int guess, ns_solution *sol,
+                                 char *err);
+ns_status ns_fclib_write_solution(const char *path, const ns_problem *p,
+                                  const ns_solution *sol, char *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -347,3 +347,71 @@ ns_status ns_solution_write(const char *path, const ns_solution *s, char *err)
     }
     return close_out(path, f, NS_OK, err);
 }
+
+/* '# NAME LENGTH' then LENGTH reals, for each vector of sol in order. */
+static ns_status read_solution_text(const char *path, const char *buf, size_t len,
+                                    ns_solution *sol, char *err)
+{
+    ns_lexer lx;
+    ns_lex_init(&lx, buf, len, path, err);
+    double *tmp[NS_SOLUTION_MAXVEC] = { NULL };
+    ns_status st = NS_OK;
+    for (int k = 0; !st && k < sol->nvec; k++) {
+        const char *tok;
+        size_t tlen;
+        ns_int n;
+        char f[64];
+        snprintf(f, sizeof f, "vector %d header", k);
+        if ((st = ns_lex_token(&lx, f, &tok, &tlen))) break;
+        if (tlen != 1 || tok[0] != '#') {
+            st = ns_lex_fail(&lx, f, "'# %s %d' expected", sol->name[k], sol->len[k]);
+            break;
+        }
+        if ((st = ns_lex_token(&lx, f, &tok, &tlen))) break;
+        if (strlen(sol->name[k]) != tlen || memcmp(tok, sol->name[k], tlen) != 0) {
+            st = ns_lex_fail(&lx, f, "vector '%.*s' found where '%s' was expected",
+                             (int)(tlen < 40 ? tlen : 40), tok, sol->name[k]);
+            break;
+        }
+        snprintf(f, sizeof f, "%s: length", sol->name[k]);
+        if ((st = ns_lex_count(&lx, f, &n))) break;
+        if (n != sol->len[k]) {
+            st = ns_lex_fail(&lx, f, "%d values, the problem needs %d", n, sol->len[k]);
+            break;
+        }
+        tmp[k] = ns_malloc((size_t)(n > 0 ? n : 1), sizeof(double));
+        if (!tmp[k]) { st = ns_fail(err, NS_NO_MEMORY, "%s:0: out of memory", path); break; }
+        st = ns_lex_reals(&lx, sol->name[k], (size_t)n, tmp[k]);
+    }
+    if (!st && !ns_lex_at_end(&lx))
+        st = ns_lex_fail(&lx, "end", "unexpected content after the last vector");
+    for (int k = 0; k < sol->nvec; k++) {
+        if (!st && sol->len[k] > 0)
+            memcpy(sol->vec[k], tmp[k], (size_t)sol->len[k] * sizeof(double));
+        free(tmp[k]);
+    }
+    return st;
+}
+
+ns_status ns_solution_read(const char *path, ns_solution *sol, char *err)
+{
+    if (!sol) return ns_fail(err, NS_BAD_INPUT, "%s:0: solution: none given",
+                             path ? path : "(null)");
+    for (int k = 0; k < sol->nvec; k++)
+        if (!sol->name[k] || (sol->len[k] > 0 && !sol->vec[k]))
+            return ns_fail(err, NS_BAD_INPUT, "%s:0: solution: vector %d missing",
+                           path ? path : "(null)", k);
+    char *buf;
+    size_t len;
+    ns_status st = read_all(path, &buf, &len, err);
+    if (st) return st;
+    if (is_hdf5(buf, len)) {
+        free(buf);
+        int count = 0;
+        if ((st = ns_fclib_guess_count(path, &count, err))) return st;
+        return ns_fclib_read_solution(path, count > 0 ? 1 : 0, sol, err);
+    }
+    st = read_solution_text(path, buf, len, sol, err);
+    free(buf);
+    return st;
+}
