@@ -3,13 +3,17 @@
  * Formats (docs/formats.md): the Siconos-style .dat text layouts and FCLIB
  * HDF5 (through libfclib). The kind of a file is detected from its content
  * (an HDF5 signature means FCLIB; otherwise the .dat layouts are tried in a
- * fixed order); pass a kind to override detection (needed for AVI and
- * equality files, whose layout is that of an LCP).
+ * fixed order, docs/formats-extensions.md §2); pass a kind to override
+ * detection (needed for equality files, and for AVI files in Siconos'
+ * layout without a set, whose layout is that of an LCP; an AVI written with
+ * its set is detected by the keyword after q).
  *
  * Every reader validates what it reads and fails with NS_BAD_INPUT (or
  * NS_IO_ERROR when the file cannot be opened) and a one-line message in err
  * naming the file, the line or field, and the reason. Sizes are checked
- * against the data available before anything is allocated.
+ * against the data available before anything is allocated. Paths that are
+ * not regular files (directories, FIFOs, devices) are refused before being
+ * opened for reading, files over 2 GiB from their size (fstat).
  */
 #ifndef NS_IO_H
 #define NS_IO_H

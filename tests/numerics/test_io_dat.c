@@ -701,6 +701,37 @@ static void test_detection_failure_names_file_and_line(void **state)
     expect_problem_fail("hello world\n", NS_KIND_NONE, "t.dat:1:", "no .dat layout");
 }
 
+/* Detection commits to the layout whose header matched (formats-extensions
+ * §2): a NaN in each kind's data is reported by that kind, with its line,
+ * not as the error of whichever layout read furthest. */
+static void replace_once(char *buf, size_t cap, const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    assert_non_null(at);
+    snprintf(buf, cap, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+static void test_detection_commits_to_matching_layout(void **state)
+{
+    (void)state;
+    char t[1024];
+    /* MLCP: M's first value (line 11) */
+    replace_once(t, sizeof t, MLCP, "2 1 0\n", "nan 1 0\n");
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:11: M[0]: value 'nan' is not finite", "read as mlcp");
+    /* GFC: H's second value (line 17) */
+    replace_once(t, sizeof t, GFC3D, "1 0 0\n-1 0 0\n", "1 nan 0\n-1 0 0\n");
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:17: H[1]: value 'nan' is not finite", "read as gfc3d");
+    /* GMP: q (line 25) */
+    replace_once(t, sizeof t, GMP, "-1 -1 0 0\n", "-1 inf 0 0\n");
+    expect_problem_fail(t, NS_KIND_NONE, "q[1]: value 'inf' is not finite", "read as gmp");
+    /* relay: exactly 2n numbers after q, one of them NaN */
+    replace_once(t, sizeof t, RELAY, "-1 0\n1 2\n", "-1 0\n1 nan\n");
+    expect_problem_fail(t, NS_KIND_NONE, "ub[1]: value 'nan' is not finite", "read as relay");
+    /* LCP: a malformed value in M */
+    replace_once(t, sizeof t, LCP, "1 3\n", "1 x3\n");
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:7: M[3]: real number expected, found 'x3'", "read as lcp");
+}
+
 /* The AVI layout with its set (docs/formats-extensions.md §1): the
  * polyhedron example read by detection with hand-checked values, a box
  * with open sides written and read back bit for bit, and the errors. */
@@ -802,6 +833,7 @@ int main(void)
         cmocka_unit_test(test_index_out_of_range),
         cmocka_unit_test(test_detection_failure_names_file_and_line),
         cmocka_unit_test(test_avi_layout),
+        cmocka_unit_test(test_detection_commits_to_matching_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
