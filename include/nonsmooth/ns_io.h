@@ -69,7 +69,8 @@ ns_status ns_solution_write(const char *path, const ns_solution *s, char *err);
  *  finite. An FCLIB file (HDF5 signature) gives its first initial guess
  *  (/guesses/1) when it has any, else its /solution; any other file is read
  *  as written by ns_solution_write ('# NAME LENGTH' then the values, every
- *  vector of sol's layout in order). sol is unchanged on failure. */
+ *  vector of sol's layout in order; '#' sections after them are ignored).
+ *  sol is unchanged on failure. */
 ns_status ns_solution_read(const char *path, ns_solution *sol, char *err);
 
 /** FCLIB solutions and guesses (docs/formats.md §4.5), friction-contact

@@ -383,8 +383,15 @@ static ns_status read_solution_text(const char *path, const char *buf, size_t le
         if (!tmp[k]) { st = ns_fail(err, NS_NO_MEMORY, "%s:0: out of memory", path); break; }
         st = ns_lex_reals(&lx, sol->name[k], (size_t)n, tmp[k]);
     }
-    if (!st && !ns_lex_at_end(&lx))
-        st = ns_lex_fail(&lx, "end", "unexpected content after the last vector");
+    /* further '# NAME LENGTH' sections (e.g. a certificate written with a
+     * no_solution status) are not part of the solution: ignored */
+    if (!st && !ns_lex_at_end(&lx)) {
+        const char *tok;
+        size_t tlen;
+        ns_lex_token(&lx, "end", &tok, &tlen);
+        if (tlen != 1 || tok[0] != '#')
+            st = ns_lex_fail(&lx, "end", "unexpected content after the last vector");
+    }
     for (int k = 0; k < sol->nvec; k++) {
         if (!st && sol->len[k] > 0)
             memcpy(sol->vec[k], tmp[k], (size_t)sol->len[k] * sizeof(double));

@@ -222,6 +222,12 @@ static void test_bad_solutions_refused(void **state)
     assert_int_equal(ns_test_write_file(txt, "# z 1\n0.25\n# w 1\n-0.75\n"), 0);
     assert_int_equal(ns_solution_read(txt, sz, err), NS_OK);
     assert_true(sz->vec[0][0] == 0.25 && sz->vec[1][0] == -0.75);
+    /* later sections (a certificate) are ignored, other content is not */
+    assert_int_equal(ns_test_write_file(txt, "# z 1\n0.5\n# w 1\n-0.5\n# certificate 1\n1\n"), 0);
+    assert_int_equal(ns_solution_read(txt, sz, err), NS_OK);
+    assert_true(sz->vec[0][0] == 0.5 && sz->vec[1][0] == -0.5);
+    assert_int_equal(ns_test_write_file(txt, "# z 1\n0.5\n# w 1\n-0.5\n7\n"), 0);
+    expect_msg(ns_solution_read(txt, sz, err), NS_BAD_INPUT, err, "unexpected content");
     remove(txt);
     ns_solution_free(sz);
     ns_problem_free(lcp);
