@@ -10,7 +10,8 @@
  *   pd          M = BᵀB + 0.1 I + (B - Bᵀ): positive definite, not symmetric
  *   box         M as pd, K a box (finite bounds: the relay Lemke behind a box
  *               AVI needs them; open sides are covered by test_io_dat)
- * Deterministic (the generator and seeds of gen_data.c). */
+ * Deterministic: gen_data's generator with fixed seeds 1001, 1002, ... (one
+ * per case, whatever gen_data wrote before). */
 #include "gen_data_avi.h"
 #include <math.h>
 #include <stdio.h>
@@ -91,12 +92,14 @@ int gen_data_avi(const char *out, FILE *man, unsigned *seed,
                  double (*uniform)(void *, double, double), void *(*rng_new)(unsigned),
                  int *files)
 {
+    (void)seed;
     char path[4096], err[NS_ERRMSG_LEN];
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const struct avi_case *k = &cases[c];
         int n = k->n, nh = 2 * n + k->ncut;
-        (*seed)++;
-        void *r = rng_new(*seed);
+        /* fixed seeds, independent of how many files gen_data wrote before */
+        unsigned my_seed = 1001u + (unsigned)c;
+        void *r = rng_new(my_seed);
         double *M = calloc((size_t)n * n, sizeof *M), *q = calloc((size_t)n, sizeof *q);
         double *H = calloc((size_t)(nh ? nh : 1) * n, sizeof *H);
         double *h = calloc((size_t)(nh ? nh : 1), sizeof *h);
@@ -152,7 +155,7 @@ int gen_data_avi(const char *out, FILE *man, unsigned *seed,
             goto fail;
         }
         fprintf(man, "%s\tavi\tn=%d\tdense\tavi-%s\t%u\tgen_data --out DIR "
-                "(tools/gen_data/gen_data_avi.c)\t%s\n", rel, n, k->family, *seed, k->notes);
+                "(tools/gen_data/gen_data_avi.c)\t%s\n", rel, n, k->family, my_seed, k->notes);
         (*files)++;
         ns_problem_free(p);
         free(r); free(M); free(q); free(H); free(h); free(lb); free(ub);

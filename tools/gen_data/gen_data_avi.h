@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 /** Writes OUT/avi/avi_*.dat and one MANIFEST row each to man; seeds
- *  continue from *seed; uniform(r, a, b) and rng_new(seed) (malloc'ed, freed
+ *  seeds are fixed (1001 + case), *seed is left alone; uniform(r, a, b) and rng_new(seed) (malloc'ed, freed
  *  here) are gen_data's generator. Adds to *files; 0, or -1 on failure
  *  (message on stderr). */
 int gen_data_avi(const char *out, FILE *man, unsigned *seed,
