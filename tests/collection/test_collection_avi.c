@@ -8,7 +8,8 @@
  *  - polyhedron K = {z : H z ≤ h}: z ∈ K and multipliers λ ≥ 0 on the
  *    active rows with F + H_Aᵀ λ = 0 (the KKT conditions, sufficient for
  *    the VI on a polyhedron), λ from the normal equations of the active
- *    rows (generic data: at most n active rows, independent). */
+ *    rows (generic data: at most n active rows, independent).
+ * nsbench runs the same files (detected as avi) and solves them all. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "nonsmooth/nonsmooth.h"
 #include "ns_test.h"
 
@@ -222,11 +224,37 @@ static void test_check_can_fail(void **state)
     ns_avi_free(a);
 }
 
+/* nsbench runs the AVI collection like every other kind: one converged
+ * row per file, kind detected as avi. */
+static void test_nsbench_runs_avi_files(void **state)
+{
+    (void)state;
+    char csv[512], cmd[4096], line[1024];
+    ns_test_tmpname(csv, sizeof csv, ".csv");
+    snprintf(cmd, sizeof cmd, "%s/nsbench --kind avi --out %s %s/data > /dev/null 2>&1",
+             NS_BIN_DIR, csv, NS_SOURCE_DIR);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    FILE *f = fopen(csv, "r");
+    assert_non_null(f);
+    int rows = 0, converged = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!strstr(line, "/avi/")) continue;
+        rows++;
+        if (strstr(line, ",avi,") && strstr(line, ",converged,")) converged++;
+    }
+    fclose(f);
+    remove(csv);
+    assert_true(rows >= 5);
+    assert_int_equal(converged, rows);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check_can_fail),
         cmocka_unit_test(test_avi_collection),
+        cmocka_unit_test(test_nsbench_runs_avi_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
