@@ -1,6 +1,7 @@
 /* avi_kind.c — the avi row of the kind table: solution z alone; w is
  * scratch for the error function and the solvers. */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 #include "core/ns_internal.h"
 #include <math.h>
 #include <stdlib.h>
@@ -31,4 +32,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return st;
 }
 
-const ns_kind_ops ns_avi_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_avi_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_lcp_like, ns_dat_write_avi };

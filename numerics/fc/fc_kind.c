@@ -2,6 +2,7 @@
  * contact: W, q, μ), solution (r, u). The dimension in the problem must
  * agree with the kind. */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 #include "core/ns_internal.h"
 
 static ns_status validate(const ns_problem *p, char *err)
@@ -29,4 +30,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return s->fn.fc(p->u.fc, sol->vec[0], sol->vec[1], o, res);
 }
 
-const ns_kind_ops ns_fc_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_fc_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_fc, ns_dat_write_fc };

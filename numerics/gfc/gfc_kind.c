@@ -1,6 +1,7 @@
 /* gfc_kind.c — the GFC2D and GFC3D rows of the kind table (global friction
  * contact: M, H, q, b, μ), solution v (n), u (d·nc), r (d·nc). */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 #include "core/ns_internal.h"
 
 static ns_status validate(const ns_problem *p, char *err)
@@ -29,4 +30,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return s->fn.gfc(p->u.gfc, sol->vec[0], sol->vec[1], sol->vec[2], o, res);
 }
 
-const ns_kind_ops ns_gfc_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_gfc_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_gfc, ns_dat_write_gfc };

@@ -1,6 +1,7 @@
 /* gmp_kind.c — the generic mechanical problem's row of the kind table:
  * solution (reaction, velocity), n each. */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 
 static ns_status validate(const ns_problem *p, char *err) { return ns_gmp_validate(p->u.gmp, err); }
 static void release(ns_problem *p) { ns_gmp_free(p->u.gmp); }
@@ -17,4 +18,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return s->fn.gmp(p->u.gmp, sol->vec[0], sol->vec[1], o, res);
 }
 
-const ns_kind_ops ns_gmp_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_gmp_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_gmp, ns_dat_write_gmp };

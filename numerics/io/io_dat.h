@@ -25,6 +25,22 @@ ns_status ns_dat_write_matrix(FILE *f, const ns_matrix *A, const char *field,
  *  *out: new problem or NULL. */
 ns_status ns_dat_read_problem(ns_lexer *lx, ns_kind kind, ns_problem **out);
 
+/* The layouts, one reader and one writer per kind row of the kind table
+ * (problems/kind_ops.h): lcp, avi, equality and relay share one reader. */
+ns_status ns_dat_read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_read_fc(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_read_gfc(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_write_lcp(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_equality(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_relay(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_avi(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_mlcp(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_fc(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_gfc(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_gmp(FILE *f, const ns_problem *p, char *err);
+
 /** Writes p in its .dat layout. */
 ns_status ns_dat_write_problem(FILE *f, const ns_problem *p, char *err);
 

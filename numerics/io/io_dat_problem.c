@@ -5,6 +5,7 @@
  * Readers return a structurally consistent problem or nothing; writers
  * print the same layouts with %.17g values (exact round trip). */
 #include "io/io_dat.h"
+#include "problems/kind_ops.h"
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -173,7 +174,7 @@ static ns_status read_avi_set(ns_lexer *lx, ns_avi *a, int *has)
 /* n, M (n×n), q[, lb, ub | AVI set] for LCP, AVI, equality and relay.
  * Commits (for detection) once M's header is n×n; the relay layout only
  * when exactly 2n number-like tokens follow q. */
-static ns_status read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
+ns_status ns_dat_read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
     ns_int n;
     ns_matrix *M = NULL;
@@ -271,8 +272,9 @@ static int normalize_blocks(ns_mlcp *p)
     return 0;
 }
 
-static ns_status read_mlcp(ns_lexer *lx, ns_problem **out)
+ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
+    (void)kind;   /* the layout names its kind itself */
     ns_int hasM, hasABCD, n, m, N, nb = 0, cap = 0;
     ns_int *bstart = NULL;
     int *bkind = NULL;
@@ -388,8 +390,9 @@ done:
 
 /* ------------------------------------------------------------ FC, GFC */
 
-static ns_status read_fc(ns_lexer *lx, ns_problem **out)
+ns_status ns_dat_read_fc(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
+    (void)kind;   /* the layout names its kind itself */
     ns_int d, nc;
     ns_matrix *M = NULL;
     double *q = NULL, *mu = NULL;
@@ -417,8 +420,9 @@ done:
     return st;
 }
 
-static ns_status read_gfc(ns_lexer *lx, ns_problem **out)
+ns_status ns_dat_read_gfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
+    (void)kind;   /* the layout names its kind itself */
     ns_int d, nc;
     ns_matrix *M = NULL, *H = NULL;
     double *q = NULL, *b = NULL, *mu = NULL;
@@ -453,8 +457,9 @@ done:
 
 /* ---------------------------------------------------------------- GMP */
 
-static ns_status read_gmp(ns_lexer *lx, ns_problem **out)
+ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
+    (void)kind;   /* the layout names its kind itself */
     ns_matrix *M = NULL;
     double *q = NULL, *mu = NULL;
     int *type = NULL;
@@ -506,34 +511,17 @@ done:
 ns_status ns_dat_read_problem(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
     *out = NULL;
-    switch (kind) {
-    case NS_KIND_LCP: case NS_KIND_AVI: case NS_KIND_EQUALITY: case NS_KIND_RELAY:
-        return read_lcp_like(lx, kind, out);
-    case NS_KIND_MLCP: return read_mlcp(lx, out);
-    case NS_KIND_FC2D: case NS_KIND_FC3D: {
-        ns_status st = read_fc(lx, out);
-        if (!st && (*out)->kind != kind) {
-            st = ns_lex_fail(lx, "d", "the file holds a %s problem, %s was asked for",
-                             ns_kind_name((*out)->kind), ns_kind_name(kind));
-            ns_problem_free(*out);
-            *out = NULL;
-        }
-        return st;
-    }
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D: {
-        ns_status st = read_gfc(lx, out);
-        if (!st && (*out)->kind != kind) {
-            st = ns_lex_fail(lx, "d", "the file holds a %s problem, %s was asked for",
-                             ns_kind_name((*out)->kind), ns_kind_name(kind));
-            ns_problem_free(*out);
-            *out = NULL;
-        }
-        return st;
-    }
-    case NS_KIND_GMP: return read_gmp(lx, out);
-    default:
+    const ns_kind_ops *k = ns_kind_ops_of(kind);
+    if (!k || !k->read_dat)
         return ns_lex_fail(lx, "kind", "no .dat layout for kind %d", (int)kind);
+    ns_status st = k->read_dat(lx, kind, out);
+    if (!st && (*out)->kind != kind) {   /* fc/gfc: the file says d = 2 or 3 */
+        st = ns_lex_fail(lx, "d", "the file holds a %s problem, %s was asked for",
+                         ns_kind_name((*out)->kind), ns_kind_name(kind));
+        ns_problem_free(*out);
+        *out = NULL;
     }
+    return st;
 }
 
 /* ------------------------------------------------------------- writers */
@@ -759,42 +747,45 @@ static ns_status write_gmp(FILE *f, const ns_gmp *p, char *err)
     return NS_OK;
 }
 
+/* ---- the layouts' writers, one per kind row (kind_ops.h) ---- */
+
+ns_status ns_dat_write_lcp(FILE *f, const ns_problem *p, char *err)
+{
+    return write_lcp_like(f, "lcp", p->u.lcp->n, p->u.lcp->M, p->u.lcp->q, NULL, NULL, err);
+}
+
+ns_status ns_dat_write_equality(FILE *f, const ns_problem *p, char *err)
+{
+    return write_lcp_like(f, "equality", p->u.equality->n, p->u.equality->M,
+                          p->u.equality->q, NULL, NULL, err);
+}
+
+ns_status ns_dat_write_relay(FILE *f, const ns_problem *p, char *err)
+{
+    const ns_relay *r = p->u.relay;
+    if (!r->lb || !r->ub) return ns_fail(err, NS_BAD_INPUT, "relay: lb, ub: missing bounds");
+    return write_lcp_like(f, "relay", r->n, r->M, r->q, r->lb, r->ub, err);
+}
+
+ns_status ns_dat_write_avi(FILE *f, const ns_problem *p, char *err) { return write_avi(f, p->u.avi, err); }
+ns_status ns_dat_write_mlcp(FILE *f, const ns_problem *p, char *err) { return write_mlcp(f, p->u.mlcp, err); }
+ns_status ns_dat_write_fc(FILE *f, const ns_problem *p, char *err)
+{
+    return write_fc(f, p->u.fc, ns_kind_name(p->kind), err);
+}
+ns_status ns_dat_write_gfc(FILE *f, const ns_problem *p, char *err)
+{
+    return write_gfc(f, p->u.gfc, ns_kind_name(p->kind), err);
+}
+ns_status ns_dat_write_gmp(FILE *f, const ns_problem *p, char *err) { return write_gmp(f, p->u.gmp, err); }
+
 ns_status ns_dat_write_problem(FILE *f, const ns_problem *p, char *err)
 {
     if (!p) return ns_fail(err, NS_BAD_INPUT, "problem: none given");
-    const char *kind = ns_kind_name(p->kind);
-    switch (p->kind) {
-    case NS_KIND_LCP:
-        if (!p->u.lcp) break;
-        return write_lcp_like(f, kind, p->u.lcp->n, p->u.lcp->M, p->u.lcp->q, NULL,
-                              NULL, err);
-    case NS_KIND_AVI:
-        if (!p->u.avi) break;
-        return write_avi(f, p->u.avi, err);
-    case NS_KIND_EQUALITY:
-        if (!p->u.equality) break;
-        return write_lcp_like(f, kind, p->u.equality->n, p->u.equality->M,
-                              p->u.equality->q, NULL, NULL, err);
-    case NS_KIND_RELAY:
-        if (!p->u.relay) break;
-        if (!p->u.relay->lb || !p->u.relay->ub)
-            return ns_fail(err, NS_BAD_INPUT, "relay: lb, ub: missing bounds");
-        return write_lcp_like(f, kind, p->u.relay->n, p->u.relay->M, p->u.relay->q,
-                              p->u.relay->lb, p->u.relay->ub, err);
-    case NS_KIND_MLCP:
-        if (!p->u.mlcp) break;
-        return write_mlcp(f, p->u.mlcp, err);
-    case NS_KIND_FC2D: case NS_KIND_FC3D:
-        if (!p->u.fc) break;
-        return write_fc(f, p->u.fc, kind, err);
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D:
-        if (!p->u.gfc) break;
-        return write_gfc(f, p->u.gfc, kind, err);
-    case NS_KIND_GMP:
-        if (!p->u.gmp) break;
-        return write_gmp(f, p->u.gmp, err);
-    default:
+    const ns_kind_ops *k = ns_kind_ops_of(p->kind);
+    if (!k || !k->write_dat)
         return ns_fail(err, NS_BAD_INPUT, "problem: unknown kind %d", (int)p->kind);
-    }
-    return ns_fail(err, NS_BAD_INPUT, "%s: empty problem", kind);
+    if (!p->u.lcp)   /* any member: the union holds one pointer */
+        return ns_fail(err, NS_BAD_INPUT, "%s: empty problem", ns_kind_name(p->kind));
+    return k->write_dat(f, p, err);
 }

@@ -1,6 +1,7 @@
 /* lcp_kind.c — the LCP row of the kind table: 0 ≤ z ⊥ Mz + q ≥ 0,
  * solution (z, w). */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 
 static ns_status validate(const ns_problem *p, char *err) { return ns_lcp_validate(p->u.lcp, err); }
 static void release(ns_problem *p) { ns_lcp_free(p->u.lcp); }
@@ -17,4 +18,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return s->fn.lcp(p->u.lcp, sol->vec[0], sol->vec[1], o, res);
 }
 
-const ns_kind_ops ns_lcp_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_lcp_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_lcp_like, ns_dat_write_lcp };

@@ -2,6 +2,7 @@
  * v (m, complementary) and w (n+m). The error function and the solvers
  * work on z = (u, v) in one array: the row copies in and out of it. */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 #include "core/ns_internal.h"
 #include <math.h>
 #include <stdlib.h>
@@ -56,4 +57,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return st;
 }
 
-const ns_kind_ops ns_mlcp_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_mlcp_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_mlcp, ns_dat_write_mlcp };

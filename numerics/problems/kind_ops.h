@@ -4,15 +4,17 @@
  * A new problem kind is a folder (its struct, validator, error function,
  * solvers and a <kind>_kind.c that fills one ns_kind_ops) plus one row in
  * kind_table.c. ns_problem_validate / _size / _free, the solution layout,
- * ns_problem_error and the solve driver's dispatch all go through the
- * table instead of switching on the kind. Private to libnonsmooth_numerics. */
+ * ns_problem_error, the solve driver's dispatch and the .dat reader and
+ * writer all go through the table instead of switching on the kind. Private to libnonsmooth_numerics. */
 #ifndef NS_KIND_OPS_H
 #define NS_KIND_OPS_H
 #include "nonsmooth/ns_problem.h"
 #include "nonsmooth/ns_solver.h"
 #include "nonsmooth/ns_residual.h"
+#include <stdio.h>
 
 struct ns_solver_info;
+struct ns_lexer;
 
 typedef struct ns_kind_ops {
     /** Checks sizes and values; message naming the field in err. */
@@ -29,6 +31,12 @@ typedef struct ns_kind_ops {
     /** Calls solver s on p with the solution's vectors. */
     ns_status (*dispatch)(const struct ns_solver_info *s, const ns_problem *p,
                           ns_solution *sol, const ns_options *o, ns_result *res);
+    /** Reads the kind's Siconos-style .dat layout at the lexer (io/io_dat.h;
+     *  FC/GFC readers may return the other dimension's kind, which the
+     *  caller checks); NULL if the kind has no text layout. */
+    ns_status (*read_dat)(struct ns_lexer *lx, ns_kind kind, ns_problem **out);
+    /** Writes p in that layout (p's kind pointer is non-NULL). */
+    ns_status (*write_dat)(FILE *f, const ns_problem *p, char *err);
 } ns_kind_ops;
 
 /** The descriptor of kind k, NULL for NS_KIND_NONE or an unknown value. */

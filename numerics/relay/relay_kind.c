@@ -1,6 +1,7 @@
 /* relay_kind.c — the relay row of the kind table: lb ≤ z ≤ ub,
  * −(Mz + q) ∈ N_[lb,ub](z), solution (z, w). */
 #include "problems/kind_ops.h"
+#include "io/io_dat.h"
 
 static ns_status validate(const ns_problem *p, char *err) { return ns_relay_validate(p->u.relay, err); }
 static void release(ns_problem *p) { ns_relay_free(p->u.relay); }
@@ -17,4 +18,5 @@ static ns_status dispatch(const ns_solver_info *s, const ns_problem *p, ns_solut
     return s->fn.relay(p->u.relay, sol->vec[0], sol->vec[1], o, res);
 }
 
-const ns_kind_ops ns_relay_kind_ops = { validate, release, size, layout, error, dispatch };
+const ns_kind_ops ns_relay_kind_ops = { validate, release, size, layout, error, dispatch,
+                                      ns_dat_read_lcp_like, ns_dat_write_relay };
