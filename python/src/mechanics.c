@@ -31,12 +31,44 @@ static void cbctx_free(PyObject *cap)
     PyMem_Free(c);
 }
 
+/* Non-finite values in a model's data or a callback's result: an error
+ * naming the argument (the library would carry NaN through the steps). */
+static int all_finite(PyArrayObject *a, const char *name)
+{
+    const double *x = PyArray_DATA(a);
+    npy_intp n = PyArray_SIZE(a);
+    for (npy_intp i = 0; i < n; i++)
+        if (!isfinite(x[i])) {
+            char v[32];
+            snprintf(v, sizeof v, "%g", x[i]);
+            PyErr_Format(pyns_InputError, "%s holds a non-finite value (%s) at flat index %zd", name,
+                         v, (Py_ssize_t)i);
+            return -1;
+        }
+    return 0;
+}
+
+/* Checked vector / matrix: shape as pyns_vector / pyns_fmatrix, finite. */
+static PyArrayObject *fvec(PyObject *o, const char *name, npy_intp n)
+{
+    PyArrayObject *a = pyns_vector(o, name, n);
+    if (a && all_finite(a, name) < 0) Py_CLEAR(a);
+    return a;
+}
+
+static PyArrayObject *fmat(PyObject *o, const char *name, npy_intp r, npy_intp c)
+{
+    PyArrayObject *a = pyns_fmatrix(o, name, r, c);
+    if (a && all_finite(a, name) < 0) Py_CLEAR(a);
+    return a;
+}
+
 /* Copies the callback's return value (array-like of shape (rows,) when cols
  * < 0, else (rows, cols)) into out, column-major. */
 static int take(PyObject *r, const char *what, double *out, npy_intp rows, npy_intp cols)
 {
     if (!r) return -1;
-    PyArrayObject *a = cols < 0 ? pyns_vector(r, what, rows) : pyns_fmatrix(r, what, rows, cols);
+    PyArrayObject *a = cols < 0 ? fvec(r, what, rows) : fmat(r, what, rows, cols);
     Py_DECREF(r);
     if (!a) return -1;
     size_t n = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
@@ -223,15 +255,15 @@ static PyObject *model_add_lagrangian(pyns_Model *self, PyObject *args, PyObject
         return NULL;
     npy_intp n;
     if (dim_of(q0o, "q0", &n) < 0) return NULL;
-    PyArrayObject *M = pyns_fmatrix(Mo, "M", n, n), *q0 = NULL, *v0 = NULL, *C = NULL, *K = NULL,
+    PyArrayObject *M = fmat(Mo, "M", n, n), *q0 = NULL, *v0 = NULL, *C = NULL, *K = NULL,
                   *fc = NULL;
     PyObject *res = NULL;
     nsm_ds *ds = NULL;
-    if (!M || !(q0 = pyns_vector(q0o, "q0", n))) goto done;
-    if (v0o != Py_None && !(v0 = pyns_vector(v0o, "v0", n))) goto done;
-    if (Co != Py_None && !(C = pyns_fmatrix(Co, "C", n, n))) goto done;
-    if (Ko != Py_None && !(K = pyns_fmatrix(Ko, "K", n, n))) goto done;
-    if (fo != Py_None && !PyCallable_Check(fo) && !(fc = pyns_vector(fo, "fext", n))) goto done;
+    if (!M || !(q0 = fvec(q0o, "q0", n))) goto done;
+    if (v0o != Py_None && !(v0 = fvec(v0o, "v0", n))) goto done;
+    if (Co != Py_None && !(C = fmat(Co, "C", n, n))) goto done;
+    if (Ko != Py_None && !(K = fmat(Ko, "K", n, n))) goto done;
+    if (fo != Py_None && !PyCallable_Check(fo) && !(fc = fvec(fo, "fext", n))) goto done;
     ds = nsm_ds_lagrangian_lti_new((int)n, PyArray_DATA(M), PyArray_DATA(q0),
                                    v0 ? PyArray_DATA(v0) : NULL);
     if (!ds) { PyErr_SetString(pyns_InputError, "add_lagrangian: the system could not be made"); goto done; }
@@ -259,19 +291,19 @@ done:
 static PyObject *model_add_lagrangian_nonlinear(pyns_Model *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "q0", "v0", "mass", "fint", "jac_fint", "fgyr", "jac_fgyr", "fext", NULL };
-    PyObject *q0o, *v0o, *mass, *fint = Py_None, *jfint = Py_None, *fgyr = Py_None,
+    PyObject *q0o, *v0o, *mass = Py_None, *fint = Py_None, *jfint = Py_None, *fgyr = Py_None,
              *jfgyr = Py_None, *fext = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO$O|OOOOO:add_lagrangian_nonlinear", kwlist, &q0o,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOOOO:add_lagrangian_nonlinear", kwlist, &q0o,
                                      &v0o, &mass, &fint, &jfint, &fgyr, &jfgyr, &fext))
         return NULL;
+    if (mass == Py_None) { PyErr_SetString(PyExc_TypeError, "mass (a callable q -> M(q)) is required"); return NULL; }
     if (check_callable(mass, "mass") || check_callable(fint, "fint") ||
         check_callable(jfint, "jac_fint") || check_callable(fgyr, "fgyr") ||
         check_callable(jfgyr, "jac_fgyr") || check_callable(fext, "fext"))
         return NULL;
-    if (mass == Py_None) { PyErr_SetString(PyExc_TypeError, "mass is required"); return NULL; }
     npy_intp n;
     if (dim_of(q0o, "q0", &n) < 0) return NULL;
-    PyArrayObject *q0 = pyns_vector(q0o, "q0", n), *v0 = q0 ? pyns_vector(v0o, "v0", n) : NULL;
+    PyArrayObject *q0 = fvec(q0o, "q0", n), *v0 = q0 ? fvec(v0o, "v0", n) : NULL;
     if (!v0) { Py_XDECREF(q0); return NULL; }
     PyObject *res = NULL;
     cbctx *c = new_ctx(self, (int)n);
@@ -299,7 +331,7 @@ static PyObject *model_add_first_order(pyns_Model *self, PyObject *args, PyObjec
     if (check_callable(bo, "b")) return NULL;
     npy_intp n;
     if (dim_of(x0o, "x0", &n) < 0) return NULL;
-    PyArrayObject *A = pyns_fmatrix(Ao, "A", n, n), *x0 = A ? pyns_vector(x0o, "x0", n) : NULL;
+    PyArrayObject *A = fmat(Ao, "A", n, n), *x0 = A ? fvec(x0o, "x0", n) : NULL;
     if (!x0) { Py_XDECREF(A); return NULL; }
     PyObject *res = NULL;
     cbctx *c = NULL;
@@ -327,7 +359,7 @@ static PyObject *model_add_first_order_nonlinear(pyns_Model *self, PyObject *arg
     }
     npy_intp n;
     if (dim_of(x0o, "x0", &n) < 0) return NULL;
-    PyArrayObject *x0 = pyns_vector(x0o, "x0", n);
+    PyArrayObject *x0 = fvec(x0o, "x0", n);
     if (!x0) return NULL;
     PyObject *res = NULL;
     cbctx *c = new_ctx(self, (int)n);
@@ -408,9 +440,9 @@ static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObjec
                             "C, B (and D, e) for a first-order one, not both");
             return NULL;
         }
-        PyArrayObject *H = pyns_fmatrix(Ho, "H", -1, ncols), *b = NULL;
+        PyArrayObject *H = fmat(Ho, "H", -1, ncols), *b = NULL;
         if (!H) return NULL;
-        if (bo != Py_None && !(b = pyns_vector(bo, "b", PyArray_DIM(H, 0)))) { Py_DECREF(H); return NULL; }
+        if (bo != Py_None && !(b = fvec(bo, "b", PyArray_DIM(H, 0)))) { Py_DECREF(H); return NULL; }
         rel = nsm_relation_lagrangian_linear_new((int)PyArray_DIM(H, 0), (int)ncols, PyArray_DATA(H),
                                                  b ? PyArray_DATA(b) : NULL);
         Py_DECREF(H); Py_XDECREF(b);
@@ -419,12 +451,12 @@ static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObjec
             PyErr_SetString(PyExc_TypeError, "add_interaction: b belongs to Lagrangian relations (H)");
             return NULL;
         }
-        PyArrayObject *C = pyns_fmatrix(Co, "C", -1, ncols), *B = NULL, *D = NULL, *e = NULL;
+        PyArrayObject *C = fmat(Co, "C", -1, ncols), *B = NULL, *D = NULL, *e = NULL;
         if (!C) return NULL;
         npy_intp m = PyArray_DIM(C, 0);
-        if (!(B = pyns_fmatrix(Bo, "B", ncols, m)) ||
-            (Do != Py_None && !(D = pyns_fmatrix(Do, "D", m, m))) ||
-            (eo != Py_None && !(e = pyns_vector(eo, "e", m)))) {
+        if (!(B = fmat(Bo, "B", ncols, m)) ||
+            (Do != Py_None && !(D = fmat(Do, "D", m, m))) ||
+            (eo != Py_None && !(e = fvec(eo, "e", m)))) {
             Py_DECREF(C); Py_XDECREF(B); Py_XDECREF(D);
             return NULL;
         }
@@ -777,7 +809,7 @@ static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
         if (o[i] == Py_None) continue;
         double *dst = i == 0 ? nsm_sim_q(self->s, ds) : i == 1 ? nsm_sim_v(self->s, ds) : nsm_sim_x(self->s, ds);
         if (!dst) { PyErr_Format(pyns_InputError, "system %d has no %s", ds, nm[i]); return NULL; }
-        PyArrayObject *a = pyns_vector(o[i], nm[i], n);
+        PyArrayObject *a = fvec(o[i], nm[i], n);
         if (!a) return NULL;
         memcpy(dst, PyArray_DATA(a), (size_t)n * sizeof(double));
         Py_DECREF(a);

@@ -9,6 +9,8 @@ PyObject *pyns_Error, *pyns_InputError, *pyns_FileError, *pyns_UnsupportedError;
 
 PyObject *pyns_raise(ns_status st, const char *msg)
 {
+    /* a Python callback's exception (the cause of the failure) wins */
+    if (PyErr_Occurred()) return NULL;
     const char *text = msg && msg[0] ? msg : ns_status_name(st);
     PyObject *type;
     switch (st) {
