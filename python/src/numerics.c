@@ -238,9 +238,17 @@ static PyObject *result_getattro(PyObject *self, PyObject *name)
 {
     PyObject *v = PyObject_GenericGetAttr(self, name);
     if (v || !PyErr_ExceptionMatches(PyExc_AttributeError)) return v;
+    PyObject *t, *e, *tb;
+    PyErr_Fetch(&t, &e, &tb);
     PyObject *x = PyDict_GetItemWithError(((pyns_Result *)self)->solution, name);
-    if (x) { PyErr_Clear(); Py_INCREF(x); return x; }
-    return NULL; /* the AttributeError stays */
+    if (x) {
+        Py_XDECREF(t); Py_XDECREF(e); Py_XDECREF(tb);
+        Py_INCREF(x);
+        return x;
+    }
+    if (PyErr_Occurred()) { Py_XDECREF(t); Py_XDECREF(e); Py_XDECREF(tb); return NULL; }
+    PyErr_Restore(t, e, tb);   /* the AttributeError stays */
+    return NULL;
 }
 
 static PyObject *result_converged(pyns_Result *self, void *c)
@@ -764,7 +772,16 @@ static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
     }
     ns_result r;
     ns_result_init(&r);
-    ns_status st = ns_solve(p, solver, &o, s, &r);
+    ns_status st;
+    if (ns_problem_size(p) < 64) st = ns_solve(p, solver, &o, s, &r);
+    else {
+        /* the solve touches no Python object: other threads may run meanwhile
+         * (the problem is immutable from Python and referenced by args); not
+         * worth the GIL round trip for small problems */
+        Py_BEGIN_ALLOW_THREADS
+        st = ns_solve(p, solver, &o, s, &r);
+        Py_END_ALLOW_THREADS
+    }
     PyObject *res = NULL;
     if (!ns_status_is_outcome(st)) pyns_raise(st, r.message);
     else {

@@ -200,3 +200,46 @@ def test_unknown_kind_in_solvers():
         ns.solvers("foo")
     with pytest.raises(TypeError):
         ns.solvers(3)
+
+
+def test_nan_in_every_kind_names_the_field():
+    cases = [
+        (lambda: ns.gmp(2 * np.eye(3), -np.ones(3), ["relay"], [3], lb=[np.nan, 0, 0], ub=[1, 1, 1]), "bounds"),
+        (lambda: ns.gmp(2 * np.eye(3), -np.ones(3), ["relay"], [3]), "without bounds"),
+        (lambda: ns.avi(np.eye(2), [1, 1], lb=[0, np.nan], ub=[1, 1]), "NaN"),
+        (lambda: ns.avi(np.eye(2), [1, 1], H=[[1, 0]], h=[np.nan]), "h"),
+        (lambda: ns.gfc(np.eye(3), np.ones((3, 3)), np.ones(3), [np.nan, 0, 0], [0.1]), "b"),
+        (lambda: ns.mlcp(M3, [0, np.inf, 0], 1), "q"),
+        (lambda: ns.equality(M3, [0, 0, np.nan]), "q"),
+    ]
+    for make, field in cases:
+        with pytest.raises(ns.InputError, match=field):
+            make()
+
+
+def test_empty_lcp_solves():
+    r = ns.solve(ns.lcp(np.zeros((0, 0)), np.zeros(0)))
+    assert r.converged and r.z.shape == (0,)
+
+
+def test_solves_in_threads_agree(rng):
+    # large problems are solved without the GIL: concurrent solves must not interfere
+    import threading
+    n = 80
+    A = rng.standard_normal((n, n))
+    M = A @ A.T + n * np.eye(n)
+    qs = [rng.standard_normal(n) for _ in range(4)]
+    probs = [ns.lcp(M, q) for q in qs]
+    expect = [ns.solve(p, "lemke").z for p in probs]
+    got = [None] * 4
+
+    def work(i):
+        for _ in range(5):
+            got[i] = ns.solve(probs[i], "lemke").z
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    for e, g in zip(expect, got):
+        np.testing.assert_array_equal(e, g)
