@@ -389,8 +389,8 @@ static PyObject *py_mlcp(PyObject *m, PyObject *args, PyObject *kw)
         ns_matrix *M = pyns_matrix(Mo, "M");
         if (!M) return NULL;
         if (n > M->cols) {
-            ns_matrix_free(M);
             PyErr_Format(PyExc_ValueError, "n = %ld exceeds the order of M (%d)", n, (int)M->cols);
+            ns_matrix_free(M);
             return NULL;
         }
         PyArrayObject *q = pyns_vector(qo, "q", M->cols);
