@@ -206,6 +206,23 @@ ns_matrix *pyns_matrix(PyObject *obj, const char *name)
 {
     if (!PyArray_Check(obj) && obj != Py_None && PyObject_HasAttrString(obj, "tocsc"))
         return sparse_matrix(obj, name);
+    if (PyArray_Check(obj)) {
+        /* float64 array of any strides (C order, views): one strided copy
+         * into the column-major matrix, no intermediate array */
+        PyArrayObject *a = (PyArrayObject *)obj;
+        if (PyArray_TYPE(a) == NPY_DOUBLE && PyArray_NDIM(a) == 2 && PyArray_ISBEHAVED_RO(a) &&
+            PyArray_DIM(a, 0) <= NS_INT_MAX_DIM && PyArray_DIM(a, 1) <= NS_INT_MAX_DIM) {
+            npy_intp r = PyArray_DIM(a, 0), c = PyArray_DIM(a, 1);
+            npy_intp s0 = PyArray_STRIDE(a, 0), s1 = PyArray_STRIDE(a, 1);
+            ns_matrix *A = ns_matrix_dense_new((ns_int)r, (ns_int)c);
+            if (!A) return (ns_matrix *)PyErr_NoMemory();
+            const char *base = PyArray_BYTES(a);
+            for (npy_intp j = 0; j < c; j++)
+                for (npy_intp i = 0; i < r; i++)
+                    memcpy(&A->dense[i + j * r], base + i * s0 + j * s1, sizeof(double));
+            return A;
+        }
+    }
     PyArrayObject *a = pyns_fmatrix(obj, name, -1, -1);
     if (!a) return NULL;
     ns_matrix *A = ns_matrix_dense_new((ns_int)PyArray_DIM(a, 0), (ns_int)PyArray_DIM(a, 1));

@@ -400,13 +400,27 @@ static PyObject *py_mlcp(PyObject *m, PyObject *args, PyObject *kw)
         Py_DECREF(q);
         return checked_problem(p);
     }
+    /* the split form is dense (ns_mlcp.h): SciPy sparse blocks are densified */
+    PyObject *blk[4] = { Ao, Bo, Co, Do };
+    for (int k = 0; k < 4; k++) {
+        if (!PyArray_Check(blk[k]) && blk[k] != Py_None && PyObject_HasAttrString(blk[k], "toarray"))
+            blk[k] = PyObject_CallMethod(blk[k], "toarray", NULL);
+        else
+            Py_INCREF(blk[k]);
+        if (!blk[k]) {
+            for (int j = 0; j < k; j++) Py_DECREF(blk[j]);
+            return NULL;
+        }
+    }
+    Ao = blk[0]; Bo = blk[1]; Co = blk[2]; Do = blk[3];
     PyArrayObject *A = pyns_fmatrix(Ao, "A", -1, -1), *B = NULL, *C = NULL, *D = NULL,
                   *a = NULL, *b = NULL;
     ns_problem *p = NULL;
-    if (!A) return NULL;
+    if (!A) goto done;
     npy_intp n = PyArray_DIM(A, 0);
+    npy_intp mm = 0;
     if (!(B = pyns_fmatrix(Bo, "B", -1, -1))) goto done;
-    npy_intp mm = PyArray_DIM(B, 0);
+    mm = PyArray_DIM(B, 0);
     if (!(C = pyns_fmatrix(Co, "C", n, mm)) || !(D = pyns_fmatrix(Do, "D", mm, n)) ||
         !(a = pyns_vector(ao, "a", n)) || !(b = pyns_vector(bo, "b", mm)))
         goto done;
@@ -426,6 +440,7 @@ static PyObject *py_mlcp(PyObject *m, PyObject *args, PyObject *kw)
     }
 done:
     Py_XDECREF(A); Py_XDECREF(B); Py_XDECREF(C); Py_XDECREF(D); Py_XDECREF(a); Py_XDECREF(b);
+    for (int k = 0; k < 4; k++) Py_DECREF(blk[k]);
     if (!p) return NULL;
     return checked_problem(p);
 }

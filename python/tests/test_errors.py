@@ -125,6 +125,14 @@ def test_non_contiguous_and_c_order():
     Mc = np.ascontiguousarray(Mv)
     np.testing.assert_allclose(r.z, ns.solve(ns.lcp(Mc, qv.copy())).z)
     np.testing.assert_allclose(Mv @ r.z + qv, r.w, atol=1e-12)
+    # negative strides, a transposed view, a read-only array, a big-endian copy
+    R = M3[::-1, ::-1]
+    np.testing.assert_array_equal(ns.lcp(R, Q3).data()["M"], np.array(R))
+    np.testing.assert_array_equal(ns.lcp(big.T[:3, 1:4], Q3).data()["M"], big.T[:3, 1:4])
+    ro = M3.copy()
+    ro.flags.writeable = False
+    np.testing.assert_array_equal(ns.lcp(ro, Q3).data()["M"], M3)
+    np.testing.assert_array_equal(ns.lcp(M3.astype(">f8"), Q3.astype(">f8")).data()["M"], M3)
     # C-ordered input is transposed correctly (non-symmetric matrix)
     A = np.array([[4.0, 1.0], [0.0, 3.0]])
     np.testing.assert_array_equal(ns.lcp(A, [1.0, 1.0]).data()["M"], A)

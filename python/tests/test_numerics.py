@@ -248,3 +248,28 @@ def test_result_repr_and_dir():
     assert {"z", "w", "status", "error"} <= set(dir(r))
     with pytest.raises(AttributeError):
         r.nonexistent
+
+
+KINDS_FROM_MATRIX = {
+    "fc3d": lambda S, q: ns.fc(S, q, [0.3, 0.3]),
+    "gfc3d": lambda S, q: ns.gfc(S, sp.csr_matrix(np.eye(6)), q, q, [0.3, 0.3]),
+    "gmp": lambda S, q: ns.gmp(S, q, ["fc3d", "fc3d"], mu=[0.3, 0.3]),
+    "mlcp": lambda S, q: ns.mlcp(S, q, 2),
+    "mlcp-split": lambda S, q: ns.mlcp(A=S[:2, :2], B=S[2:, 2:], C=S[:2, 2:], D=S[2:, :2], a=q[:2], b=q[2:]),
+    "relay": lambda S, q: ns.relay(S, q, -np.ones(6), np.ones(6)),
+    "equality": lambda S, q: ns.equality(S, q),
+    "avi": lambda S, q: ns.avi(S, q, lb=-np.ones(6), ub=np.ones(6)),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(KINDS_FROM_MATRIX))
+def test_every_kind_from_sparse_equals_dense(rng, kind):
+    A = rng.standard_normal((6, 6))
+    M, q = A @ A.T + 6 * np.eye(6), rng.standard_normal(6)
+    make = KINDS_FROM_MATRIX[kind]
+    r1 = ns.solve(make(M, q), tol=1e-12)
+    r2 = ns.solve(make(sp.csr_matrix(M), q), tol=1e-12)
+    assert r1.converged and r2.converged
+    assert r1.solution.keys() == r2.solution.keys()
+    for k in r1.solution:
+        np.testing.assert_allclose(r1.solution[k], r2.solution[k], atol=1e-10)
