@@ -52,7 +52,7 @@ int pyns_get_double(PyObject *v, const char *name, double *out)
 
 int pyns_get_int(PyObject *v, const char *name, long lo, long hi, long *out)
 {
-    if (!PyLong_Check(v) && !PyIndex_Check(v)) {
+    if (PyBool_Check(v) || PyArray_IsScalar(v, Bool) || (!PyLong_Check(v) && !PyIndex_Check(v))) {
         PyErr_Format(PyExc_TypeError, "%s must be an integer, not %.100s", name,
                      Py_TYPE(v)->tp_name);
         return -1;

@@ -571,7 +571,7 @@ static PyObject *py_gmp(PyObject *m, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "M", "q", "types", "blocks", "mu", "lb", "ub", NULL };
     PyObject *Mo, *qo, *to, *bo = Py_None, *muo = Py_None, *lbo = Py_None, *ubo = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|O$OOO:gmp", kwlist, &Mo, &qo, &to, &bo, &muo,
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOO|OO$OO:gmp", kwlist, &Mo, &qo, &to, &bo, &muo,
                                      &lbo, &ubo))
         return NULL;
     PyObject *types = PySequence_Fast(to, "types must be a sequence");
@@ -925,7 +925,7 @@ PyMethodDef pyns_numerics_methods[] = {
     { "gfc", (PyCFunction)(void (*)(void))py_gfc, METH_VARARGS | METH_KEYWORDS,
       "gfc(M, H, q, b, mu, dim=3): global friction contact." },
     { "gmp", (PyCFunction)(void (*)(void))py_gmp, METH_VARARGS | METH_KEYWORDS,
-      "gmp(M, q, types, blocks=None, *, mu=None, lb=None, ub=None): generic mechanical problem." },
+      "gmp(M, q, types, blocks=None, mu=None, *, lb=None, ub=None): generic mechanical problem." },
     { "_c_loop", (PyCFunction)py_c_loop, METH_VARARGS,
       "_c_loop(M, q, solver, n, rebuild) -> seconds per call of the same LCP loop in C." },
     { NULL, NULL, 0, NULL }
