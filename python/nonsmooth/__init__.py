@@ -5,7 +5,7 @@ Problems (numerics):
     lcp(M, q), mlcp(M, q, n) / mlcp(A=..., B=..., C=..., D=..., a=..., b=...),
     relay(M, q, lb, ub), avi(M, q, H=, h= | lb=, ub=), equality(M, q),
     fc(W, q, mu, dim=3), gfc(M, H, q, b, mu, dim=3),
-    gmp(M, q, types, blocks, mu=, lb=, ub=)   from NumPy arrays or SciPy sparse
+    gmp(M, q, types, blocks, mu=None, lb=, ub=)  from NumPy arrays or SciPy sparse
     Problem.write(path), Problem.data(), Problem.kind, Problem.size
 
 Solving:
@@ -16,7 +16,8 @@ Solving:
 
 Mechanics (time-stepping):
     Model(): add_lagrangian, add_lagrangian_nonlinear, add_first_order,
-             add_first_order_nonlinear, add_law, add_interaction
+             add_first_order_nonlinear, add_law, add_interaction (linear H / C, B,
+             or nonlinear h, jach, dhdt callbacks)
     Simulation(model, h=..., ...): step(), run(T) -> trajectory dict
 
 Errors: Error (base; .status), InputError (also ValueError), FileError (also

@@ -18,6 +18,7 @@
 typedef struct cbctx {
     PyObject *mass, *fgyr, *jac_fgyr, *fint, *jac_fint, *fext; /* Lagrangian */
     PyObject *f, *jac, *b;                                     /* first order */
+    PyObject *h, *jach, *dhdt;                                 /* nonlinear relations */
     int n;
 } cbctx;
 
@@ -27,7 +28,7 @@ static void cbctx_free(PyObject *cap)
     if (!c) return;
     Py_XDECREF(c->mass); Py_XDECREF(c->fgyr); Py_XDECREF(c->jac_fgyr); Py_XDECREF(c->fint);
     Py_XDECREF(c->jac_fint); Py_XDECREF(c->fext); Py_XDECREF(c->f); Py_XDECREF(c->jac);
-    Py_XDECREF(c->b);
+    Py_XDECREF(c->b); Py_XDECREF(c->h); Py_XDECREF(c->jach); Py_XDECREF(c->dhdt);
     PyMem_Free(c);
 }
 
@@ -161,6 +162,24 @@ static int tr_jac(double t, int n, const double *x, double *J, void *user)
     Py_DECREF(xa);
     return take(r, "jac(t, x) result", J, n, n);
 }
+
+static int call_rel(PyObject *fn, double t, int nq, const double *Q, double *out, npy_intp rows,
+                    npy_intp cols, const char *what)
+{
+    if (PyErr_Occurred()) return -1;
+    PyObject *Qa = vec(Q, nq);
+    if (!Qa) return -1;
+    PyObject *r = PyObject_CallFunction(fn, "dO", t, Qa);
+    Py_DECREF(Qa);
+    return take(r, what, out, rows, cols);
+}
+
+static int tr_h(double t, int nq, const double *Q, int m, double *out, void *user)
+{ return call_rel(((cbctx *)user)->h, t, nq, Q, out, m, -1, "h(t, Q) result"); }
+static int tr_dhdt(double t, int nq, const double *Q, int m, double *out, void *user)
+{ return call_rel(((cbctx *)user)->dhdt, t, nq, Q, out, m, -1, "dhdt(t, Q) result"); }
+static int tr_jach(double t, int nq, const double *Q, int m, double *H, void *user)
+{ return call_rel(((cbctx *)user)->jach, t, nq, Q, H, m, nq, "jach(t, Q) result"); }
 
 /* ==================================================================== Model */
 
@@ -421,11 +440,13 @@ static PyObject *model_add_law(pyns_Model *self, PyObject *args, PyObject *kw)
 
 static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "law", "ds", "ds2", "H", "b", "C", "D", "B", "e", NULL };
-    int law, ds1, ds2 = -1;
+    static char *kwlist[] = { "law", "ds", "ds2", "H", "b", "C", "D", "B", "e", "h", "jach", "dhdt",
+                              "size", NULL };
+    int law, ds1, ds2 = -1, size = -1;
     PyObject *Ho = Py_None, *bo = Py_None, *Co = Py_None, *Do = Py_None, *Bo = Py_None, *eo = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|i$OOOOOO:add_interaction", kwlist, &law, &ds1,
-                                     &ds2, &Ho, &bo, &Co, &Do, &Bo, &eo))
+    PyObject *ho = Py_None, *jo = Py_None, *dto = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|i$OOOOOOOOOi:add_interaction", kwlist, &law, &ds1,
+                                     &ds2, &Ho, &bo, &Co, &Do, &Bo, &eo, &ho, &jo, &dto, &size))
         return NULL;
     const nsm_ds *d1 = nsm_model_ds_const(self->m, ds1), *d2 = ds2 >= 0 ? nsm_model_ds_const(self->m, ds2) : NULL;
     if (!d1 || (ds2 >= 0 && !d2) || ds2 < -1) {
@@ -434,7 +455,31 @@ static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObjec
     }
     npy_intp ncols = nsm_ds_size(d1) + (d2 ? nsm_ds_size(d2) : 0);
     nsm_relation *rel = NULL;
-    if (Ho != Py_None) {
+    if (ho != Py_None || jo != Py_None || dto != Py_None) {
+        if (Ho != Py_None || bo != Py_None || Co != Py_None || Do != Py_None || Bo != Py_None ||
+            eo != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "add_interaction: h, jach (and dhdt) make a nonlinear "
+                            "relation; H, b, C, D, B, e belong to linear ones");
+            return NULL;
+        }
+        if (check_callable(ho, "h") || check_callable(jo, "jach") || check_callable(dto, "dhdt"))
+            return NULL;
+        if (ho == Py_None || jo == Py_None || size < 1) {
+            PyErr_SetString(PyExc_TypeError, "add_interaction: a nonlinear relation needs h, jach "
+                            "and size (the length of y)");
+            return NULL;
+        }
+        cbctx *c = new_ctx(self, size);
+        if (!c) return NULL;
+        Py_INCREF(ho); c->h = ho;
+        Py_INCREF(jo); c->jach = jo;
+        if (dto != Py_None) {
+            Py_INCREF(dto); c->dhdt = dto;
+            rel = nsm_relation_rheonomous_new(size, (int)ncols, tr_h, tr_jach, tr_dhdt, c);
+        } else {
+            rel = nsm_relation_scleronomous_new(size, (int)ncols, tr_h, tr_jach, c);
+        }
+    } else if (Ho != Py_None) {
         if (Co != Py_None || Do != Py_None || Bo != Py_None || eo != Py_None) {
             PyErr_SetString(PyExc_TypeError, "add_interaction: H (and b) for a Lagrangian relation, "
                             "C, B (and D, e) for a first-order one, not both");
@@ -509,8 +554,11 @@ static PyMethodDef model_methods[] = {
       "add_law(kind, *, size=1, e=0, mu=0, dim=3, lb=None, ub=None) -> law id. kind: 'newton' (size, e), "
       "'newton_coulomb' (dim, e, mu), 'complementarity' (size), 'relay' (lb, ub), 'equality' (size)." },
     { "add_interaction", (PyCFunction)(void (*)(void))model_add_interaction, METH_VARARGS | METH_KEYWORDS,
-      "add_interaction(law, ds, ds2=-1, *, H=None, b=None, C=None, D=None, B=None, e=None) -> id.\n"
-      "Lagrangian linear y = H Q + b, or first-order linear y = C X + D lambda + e, r = B lambda." },
+      "add_interaction(law, ds, ds2=-1, *, H=None, b=None, C=None, D=None, B=None, e=None, h=None, "
+      "jach=None, dhdt=None, size=None) -> id.\n"
+      "Lagrangian linear y = H Q + b; first-order linear y = C X + D lambda + e, r = B lambda; "
+      "Lagrangian nonlinear y = h(t, Q) with jach(t, Q) -> dh/dQ (size × ncols) and, if y depends "
+      "on t, dhdt(t, Q); size = len(y)." },
     { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }

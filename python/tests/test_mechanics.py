@@ -283,3 +283,54 @@ def test_add_remove_interaction_between_steps():
     traj = sim.run(1.0)
     assert traj["q"][ball][-1, 0] < 0.0     # no floor any more: falls through
     assert traj["y"] == {}
+
+
+def test_nonlinear_relation_rod_pendulum():
+    # point mass (x, z) held at distance L by an equality on h(Q) = |Q|^2 - L^2:
+    # the angle follows theta'' = -(g/L) sin theta, as the callback pendulum does
+    L, th0 = 1.0, 1.0
+    m = ns.Model()
+    p = m.add_lagrangian(np.eye(2), [L * math.sin(th0), -L * math.cos(th0)], [0.0, 0.0], fext=[0.0, -G])
+    m.add_interaction(m.add_law("equality"), p, size=1,
+                      h=lambda t, Q: [Q[0] ** 2 + Q[1] ** 2 - L ** 2],
+                      jach=lambda t, Q: [[2 * Q[0], 2 * Q[1]]])
+    traj = ns.Simulation(m, h=1e-3).run(2.0)
+    Q = traj["q"][p]
+    assert np.abs(np.hypot(Q[:, 0], Q[:, 1]) - L).max() < 0.02       # velocity-level drift, O(h)
+    theta = np.arctan2(Q[:, 0], -Q[:, 1])
+    ref = ns.Model()
+    d = ref.add_lagrangian_nonlinear([th0], [0.0], mass=lambda q: [[1.0]],
+                                     fint=lambda t, q, v: [G / L * math.sin(q[0])],
+                                     jac_fint=lambda t, q, v: ([[G / L * math.cos(q[0])]], [[0.0]]))
+    theta_ref = ns.Simulation(ref, h=1e-3).run(2.0)["q"][d][:, 0]
+    np.testing.assert_allclose(theta, theta_ref, atol=0.03)
+
+
+def test_rheonomous_relation_moving_platform():
+    # a ball resting on a platform that rises at c: y = z - c t >= 0, dh/dt = -c;
+    # with e = 0 the ball is carried at the platform's velocity
+    c = 0.5
+    m = ns.Model()
+    ball = m.add_lagrangian([[1.0]], [0.0], [0.0], fext=[-G])
+    m.add_interaction(m.add_law("newton", e=0.0), ball, size=1,
+                      h=lambda t, Q: [Q[0] - c * t], jach=lambda t, Q: [[1.0]],
+                      dhdt=lambda t, Q: [-c])
+    traj = ns.Simulation(m, h=1e-3).run(1.0)
+    t, z, v = traj["t"], traj["q"][ball][:, 0], traj["v"][ball][:, 0]
+    assert np.all(z >= c * t - 2e-3)
+    np.testing.assert_allclose(v[5:], c, atol=1e-6)
+
+
+def test_nonlinear_relation_errors():
+    m = ns.Model()
+    ds = m.add_lagrangian(np.eye(2), [0.0, 1.0])
+    law = m.add_law("newton")
+    with pytest.raises(TypeError, match="size"):
+        m.add_interaction(law, ds, h=lambda t, Q: [Q[1]], jach=lambda t, Q: [[0.0, 1.0]])
+    with pytest.raises(TypeError, match="linear"):
+        m.add_interaction(law, ds, h=lambda t, Q: [Q[1]], jach=lambda t, Q: [[0.0, 1.0]], size=1, H=[[0.0, 1.0]])
+    with pytest.raises(TypeError, match="callable"):
+        m.add_interaction(law, ds, h=3, jach=lambda t, Q: [[0.0, 1.0]], size=1)
+    m.add_interaction(law, ds, h=lambda t, Q: [Q[1]], jach=lambda t, Q: [[0.0, 1.0, 2.0]], size=1)
+    with pytest.raises(ValueError, match="jach"):
+        ns.Simulation(m, h=0.01).run(0.5)
