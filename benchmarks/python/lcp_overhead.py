@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Python overhead of nonsmooth.solve on a 3x3 LCP, measured against the same
 loop in C (nonsmooth._core._c_loop: the library calls a C program would make),
-side by side in one process, interleaved, best of R rounds.
+side by side in one process, interleaved, best of R short rounds of N calls
+(the minimum over many short rounds shrugs off the preemptions of a shared
+machine).
 
     PYTHONPATH=build/python /usr/bin/python3 benchmarks/python/lcp_overhead.py [N] [R]
 
@@ -19,8 +21,8 @@ import numpy as np
 
 import nonsmooth as ns
 
-N = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
-R = int(sys.argv[2]) if len(sys.argv) > 2 else 7
+N = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
+R = int(sys.argv[2]) if len(sys.argv) > 2 else 60
 BUDGET_US = 5.0
 
 M = np.array([[2.0, 1.0, 0.0], [1.0, 2.0, 1.0], [0.0, 1.0, 2.0]])
