@@ -536,6 +536,12 @@ static PyObject *model_remove_interaction(pyns_Model *self, PyObject *arg)
 static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
 static PyObject *model_ninter(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_ninter(self->m)); }
 
+static PyObject *model_repr(pyns_Model *self)
+{
+    return PyUnicode_FromFormat("<nonsmooth.Model: %d system(s), %d interaction(s)>",
+                                nsm_model_nds(self->m), nsm_model_ninter(self->m));
+}
+
 static PyMethodDef model_methods[] = {
     { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian, METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian(M, q0, v0=None, *, C=None, K=None, fext=None) -> system id.\n"
@@ -575,6 +581,7 @@ static PyTypeObject ModelType = {
     .tp_name = "nonsmooth.Model",
     .tp_basicsize = sizeof(pyns_Model),
     .tp_dealloc = (destructor)model_dealloc,
+    .tp_repr = (reprfunc)model_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)model_traverse,
     .tp_doc = "Model(): systems, nonsmooth laws and interactions (nsm_model).",
@@ -930,6 +937,15 @@ static PyObject *sim_last_result(pyns_Sim *self, void *c)
                          "seconds", r->seconds, "message", r->message, "size", (int)ns_problem_size(p));
 }
 
+static PyObject *sim_repr(pyns_Sim *self)
+{
+    char t[32], h[32];
+    snprintf(t, sizeof t, "%.6g", nsm_sim_time(self->s));
+    snprintf(h, sizeof h, "%.6g", nsm_sim_step_size(self->s));
+    return PyUnicode_FromFormat("<nonsmooth.Simulation: t = %s, h = %s, %ld step(s)>", t, h,
+                                nsm_sim_step_count(self->s));
+}
+
 static PyMethodDef sim_methods[] = {
     { "step", (PyCFunction)sim_step, METH_NOARGS, "step(): one time step." },
     { "run", (PyCFunction)(void (*)(void))sim_run, METH_VARARGS | METH_KEYWORDS,
@@ -967,6 +983,7 @@ static PyTypeObject SimType = {
     .tp_name = "nonsmooth.Simulation",
     .tp_basicsize = sizeof(pyns_Sim),
     .tp_dealloc = (destructor)sim_dealloc,
+    .tp_repr = (reprfunc)sim_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)sim_traverse,
     .tp_doc = "Simulation(model, *, h, theta=0.5, t0=0, solver=None, warm_start=True, gap_tol=1e-12, "

@@ -67,6 +67,8 @@ def test_step_by_step_and_state_access():
     for _ in range(10):
         sim.step()
     assert sim.steps == 10 and abs(sim.t - 0.05) < 1e-15
+    assert repr(sim) == "<nonsmooth.Simulation: t = 0.05, h = 0.005, 10 step(s)>"
+    assert repr(m) == "<nonsmooth.Model: 1 system(s), 1 interaction(s)>" and sim.model is m
     np.testing.assert_allclose(sim.v(ball), [-G * 0.05, 0, 0], atol=1e-12)
     np.testing.assert_allclose(sim.y(inter), [sim.q(ball)[0] - 0.1])
     assert sim.kinetic_energy(ball) == pytest.approx(0.5 * (G * 0.05) ** 2)
