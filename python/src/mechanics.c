@@ -187,7 +187,17 @@ typedef struct {
     PyObject_HEAD
     nsm_model *m;
     PyObject *keep;   /* list: callback capsules (outlive the model's use of them) */
+    int busy;         /* > 0 while a simulation of it steps (callbacks may run) */
 } pyns_Model;
+
+/* A callback must not change the model under a running step: refused. */
+static int model_busy(pyns_Model *self)
+{
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the model cannot be changed while one of its "
+                    "simulations is stepping (from a callback)");
+    return 1;
+}
 
 static PyTypeObject ModelType;
 
@@ -267,6 +277,7 @@ static int dim_of(PyObject *o, const char *name, npy_intp *n)
 
 static PyObject *model_add_lagrangian(pyns_Model *self, PyObject *args, PyObject *kw)
 {
+    if (model_busy(self)) return NULL;
     static char *kwlist[] = { "M", "q0", "v0", "C", "K", "fext", NULL };
     PyObject *Mo, *q0o, *v0o = Py_None, *Co = Py_None, *Ko = Py_None, *fo = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$OOO:add_lagrangian", kwlist, &Mo, &q0o, &v0o,
@@ -309,6 +320,7 @@ done:
 
 static PyObject *model_add_lagrangian_nonlinear(pyns_Model *self, PyObject *args, PyObject *kw)
 {
+    if (model_busy(self)) return NULL;
     static char *kwlist[] = { "q0", "v0", "mass", "fint", "jac_fint", "fgyr", "jac_fgyr", "fext", NULL };
     PyObject *q0o, *v0o, *mass = Py_None, *fint = Py_None, *jfint = Py_None, *fgyr = Py_None,
              *jfgyr = Py_None, *fext = Py_None;
@@ -343,6 +355,7 @@ static PyObject *model_add_lagrangian_nonlinear(pyns_Model *self, PyObject *args
 
 static PyObject *model_add_first_order(pyns_Model *self, PyObject *args, PyObject *kw)
 {
+    if (model_busy(self)) return NULL;
     static char *kwlist[] = { "A", "x0", "b", NULL };
     PyObject *Ao, *x0o, *bo = Py_None;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:add_first_order", kwlist, &Ao, &x0o, &bo))
@@ -368,6 +381,7 @@ done:
 
 static PyObject *model_add_first_order_nonlinear(pyns_Model *self, PyObject *args, PyObject *kw)
 {
+    if (model_busy(self)) return NULL;
     static char *kwlist[] = { "x0", "f", "jac", NULL };
     PyObject *x0o, *f, *jac;
     if (!PyArg_ParseTupleAndKeywords(args, kw, "O$OO:add_first_order_nonlinear", kwlist, &x0o, &f, &jac))
@@ -393,6 +407,7 @@ static PyObject *model_add_first_order_nonlinear(pyns_Model *self, PyObject *arg
 
 static PyObject *model_add_law(pyns_Model *self, PyObject *args, PyObject *kw)
 {
+    if (model_busy(self)) return NULL;
     static char *kwlist[] = { "kind", "size", "e", "mu", "dim", "lb", "ub", NULL };
     const char *kind;
     int size = 1, dim = 3;
@@ -440,6 +455,7 @@ static PyObject *model_add_law(pyns_Model *self, PyObject *args, PyObject *kw)
 
 static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObject *kw)
 {
+    if (model_busy(self)) return NULL;
     static char *kwlist[] = { "law", "ds", "ds2", "H", "b", "C", "D", "B", "e", "h", "jach", "dhdt",
                               "size", NULL };
     int law, ds1, ds2 = -1, size = -1;
@@ -525,6 +541,7 @@ static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObjec
 
 static PyObject *model_remove_interaction(pyns_Model *self, PyObject *arg)
 {
+    if (model_busy(self)) return NULL;
     long id;
     if (pyns_get_int(arg, "interaction", -2147483647L, 2147483647L, &id) < 0) return NULL;
     if (nsm_model_remove_interaction(self->m, (int)id) != NS_OK)
@@ -597,7 +614,19 @@ typedef struct {
     nsm_sim *s;
     pyns_Model *model;
     PyObject *kw;     /* keeps the option strings alive */
+    int busy;         /* 1 while stepping: a callback may not step or change it */
 } pyns_Sim;
+
+static int sim_busy(pyns_Sim *self)
+{
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the simulation is stepping: it cannot be stepped or "
+                    "changed from one of its callbacks");
+    return 1;
+}
+
+static void sim_enter(pyns_Sim *self) { self->busy = 1; self->model->busy++; }
+static void sim_leave(pyns_Sim *self) { self->busy = 0; self->model->busy--; }
 
 static PyTypeObject SimType;
 
@@ -647,7 +676,9 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         }
     }
     char err[NS_ERRMSG_LEN] = "";
+    ((pyns_Model *)mo)->busy++;    /* nsm_sim_new may call the mass callbacks */
     nsm_sim *s = nsm_sim_new(((pyns_Model *)mo)->m, &o, err);
+    ((pyns_Model *)mo)->busy--;
     if (!s) return pyns_raise(NS_BAD_INPUT, err[0] ? err : "Simulation: could not be made");
     pyns_Sim *self = (pyns_Sim *)type->tp_alloc(type, 0);
     if (!self) { nsm_sim_free(s); return NULL; }
@@ -687,7 +718,10 @@ static PyObject *step_failed(pyns_Sim *self, ns_status st)
 
 static PyObject *sim_step(pyns_Sim *self, PyObject *noargs)
 {
+    if (sim_busy(self)) return NULL;
+    sim_enter(self);
     ns_status st = nsm_sim_step(self->s);
+    sim_leave(self);
     if (st != NS_OK || PyErr_Occurred()) return step_failed(self, st);
     Py_RETURN_NONE;
 }
@@ -706,7 +740,18 @@ static const double *col_ptr(nsm_sim *s, const col *c)
     }
 }
 
+static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw);
+
 static PyObject *sim_run(pyns_Sim *self, PyObject *args, PyObject *kw)
+{
+    if (sim_busy(self)) return NULL;
+    sim_enter(self);
+    PyObject *r = sim_run_steps(self, args, kw);
+    sim_leave(self);
+    return r;
+}
+
+static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
     static char *kwlist[] = { "T", "every", NULL };
     double T;
@@ -849,6 +894,7 @@ static PyObject *sim_p(pyns_Sim *self, PyObject *a) { return state(self, a, 3); 
 
 static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
+    if (sim_busy(self)) return NULL;
     static char *kwlist[] = { "ds", "q", "v", "x", NULL };
     int ds;
     PyObject *o[3] = { Py_None, Py_None, Py_None };

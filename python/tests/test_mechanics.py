@@ -336,3 +336,37 @@ def test_nonlinear_relation_errors():
     m.add_interaction(law, ds, h=lambda t, Q: [Q[1]], jach=lambda t, Q: [[0.0, 1.0, 2.0]], size=1)
     with pytest.raises(ValueError, match="jach"):
         ns.Simulation(m, h=0.01).run(0.5)
+
+
+def test_callbacks_cannot_reenter_the_step():
+    m = ns.Model()
+    holder = {}
+
+    def fext_steps(t):
+        holder["sim"].step()           # re-entering the running step: refused
+        return [0.0]
+    m.add_lagrangian([[1.0]], [0.0], [0.0], fext=fext_steps)
+    sim = holder["sim"] = ns.Simulation(m, h=0.01)
+    with pytest.raises(RuntimeError, match="stepping"):
+        sim.run(0.1)
+    with pytest.raises(RuntimeError, match="stepping"):
+        sim.step()
+
+    m2 = ns.Model()
+
+    def fext_changes_model(t):
+        m2.add_law("newton")           # changing the model under the step: refused
+        return [0.0]
+    m2.add_lagrangian([[1.0]], [0.0], [0.0], fext=fext_changes_model)
+    s2 = ns.Simulation(m2, h=0.01)
+    with pytest.raises(RuntimeError, match="model cannot be changed"):
+        s2.step()
+    # outside a step the model and the simulation are usable again
+    assert m2.add_law("newton") >= 0
+    with pytest.raises(RuntimeError):
+        s2.step()                      # the callback still changes the model
+    # the mass callbacks run while the Simulation is made: same rule
+    m3 = ns.Model()
+    m3.add_lagrangian_nonlinear([0.0], [0.0], mass=lambda q: (m3.add_law("newton"), [[1.0]])[1])
+    with pytest.raises(RuntimeError, match="model cannot be changed"):
+        ns.Simulation(m3, h=0.01)
