@@ -1,0 +1,52 @@
+"""nonsmooth — Python interface of the nonsmooth C library (docs/python.md).
+
+Problems (numerics):
+    read(path, kind=None)                     a .dat or FCLIB .hdf5 file
+    lcp(M, q), mlcp(M, q, n) / mlcp(A=..., B=..., C=..., D=..., a=..., b=...),
+    relay(M, q, lb, ub), avi(M, q, H=, h= | lb=, ub=), equality(M, q),
+    fc(W, q, mu, dim=3), gfc(M, H, q, b, mu, dim=3),
+    gmp(M, q, types, blocks, mu=None, lb=, ub=)  from NumPy arrays or SciPy sparse
+    Problem.write(path), Problem.data(), Problem.kind, Problem.size
+
+Solving:
+    solve(problem, solver="auto", tol=1e-8, max_iter=0, ...) -> Result
+        (status, converged, error, iterations, seconds, message, solution
+        vectors as NumPy arrays: result.z, result.w, result.r, result.u, ...)
+    solvers(kind=None) -> list of {name, kind, description, default, max_iter}
+
+Mechanics (time-stepping):
+    Model(): add_lagrangian, add_lagrangian_nonlinear, add_first_order,
+             add_first_order_nonlinear, add_law, add_interaction (linear H / C, B,
+             or nonlinear h, jach, dhdt callbacks)
+    Simulation(model, h=..., ...): step(), run(T) -> trajectory dict
+
+Errors: Error (base; .status), InputError (also ValueError), FileError (also
+OSError), UnsupportedError (also NotImplementedError); MemoryError.
+"""
+
+try:
+    from ._core import (  # noqa: F401
+        Error, InputError, FileError, UnsupportedError,
+        Problem, Result, Model, Simulation,
+        read, solve, solvers,
+        lcp, mlcp, relay, avi, equality, fc, gfc, gmp,
+        version,
+    )
+except ImportError as exc:  # the usual cause: an interpreter without NumPy
+    import sys as _sys
+    if "numpy" in str(exc).lower():
+        raise ImportError(
+            f"nonsmooth needs NumPy, which {_sys.executable} cannot import; the package is "
+            "built for Debian's /usr/bin/python3 (python3-numpy): run it with that interpreter"
+        ) from exc
+    raise
+
+__version__ = version()
+
+__all__ = [
+    "Error", "InputError", "FileError", "UnsupportedError",
+    "Problem", "Result", "Model", "Simulation",
+    "read", "solve", "solvers",
+    "lcp", "mlcp", "relay", "avi", "equality", "fc", "gfc", "gmp",
+    "version",
+]

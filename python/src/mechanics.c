@@ -1,0 +1,1051 @@
+/* mechanics.c — Model and Simulation: time-stepping simulations built from
+ * Python (public nsm_*.h API only).
+ *
+ * Python callbacks (nonlinear systems, time-dependent forces) are called
+ * through trampolines with the GIL held (the extension never releases it).
+ * A callback that raises makes the trampoline return −1 (the library stops
+ * the step); the Python exception is then re-raised by step()/run(). Every
+ * trampoline returns −1 at once while an exception is pending, so no Python
+ * code runs with an exception set. The callables are kept alive by the
+ * Model (a capsule per system in Model._keep).
+ */
+#include "pyns.h"
+#include <math.h>
+#include <string.h>
+
+/* ================================================================ callbacks */
+
+typedef struct cbctx {
+    PyObject *mass, *fgyr, *jac_fgyr, *fint, *jac_fint, *fext; /* Lagrangian */
+    PyObject *f, *jac, *b;                                     /* first order */
+    PyObject *h, *jach, *dhdt;                                 /* nonlinear relations */
+    int n;
+} cbctx;
+
+static void cbctx_free(PyObject *cap)
+{
+    cbctx *c = PyCapsule_GetPointer(cap, "nonsmooth.cbctx");
+    if (!c) return;
+    Py_XDECREF(c->mass); Py_XDECREF(c->fgyr); Py_XDECREF(c->jac_fgyr); Py_XDECREF(c->fint);
+    Py_XDECREF(c->jac_fint); Py_XDECREF(c->fext); Py_XDECREF(c->f); Py_XDECREF(c->jac);
+    Py_XDECREF(c->b); Py_XDECREF(c->h); Py_XDECREF(c->jach); Py_XDECREF(c->dhdt);
+    PyMem_Free(c);
+}
+
+/* Non-finite values in a model's data or a callback's result: an error
+ * naming the argument (the library would carry NaN through the steps). */
+static int all_finite(PyArrayObject *a, const char *name)
+{
+    const double *x = PyArray_DATA(a);
+    npy_intp n = PyArray_SIZE(a);
+    for (npy_intp i = 0; i < n; i++)
+        if (!isfinite(x[i])) {
+            char v[32];
+            snprintf(v, sizeof v, "%g", x[i]);
+            PyErr_Format(pyns_InputError, "%s holds a non-finite value (%s) at flat index %zd", name,
+                         v, (Py_ssize_t)i);
+            return -1;
+        }
+    return 0;
+}
+
+/* Checked vector / matrix: shape as pyns_vector / pyns_fmatrix, finite. */
+static PyArrayObject *fvec(PyObject *o, const char *name, npy_intp n)
+{
+    PyArrayObject *a = pyns_vector(o, name, n);
+    if (a && all_finite(a, name) < 0) Py_CLEAR(a);
+    return a;
+}
+
+static PyArrayObject *fmat(PyObject *o, const char *name, npy_intp r, npy_intp c)
+{
+    PyArrayObject *a = pyns_fmatrix(o, name, r, c);
+    if (a && all_finite(a, name) < 0) Py_CLEAR(a);
+    return a;
+}
+
+/* Copies the callback's return value (array-like of shape (rows,) when cols
+ * < 0, else (rows, cols)) into out, column-major. */
+static int take(PyObject *r, const char *what, double *out, npy_intp rows, npy_intp cols)
+{
+    if (!r) return -1;
+    PyArrayObject *a = cols < 0 ? fvec(r, what, rows) : fmat(r, what, rows, cols);
+    Py_DECREF(r);
+    if (!a) return -1;
+    size_t n = (size_t)rows * (size_t)(cols < 0 ? 1 : cols);
+    if (n) memcpy(out, PyArray_DATA(a), n * sizeof(double));
+    Py_DECREF(a);
+    return 0;
+}
+
+static PyObject *vec(const double *x, int n) { return x ? pyns_array_copy(x, n) : (Py_INCREF(Py_None), Py_None); }
+
+static int tr_time(double t, int n, double *out, void *user)
+{
+    cbctx *c = user;
+    PyObject *fn = c->fext ? c->fext : c->b;
+    if (PyErr_Occurred()) return -1;
+    return take(PyObject_CallFunction(fn, "d", t), "callback result (time function)", out, n, -1);
+}
+
+static int tr_mass(int n, const double *q, double *M, void *user)
+{
+    cbctx *c = user;
+    if (PyErr_Occurred()) return -1;
+    PyObject *qa = vec(q, n);
+    if (!qa) return -1;
+    PyObject *r = PyObject_CallOneArg(c->mass, qa);
+    Py_DECREF(qa);
+    return take(r, "mass(q) result", M, n, n);
+}
+
+static int call_force(PyObject *fn, double t, int n, const double *q, const double *v, double *out,
+                      const char *what)
+{
+    if (PyErr_Occurred()) return -1;
+    PyObject *qa = vec(q, n), *va = qa ? vec(v, n) : NULL;
+    if (!va) { Py_XDECREF(qa); return -1; }
+    PyObject *r = PyObject_CallFunction(fn, "dOO", t, qa, va);
+    Py_DECREF(qa); Py_DECREF(va);
+    return take(r, what, out, n, -1);
+}
+
+static int call_force_jac(PyObject *fn, double t, int n, const double *q, const double *v,
+                          double *Jq, double *Jv, const char *what)
+{
+    if (PyErr_Occurred()) return -1;
+    PyObject *qa = vec(q, n), *va = qa ? vec(v, n) : NULL;
+    if (!va) { Py_XDECREF(qa); return -1; }
+    PyObject *r = PyObject_CallFunction(fn, "dOO", t, qa, va);
+    Py_DECREF(qa); Py_DECREF(va);
+    if (!r) return -1;
+    PyObject *a, *b;
+    if (!PyTuple_Check(r) || !PyArg_ParseTuple(r, "OO", &a, &b)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "%s must return a pair (dF/dq, dF/dv)", what);
+        Py_DECREF(r);
+        return -1;
+    }
+    Py_INCREF(a); Py_INCREF(b);
+    Py_DECREF(r);
+    if (take(a, "dF/dq", Jq, n, n) < 0) { Py_DECREF(b); return -1; }
+    return take(b, "dF/dv", Jv, n, n);
+}
+
+static int tr_fint(double t, int n, const double *q, const double *v, double *out, void *user)
+{ return call_force(((cbctx *)user)->fint, t, n, q, v, out, "fint(t, q, v) result"); }
+static int tr_fgyr(double t, int n, const double *q, const double *v, double *out, void *user)
+{ return call_force(((cbctx *)user)->fgyr, t, n, q, v, out, "fgyr(t, q, v) result"); }
+static int tr_jac_fint(double t, int n, const double *q, const double *v, double *Jq, double *Jv, void *user)
+{ return call_force_jac(((cbctx *)user)->jac_fint, t, n, q, v, Jq, Jv, "jac_fint(t, q, v)"); }
+static int tr_jac_fgyr(double t, int n, const double *q, const double *v, double *Jq, double *Jv, void *user)
+{ return call_force_jac(((cbctx *)user)->jac_fgyr, t, n, q, v, Jq, Jv, "jac_fgyr(t, q, v)"); }
+
+static int tr_field(double t, int n, const double *x, double *out, void *user)
+{
+    cbctx *c = user;
+    if (PyErr_Occurred()) return -1;
+    PyObject *xa = vec(x, n);
+    if (!xa) return -1;
+    PyObject *r = PyObject_CallFunction(c->f, "dO", t, xa);
+    Py_DECREF(xa);
+    return take(r, "f(t, x) result", out, n, -1);
+}
+
+static int tr_jac(double t, int n, const double *x, double *J, void *user)
+{
+    cbctx *c = user;
+    if (PyErr_Occurred()) return -1;
+    PyObject *xa = vec(x, n);
+    if (!xa) return -1;
+    PyObject *r = PyObject_CallFunction(c->jac, "dO", t, xa);
+    Py_DECREF(xa);
+    return take(r, "jac(t, x) result", J, n, n);
+}
+
+static int call_rel(PyObject *fn, double t, int nq, const double *Q, double *out, npy_intp rows,
+                    npy_intp cols, const char *what)
+{
+    if (PyErr_Occurred()) return -1;
+    PyObject *Qa = vec(Q, nq);
+    if (!Qa) return -1;
+    PyObject *r = PyObject_CallFunction(fn, "dO", t, Qa);
+    Py_DECREF(Qa);
+    return take(r, what, out, rows, cols);
+}
+
+static int tr_h(double t, int nq, const double *Q, int m, double *out, void *user)
+{ return call_rel(((cbctx *)user)->h, t, nq, Q, out, m, -1, "h(t, Q) result"); }
+static int tr_dhdt(double t, int nq, const double *Q, int m, double *out, void *user)
+{ return call_rel(((cbctx *)user)->dhdt, t, nq, Q, out, m, -1, "dhdt(t, Q) result"); }
+static int tr_jach(double t, int nq, const double *Q, int m, double *H, void *user)
+{ return call_rel(((cbctx *)user)->jach, t, nq, Q, H, m, nq, "jach(t, Q) result"); }
+
+/* ==================================================================== Model */
+
+typedef struct {
+    PyObject_HEAD
+    nsm_model *m;
+    PyObject *keep;   /* list: callback capsules (outlive the model's use of them) */
+    int busy;         /* > 0 while a simulation of it steps (callbacks may run) */
+} pyns_Model;
+
+/* A callback must not change the model under a running step: refused. */
+static int model_busy(pyns_Model *self)
+{
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the model cannot be changed while one of its "
+                    "simulations is stepping (from a callback)");
+    return 1;
+}
+
+static PyTypeObject ModelType;
+
+static PyObject *model_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    if (PyTuple_GET_SIZE(args) || (kw && PyDict_GET_SIZE(kw))) {
+        PyErr_SetString(PyExc_TypeError, "Model() takes no arguments");
+        return NULL;
+    }
+    pyns_Model *o = (pyns_Model *)type->tp_alloc(type, 0);
+    if (!o) return NULL;
+    o->m = nsm_model_new();
+    o->keep = PyList_New(0);
+    if (!o->m || !o->keep) { Py_DECREF(o); return PyErr_NoMemory(); }
+    return (PyObject *)o;
+}
+
+static void model_dealloc(pyns_Model *self)
+{
+    PyObject_GC_UnTrack(self);
+    nsm_model_free(self->m);
+    Py_XDECREF(self->keep);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int model_traverse(pyns_Model *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->keep);
+    return 0;
+}
+
+/* New callback context kept by the model; NULL + exception on failure. */
+static cbctx *new_ctx(pyns_Model *self, int n)
+{
+    cbctx *c = PyMem_Calloc(1, sizeof *c);
+    if (!c) { PyErr_NoMemory(); return NULL; }
+    c->n = n;
+    PyObject *cap = PyCapsule_New(c, "nonsmooth.cbctx", cbctx_free);
+    if (!cap) { PyMem_Free(c); return NULL; }
+    int r = PyList_Append(self->keep, cap);
+    Py_DECREF(cap);
+    return r < 0 ? NULL : c;
+}
+
+static int check_callable(PyObject *o, const char *name)
+{
+    if (o && o != Py_None && !PyCallable_Check(o)) {
+        PyErr_Format(PyExc_TypeError, "%s must be callable", name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *add_ds(pyns_Model *self, nsm_ds *ds)
+{
+    if (!ds) {
+        PyErr_SetString(pyns_InputError, "the system could not be made (bad sizes or out of memory)");
+        return NULL;
+    }
+    int id = nsm_model_add_ds(self->m, ds);
+    if (id < 0) return pyns_raise(NS_BAD_INPUT, nsm_model_error(self->m));
+    return PyLong_FromLong(id);
+}
+
+static int dim_of(PyObject *o, const char *name, npy_intp *n)
+{
+    PyArrayObject *a = pyns_vector(o, name, -1);
+    if (!a) return -1;
+    *n = PyArray_DIM(a, 0);
+    Py_DECREF(a);
+    if (*n < 1 || *n > 1000000) {
+        PyErr_Format(PyExc_ValueError, "%s: a system needs 1 to 1e6 coordinates", name);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *model_add_lagrangian(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "M", "q0", "v0", "C", "K", "fext", NULL };
+    PyObject *Mo, *q0o, *v0o = Py_None, *Co = Py_None, *Ko = Py_None, *fo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O$OOO:add_lagrangian", kwlist, &Mo, &q0o, &v0o,
+                                     &Co, &Ko, &fo))
+        return NULL;
+    npy_intp n;
+    if (dim_of(q0o, "q0", &n) < 0) return NULL;
+    PyArrayObject *M = fmat(Mo, "M", n, n), *q0 = NULL, *v0 = NULL, *C = NULL, *K = NULL,
+                  *fc = NULL;
+    PyObject *res = NULL;
+    nsm_ds *ds = NULL;
+    if (!M || !(q0 = fvec(q0o, "q0", n))) goto done;
+    if (v0o != Py_None && !(v0 = fvec(v0o, "v0", n))) goto done;
+    if (Co != Py_None && !(C = fmat(Co, "C", n, n))) goto done;
+    if (Ko != Py_None && !(K = fmat(Ko, "K", n, n))) goto done;
+    if (fo != Py_None && !PyCallable_Check(fo) && !(fc = fvec(fo, "fext", n))) goto done;
+    ds = nsm_ds_lagrangian_lti_new((int)n, PyArray_DATA(M), PyArray_DATA(q0),
+                                   v0 ? PyArray_DATA(v0) : NULL);
+    if (!ds) { PyErr_SetString(pyns_InputError, "add_lagrangian: the system could not be made"); goto done; }
+    if ((C && nsm_ds_set_damping(ds, PyArray_DATA(C)) != NS_OK) ||
+        (K && nsm_ds_set_stiffness(ds, PyArray_DATA(K)) != NS_OK) ||
+        (fc && nsm_ds_set_fext_constant(ds, PyArray_DATA(fc)) != NS_OK)) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (fo != Py_None && !fc) {
+        cbctx *c = new_ctx(self, (int)n);
+        if (!c) goto done;
+        Py_INCREF(fo);
+        c->fext = fo;
+        nsm_ds_set_fext(ds, tr_time, c);
+    }
+    res = add_ds(self, ds);
+    ds = NULL;
+done:
+    nsm_ds_free(ds);
+    Py_XDECREF(M); Py_XDECREF(q0); Py_XDECREF(v0); Py_XDECREF(C); Py_XDECREF(K); Py_XDECREF(fc);
+    return res;
+}
+
+static PyObject *model_add_lagrangian_nonlinear(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "q0", "v0", "mass", "fint", "jac_fint", "fgyr", "jac_fgyr", "fext", NULL };
+    PyObject *q0o, *v0o, *mass = Py_None, *fint = Py_None, *jfint = Py_None, *fgyr = Py_None,
+             *jfgyr = Py_None, *fext = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|$OOOOOO:add_lagrangian_nonlinear", kwlist, &q0o,
+                                     &v0o, &mass, &fint, &jfint, &fgyr, &jfgyr, &fext))
+        return NULL;
+    if (mass == Py_None) { PyErr_SetString(PyExc_TypeError, "mass (a callable q -> M(q)) is required"); return NULL; }
+    if (check_callable(mass, "mass") || check_callable(fint, "fint") ||
+        check_callable(jfint, "jac_fint") || check_callable(fgyr, "fgyr") ||
+        check_callable(jfgyr, "jac_fgyr") || check_callable(fext, "fext"))
+        return NULL;
+    npy_intp n;
+    if (dim_of(q0o, "q0", &n) < 0) return NULL;
+    PyArrayObject *q0 = fvec(q0o, "q0", n), *v0 = q0 ? fvec(v0o, "v0", n) : NULL;
+    if (!v0) { Py_XDECREF(q0); return NULL; }
+    PyObject *res = NULL;
+    cbctx *c = new_ctx(self, (int)n);
+    if (c) {
+        nsm_lagrangian_fns fns = { 0 };
+        fns.user = c;
+        Py_INCREF(mass); c->mass = mass; fns.mass = tr_mass;
+        if (fint != Py_None) { Py_INCREF(fint); c->fint = fint; fns.fint = tr_fint; }
+        if (jfint != Py_None) { Py_INCREF(jfint); c->jac_fint = jfint; fns.jac_fint = tr_jac_fint; }
+        if (fgyr != Py_None) { Py_INCREF(fgyr); c->fgyr = fgyr; fns.fgyr = tr_fgyr; }
+        if (jfgyr != Py_None) { Py_INCREF(jfgyr); c->jac_fgyr = jfgyr; fns.jac_fgyr = tr_jac_fgyr; }
+        if (fext != Py_None) { Py_INCREF(fext); c->fext = fext; fns.fext = tr_time; }
+        res = add_ds(self, nsm_ds_lagrangian_new((int)n, &fns, PyArray_DATA(q0), PyArray_DATA(v0)));
+    }
+    Py_DECREF(q0); Py_DECREF(v0);
+    return res;
+}
+
+static PyObject *model_add_first_order(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "A", "x0", "b", NULL };
+    PyObject *Ao, *x0o, *bo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:add_first_order", kwlist, &Ao, &x0o, &bo))
+        return NULL;
+    if (check_callable(bo, "b")) return NULL;
+    npy_intp n;
+    if (dim_of(x0o, "x0", &n) < 0) return NULL;
+    PyArrayObject *A = fmat(Ao, "A", n, n), *x0 = A ? fvec(x0o, "x0", n) : NULL;
+    if (!x0) { Py_XDECREF(A); return NULL; }
+    PyObject *res = NULL;
+    cbctx *c = NULL;
+    if (bo != Py_None) {
+        if (!(c = new_ctx(self, (int)n))) goto done;
+        Py_INCREF(bo);
+        c->b = bo;
+    }
+    res = add_ds(self, nsm_ds_first_order_lti_new((int)n, PyArray_DATA(A), c ? tr_time : NULL, c,
+                                                  PyArray_DATA(x0)));
+done:
+    Py_DECREF(A); Py_DECREF(x0);
+    return res;
+}
+
+static PyObject *model_add_first_order_nonlinear(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "x0", "f", "jac", NULL };
+    PyObject *x0o, *f, *jac;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "O$OO:add_first_order_nonlinear", kwlist, &x0o, &f, &jac))
+        return NULL;
+    if (!PyCallable_Check(f) || !PyCallable_Check(jac)) {
+        PyErr_SetString(PyExc_TypeError, "f and jac must be callable");
+        return NULL;
+    }
+    npy_intp n;
+    if (dim_of(x0o, "x0", &n) < 0) return NULL;
+    PyArrayObject *x0 = fvec(x0o, "x0", n);
+    if (!x0) return NULL;
+    PyObject *res = NULL;
+    cbctx *c = new_ctx(self, (int)n);
+    if (c) {
+        Py_INCREF(f); c->f = f;
+        Py_INCREF(jac); c->jac = jac;
+        res = add_ds(self, nsm_ds_first_order_new((int)n, tr_field, tr_jac, c, PyArray_DATA(x0)));
+    }
+    Py_DECREF(x0);
+    return res;
+}
+
+static PyObject *model_add_law(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "kind", "size", "e", "mu", "dim", "lb", "ub", NULL };
+    const char *kind;
+    int size = 1, dim = 3;
+    double e = 0.0, mu = 0.0;
+    PyObject *lbo = Py_None, *ubo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "s|$iddiOO:add_law", kwlist, &kind, &size, &e, &mu,
+                                     &dim, &lbo, &ubo))
+        return NULL;
+    nsm_nslaw *l = NULL;
+    const char *why = "size must be >= 1";
+    if (!strcmp(kind, "relay")) {
+        PyArrayObject *lb = pyns_vector(lbo, "lb", -1), *ub = NULL;
+        if (!lb) return NULL;
+        if (!(ub = pyns_vector(ubo, "ub", PyArray_DIM(lb, 0)))) { Py_DECREF(lb); return NULL; }
+        l = nsm_nslaw_relay_new((int)PyArray_DIM(lb, 0), PyArray_DATA(lb), PyArray_DATA(ub));
+        why = "relay: need 1 or more bounds, lb <= ub, no NaN";
+        Py_DECREF(lb); Py_DECREF(ub);
+    } else if (lbo != Py_None || ubo != Py_None) {
+        PyErr_Format(PyExc_TypeError, "add_law('%s'): lb and ub are for relay laws", kind);
+        return NULL;
+    } else if (!strcmp(kind, "newton")) {
+        l = size >= 1 && e >= 0.0 && e <= 1.0 ? nsm_nslaw_newton_new(size, e) : NULL;
+        why = "newton: size >= 1 and e in [0, 1]";
+    } else if (!strcmp(kind, "newton_coulomb")) {
+        l = (dim == 2 || dim == 3) && e >= 0.0 && e <= 1.0 && mu >= 0.0 && isfinite(mu)
+            ? nsm_nslaw_newton_coulomb_new(dim, e, mu) : NULL;
+        why = "newton_coulomb: dim 2 or 3, e in [0, 1], mu >= 0 finite";
+    } else if (!strcmp(kind, "complementarity")) {
+        l = size >= 1 ? nsm_nslaw_complementarity_new(size) : NULL;
+    } else if (!strcmp(kind, "equality")) {
+        l = size >= 1 ? nsm_nslaw_equality_new(size) : NULL;
+    } else {
+        PyErr_Format(PyExc_ValueError, "unknown law '%s' (newton, newton_coulomb, complementarity, "
+                     "relay, equality)", kind);
+        return NULL;
+    }
+    if (!l) {
+        PyErr_Format(pyns_InputError, "add_law('%s'): bad parameters (%s)", kind, why);
+        return NULL;
+    }
+    int id = nsm_model_add_law(self->m, l);
+    if (id < 0) return pyns_raise(NS_BAD_INPUT, nsm_model_error(self->m));
+    return PyLong_FromLong(id);
+}
+
+static PyObject *model_add_interaction(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "law", "ds", "ds2", "H", "b", "C", "D", "B", "e", "h", "jach", "dhdt",
+                              "size", NULL };
+    int law, ds1, ds2 = -1, size = -1;
+    PyObject *Ho = Py_None, *bo = Py_None, *Co = Py_None, *Do = Py_None, *Bo = Py_None, *eo = Py_None;
+    PyObject *ho = Py_None, *jo = Py_None, *dto = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|i$OOOOOOOOOi:add_interaction", kwlist, &law, &ds1,
+                                     &ds2, &Ho, &bo, &Co, &Do, &Bo, &eo, &ho, &jo, &dto, &size))
+        return NULL;
+    const nsm_ds *d1 = nsm_model_ds_const(self->m, ds1), *d2 = ds2 >= 0 ? nsm_model_ds_const(self->m, ds2) : NULL;
+    if (!d1 || (ds2 >= 0 && !d2) || ds2 < -1) {
+        PyErr_Format(pyns_InputError, "add_interaction: no system %d", !d1 ? ds1 : ds2);
+        return NULL;
+    }
+    npy_intp ncols = nsm_ds_size(d1) + (d2 ? nsm_ds_size(d2) : 0);
+    nsm_relation *rel = NULL;
+    if (ho != Py_None || jo != Py_None || dto != Py_None) {
+        if (Ho != Py_None || bo != Py_None || Co != Py_None || Do != Py_None || Bo != Py_None ||
+            eo != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "add_interaction: h, jach (and dhdt) make a nonlinear "
+                            "relation; H, b, C, D, B, e belong to linear ones");
+            return NULL;
+        }
+        if (check_callable(ho, "h") || check_callable(jo, "jach") || check_callable(dto, "dhdt"))
+            return NULL;
+        if (ho == Py_None || jo == Py_None || size < 1) {
+            PyErr_SetString(PyExc_TypeError, "add_interaction: a nonlinear relation needs h, jach "
+                            "and size (the length of y)");
+            return NULL;
+        }
+        cbctx *c = new_ctx(self, size);
+        if (!c) return NULL;
+        Py_INCREF(ho); c->h = ho;
+        Py_INCREF(jo); c->jach = jo;
+        if (dto != Py_None) {
+            Py_INCREF(dto); c->dhdt = dto;
+            rel = nsm_relation_rheonomous_new(size, (int)ncols, tr_h, tr_jach, tr_dhdt, c);
+        } else {
+            rel = nsm_relation_scleronomous_new(size, (int)ncols, tr_h, tr_jach, c);
+        }
+    } else if (Ho != Py_None) {
+        if (Co != Py_None || Do != Py_None || Bo != Py_None || eo != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "add_interaction: H (and b) for a Lagrangian relation, "
+                            "C, B (and D, e) for a first-order one, not both");
+            return NULL;
+        }
+        PyArrayObject *H = fmat(Ho, "H", -1, ncols), *b = NULL;
+        if (!H) return NULL;
+        if (bo != Py_None && !(b = fvec(bo, "b", PyArray_DIM(H, 0)))) { Py_DECREF(H); return NULL; }
+        rel = nsm_relation_lagrangian_linear_new((int)PyArray_DIM(H, 0), (int)ncols, PyArray_DATA(H),
+                                                 b ? PyArray_DATA(b) : NULL);
+        Py_DECREF(H); Py_XDECREF(b);
+    } else if (Co != Py_None && Bo != Py_None) {
+        if (bo != Py_None) {
+            PyErr_SetString(PyExc_TypeError, "add_interaction: b belongs to Lagrangian relations (H)");
+            return NULL;
+        }
+        PyArrayObject *C = fmat(Co, "C", -1, ncols), *B = NULL, *D = NULL, *e = NULL;
+        if (!C) return NULL;
+        npy_intp m = PyArray_DIM(C, 0);
+        if (!(B = fmat(Bo, "B", ncols, m)) ||
+            (Do != Py_None && !(D = fmat(Do, "D", m, m))) ||
+            (eo != Py_None && !(e = fvec(eo, "e", m)))) {
+            Py_DECREF(C); Py_XDECREF(B); Py_XDECREF(D);
+            return NULL;
+        }
+        rel = nsm_relation_first_order_linear_new((int)m, (int)ncols, PyArray_DATA(C),
+                                                  D ? PyArray_DATA(D) : NULL, PyArray_DATA(B),
+                                                  e ? PyArray_DATA(e) : NULL);
+        Py_DECREF(C); Py_DECREF(B); Py_XDECREF(D); Py_XDECREF(e);
+    } else {
+        PyErr_SetString(PyExc_TypeError, "add_interaction: give H (Lagrangian linear relation "
+                        "y = H q + b) or C and B (first-order linear y = C x + D lambda + e, r = B lambda)");
+        return NULL;
+    }
+    if (!rel) {
+        PyErr_SetString(pyns_InputError, "add_interaction: the relation could not be made (empty or too large)");
+        return NULL;
+    }
+    int id = nsm_model_add_interaction(self->m, rel, law, ds1, ds2);
+    if (id < 0) return pyns_raise(NS_BAD_INPUT, nsm_model_error(self->m));
+    return PyLong_FromLong(id);
+}
+
+static PyObject *model_remove_interaction(pyns_Model *self, PyObject *arg)
+{
+    if (model_busy(self)) return NULL;
+    long id;
+    if (pyns_get_int(arg, "interaction", -2147483647L, 2147483647L, &id) < 0) return NULL;
+    if (nsm_model_remove_interaction(self->m, (int)id) != NS_OK)
+        return pyns_raise(NS_BAD_INPUT, nsm_model_error(self->m)[0] ? nsm_model_error(self->m)
+                                                                    : "remove_interaction: bad id");
+    Py_RETURN_NONE;
+}
+
+static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
+static PyObject *model_ninter(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_ninter(self->m)); }
+
+static PyObject *model_repr(pyns_Model *self)
+{
+    return PyUnicode_FromFormat("<nonsmooth.Model: %d system(s), %d interaction(s)>",
+                                nsm_model_nds(self->m), nsm_model_ninter(self->m));
+}
+
+static PyMethodDef model_methods[] = {
+    { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian, METH_VARARGS | METH_KEYWORDS,
+      "add_lagrangian(M, q0, v0=None, *, C=None, K=None, fext=None) -> system id.\n"
+      "LTI Lagrangian M q'' + C q' + K q = fext(t) + p; fext a constant vector or a callable t -> vector." },
+    { "add_lagrangian_nonlinear", (PyCFunction)(void (*)(void))model_add_lagrangian_nonlinear,
+      METH_VARARGS | METH_KEYWORDS,
+      "add_lagrangian_nonlinear(q0, v0, *, mass, fint=None, jac_fint=None, fgyr=None, jac_fgyr=None, "
+      "fext=None) -> system id.\nM(q) q'' + fgyr(t, q, v) + fint(t, q, v) = fext(t) + p; mass(q) -> n×n, "
+      "forces (t, q, v) -> n, Jacobians (t, q, v) -> (dF/dq, dF/dv)." },
+    { "add_first_order", (PyCFunction)(void (*)(void))model_add_first_order, METH_VARARGS | METH_KEYWORDS,
+      "add_first_order(A, x0, b=None) -> system id. LTI x' = A x + b(t) + r (b a callable t -> vector)." },
+    { "add_first_order_nonlinear", (PyCFunction)(void (*)(void))model_add_first_order_nonlinear,
+      METH_VARARGS | METH_KEYWORDS,
+      "add_first_order_nonlinear(x0, *, f, jac) -> system id. x' = f(t, x) + r; jac(t, x) -> df/dx." },
+    { "add_law", (PyCFunction)(void (*)(void))model_add_law, METH_VARARGS | METH_KEYWORDS,
+      "add_law(kind, *, size=1, e=0, mu=0, dim=3, lb=None, ub=None) -> law id. kind: 'newton' (size, e), "
+      "'newton_coulomb' (dim, e, mu), 'complementarity' (size), 'relay' (lb, ub), 'equality' (size)." },
+    { "add_interaction", (PyCFunction)(void (*)(void))model_add_interaction, METH_VARARGS | METH_KEYWORDS,
+      "add_interaction(law, ds, ds2=-1, *, H=None, b=None, C=None, D=None, B=None, e=None, h=None, "
+      "jach=None, dhdt=None, size=None) -> id.\n"
+      "Lagrangian linear y = H Q + b; first-order linear y = C X + D lambda + e, r = B lambda; "
+      "Lagrangian nonlinear y = h(t, Q) with jach(t, Q) -> dh/dQ (size × ncols) and, if y depends "
+      "on t, dhdt(t, Q); size = len(y)." },
+    { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
+      "remove_interaction(id): removes an interaction (between steps)." },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef model_getset[] = {
+    { "nds", (getter)model_nds, NULL, "number of systems", NULL },
+    { "ninter", (getter)model_ninter, NULL, "number of live interactions", NULL },
+    { NULL, NULL, NULL, NULL, NULL }
+};
+
+static PyTypeObject ModelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nonsmooth.Model",
+    .tp_basicsize = sizeof(pyns_Model),
+    .tp_dealloc = (destructor)model_dealloc,
+    .tp_repr = (reprfunc)model_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)model_traverse,
+    .tp_doc = "Model(): systems, nonsmooth laws and interactions (nsm_model).",
+    .tp_methods = model_methods,
+    .tp_getset = model_getset,
+    .tp_new = model_new,
+};
+
+/* =============================================================== Simulation */
+
+typedef struct {
+    PyObject_HEAD
+    nsm_sim *s;
+    pyns_Model *model;
+    PyObject *kw;     /* keeps the option strings alive */
+    int busy;         /* 1 while stepping: a callback may not step or change it */
+} pyns_Sim;
+
+static int sim_busy(pyns_Sim *self)
+{
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the simulation is stepping: it cannot be stepped or "
+                    "changed from one of its callbacks");
+    return 1;
+}
+
+static void sim_enter(pyns_Sim *self) { self->busy = 1; self->model->busy++; }
+static void sim_leave(pyns_Sim *self) { self->busy = 0; self->model->busy--; }
+
+static PyTypeObject SimType;
+
+static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_start", "gap_tol",
+                                        "separating_restitution", "theta_output", "dump_dir",
+                                        "dump_max", NULL };
+
+static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    PyObject *mo;
+    if (!PyArg_ParseTuple(args, "O!:Simulation", &ModelType, &mo)) return NULL;
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    if (pyns_parse_options(kw, &o.solver_options, sim_skip) < 0) return NULL;
+    PyObject *v;
+    long l;
+    int b;
+    if (!kw || !(v = PyDict_GetItemString(kw, "h"))) {
+        PyErr_SetString(PyExc_TypeError, "Simulation(model, h=..., ...): the time step h is required");
+        return NULL;
+    }
+    if (pyns_get_double(v, "h", &o.h) < 0) return NULL;
+    if ((v = PyDict_GetItemString(kw, "theta")) && pyns_get_double(v, "theta", &o.theta) < 0) return NULL;
+    if ((v = PyDict_GetItemString(kw, "t0")) && pyns_get_double(v, "t0", &o.t0) < 0) return NULL;
+    if ((v = PyDict_GetItemString(kw, "gap_tol")) && pyns_get_double(v, "gap_tol", &o.gap_tol) < 0) return NULL;
+    if ((v = PyDict_GetItemString(kw, "warm_start"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.warm_start = b; }
+    if ((v = PyDict_GetItemString(kw, "separating_restitution"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.separating_restitution = b; }
+    if ((v = PyDict_GetItemString(kw, "theta_output"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.theta_output = b; }
+    if ((v = PyDict_GetItemString(kw, "dump_max"))) { if (pyns_get_int(v, "dump_max", 0, 2147483647L, &l) < 0) return NULL; o.dump_max = l; }
+    if ((v = PyDict_GetItemString(kw, "dump_dir")) && v != Py_None) {
+        if (!PyUnicode_Check(v) || !(o.dump_dir = PyUnicode_AsUTF8(v))) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "dump_dir must be a str");
+            return NULL;
+        }
+    }
+    if ((v = PyDict_GetItemString(kw, "solver")) && v != Py_None && !pyns_key_is(v, "auto")) {
+        if (!PyUnicode_Check(v) || !(o.solver = PyUnicode_AsUTF8(v))) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "solver must be a str");
+            return NULL;
+        }
+        int known = 0;
+        for (size_t i = 0; i < ns_solver_count() && !known; i++)
+            known = !strcmp(ns_solver_at(i)->name, o.solver);
+        if (!known) {
+            PyErr_Format(pyns_InputError, "unknown solver '%s' (nonsmooth.solvers() lists them)", o.solver);
+            return NULL;
+        }
+    }
+    char err[NS_ERRMSG_LEN] = "";
+    ((pyns_Model *)mo)->busy++;    /* nsm_sim_new may call the mass callbacks */
+    nsm_sim *s = nsm_sim_new(((pyns_Model *)mo)->m, &o, err);
+    ((pyns_Model *)mo)->busy--;
+    if (!s) return pyns_raise(NS_BAD_INPUT, err[0] ? err : "Simulation: could not be made");
+    pyns_Sim *self = (pyns_Sim *)type->tp_alloc(type, 0);
+    if (!self) { nsm_sim_free(s); return NULL; }
+    self->s = s;
+    Py_INCREF(mo);
+    self->model = (pyns_Model *)mo;
+    self->kw = kw ? PyDict_Copy(kw) : NULL;
+    return (PyObject *)self;
+}
+
+static void sim_dealloc(pyns_Sim *self)
+{
+    PyObject_GC_UnTrack(self);
+    nsm_sim_free(self->s);
+    Py_XDECREF(self->model);
+    Py_XDECREF(self->kw);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int sim_traverse(pyns_Sim *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->model);
+    Py_VISIT(self->kw);
+    return 0;
+}
+
+/* Exception after a failed step: the callback's own if one is pending. */
+static PyObject *step_failed(pyns_Sim *self, ns_status st)
+{
+    if (PyErr_Occurred()) return NULL;
+    const char *e = nsm_sim_error(self->s);
+    char msg[NS_ERRMSG_LEN + 64];
+    snprintf(msg, sizeof msg, "step %ld at t = %.17g: %s", nsm_sim_step_count(self->s),
+             nsm_sim_time(self->s), e && e[0] ? e : ns_status_name(st));
+    return pyns_raise(st == NS_OK ? NS_BAD_INPUT : st, msg);
+}
+
+static PyObject *sim_step(pyns_Sim *self, PyObject *noargs)
+{
+    if (sim_busy(self)) return NULL;
+    sim_enter(self);
+    ns_status st = nsm_sim_step(self->s);
+    sim_leave(self);
+    if (st != NS_OK || PyErr_Occurred()) return step_failed(self, st);
+    Py_RETURN_NONE;
+}
+
+/* One recorded column group: a borrowed pointer source re-read each row. */
+typedef struct col { int what, id, level, len; } col;  /* what: 0 q, 1 v, 2 x, 3 y, 4 lambda */
+
+static const double *col_ptr(nsm_sim *s, const col *c)
+{
+    switch (c->what) {
+    case 0: return nsm_sim_q(s, c->id);
+    case 1: return nsm_sim_v(s, c->id);
+    case 2: return nsm_sim_x(s, c->id);
+    case 3: return nsm_sim_y(s, c->id, c->level);
+    default: return nsm_sim_lambda(s, c->id, c->level);
+    }
+}
+
+static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw);
+
+static PyObject *sim_run(pyns_Sim *self, PyObject *args, PyObject *kw)
+{
+    if (sim_busy(self)) return NULL;
+    sim_enter(self);
+    PyObject *r = sim_run_steps(self, args, kw);
+    sim_leave(self);
+    return r;
+}
+
+static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "T", "every", NULL };
+    double T;
+    long every = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|l:run", kwlist, &T, &every)) return NULL;
+    if (!isfinite(T)) { PyErr_SetString(PyExc_ValueError, "T must be finite"); return NULL; }
+    if (every < 1) { PyErr_SetString(PyExc_ValueError, "every must be >= 1"); return NULL; }
+    nsm_sim *s = self->s;
+    nsm_model *m = self->model->m;
+    int nds = nsm_model_nds(m), cap = nsm_model_inter_capacity(m);
+    col *cols = PyMem_Calloc((size_t)(2 * nds + 3 * cap) + 1, sizeof *cols);
+    if (!cols) return PyErr_NoMemory();
+    int nc = 0, width = 1;
+    for (int d = 0; d < nds; d++) {
+        int n = nsm_ds_size(nsm_model_ds_const(m, d));
+        if (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d))) {
+            cols[nc++] = (col){ 0, d, 0, n };
+            cols[nc++] = (col){ 1, d, 0, n };
+        } else {
+            cols[nc++] = (col){ 2, d, 0, n };
+        }
+        width += (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d)) ? 2 : 1) * n;
+    }
+    for (int i = 0; i < cap; i++) {
+        if (!nsm_model_inter_alive(m, i)) continue;
+        int n = nsm_model_inter_size(m, i);
+        int first = nsm_relation_get_type(nsm_model_relation(m, i)) == NSM_REL_FIRST_ORDER_LINEAR;
+        cols[nc++] = (col){ 3, i, 0, n };
+        if (!first) cols[nc++] = (col){ 3, i, 1, n };
+        cols[nc++] = (col){ 4, i, first ? 0 : 1, n };
+        width += (first ? 2 : 3) * n;
+    }
+    double h = nsm_sim_step_size(s);
+    size_t rows = 0, cap_rows = 64;
+    double est = (T - nsm_sim_time(s)) / h / (double)every + 2.0;
+    if (est > 64 && est < 1e7) cap_rows = (size_t)est;
+    double *buf = PyMem_Malloc(cap_rows * (size_t)width * sizeof(double));
+    PyObject *out = NULL;
+    ns_status st = NS_OK;
+    if (!buf) { PyMem_Free(cols); return PyErr_NoMemory(); }
+    for (long k = 0;; k++) {
+        int record = k % every == 0;
+        if (record) {
+            if (rows == cap_rows) {
+                double *nb = PyMem_Realloc(buf, 2 * cap_rows * (size_t)width * sizeof(double));
+                if (!nb) { PyErr_NoMemory(); goto done; }
+                buf = nb;
+                cap_rows *= 2;
+            }
+            double *row = buf + rows * (size_t)width;
+            *row++ = nsm_sim_time(s);
+            for (int c = 0; c < nc; c++) {
+                const double *x = col_ptr(s, &cols[c]);
+                for (int j = 0; j < cols[c].len; j++) row[j] = x ? x[j] : NAN;
+                row += cols[c].len;
+            }
+            rows++;
+        }
+        if (!(nsm_sim_time(s) < T - 0.5 * h)) break;
+        st = nsm_sim_step(s);
+        if (st != NS_OK || PyErr_Occurred()) { step_failed(self, st); goto done; }
+        if ((k & 1023) == 1023 && PyErr_CheckSignals() < 0) goto done;
+        if ((k + 1) % every != 0 && !(nsm_sim_time(s) < T - 0.5 * h)) k = -1; /* record the last state */
+    }
+    /* assemble: t, then per column group a (rows × len) array */
+    out = PyDict_New();
+    const char *names[] = { "q", "v", "x", "y", "lambda" };
+    PyObject *groups[6] = { NULL };
+    if (!out) goto done;
+    for (int g = 0; g < 6; g++) {
+        groups[g] = PyDict_New();
+        if (!groups[g]) goto fail;
+    }
+    npy_intp n1 = (npy_intp)rows;
+    PyObject *t = PyArray_SimpleNew(1, &n1, NPY_DOUBLE);
+    if (!t) goto fail;
+    for (size_t r = 0; r < rows; r++) ((double *)PyArray_DATA((PyArrayObject *)t))[r] = buf[r * (size_t)width];
+    if (PyDict_SetItemString(out, "t", t) < 0) { Py_DECREF(t); goto fail; }
+    Py_DECREF(t);
+    size_t off = 1;
+    for (int c = 0; c < nc; c++) {
+        npy_intp dims[2] = { (npy_intp)rows, cols[c].len };
+        PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+        if (!a) goto fail;
+        double *dst = PyArray_DATA((PyArrayObject *)a);
+        for (size_t r = 0; r < rows; r++)
+            memcpy(dst + r * (size_t)cols[c].len, buf + r * (size_t)width + off,
+                   (size_t)cols[c].len * sizeof(double));
+        off += (size_t)cols[c].len;
+        int g = cols[c].what == 3 && cols[c].level == 1 ? 5 : cols[c].what;
+        PyObject *key = PyLong_FromLong(cols[c].id);
+        int r = key ? PyDict_SetItem(groups[g], key, a) : -1;
+        Py_XDECREF(key);
+        Py_DECREF(a);
+        if (r < 0) goto fail;
+    }
+    for (int g = 0; g < 6; g++)
+        if (PyDict_SetItemString(out, g < 5 ? names[g] : "ydot", groups[g]) < 0) goto fail;
+    for (int g = 0; g < 6; g++) Py_DECREF(groups[g]);
+    goto done;
+fail:
+    for (int g = 0; g < 6; g++) Py_XDECREF(groups[g]);
+    Py_CLEAR(out);
+done:
+    PyMem_Free(buf);
+    PyMem_Free(cols);
+    if (PyErr_Occurred()) { Py_XDECREF(out); return NULL; }
+    return out;
+}
+
+static int ds_arg(pyns_Sim *self, PyObject *args, int *ds)
+{
+    if (!PyArg_ParseTuple(args, "i", ds)) return -1;
+    if (*ds < 0 || *ds >= nsm_model_nds(self->model->m)) {
+        PyErr_Format(pyns_InputError, "no system %d", *ds);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *state(pyns_Sim *self, PyObject *args, int what)
+{
+    int ds;
+    if (ds_arg(self, args, &ds) < 0) return NULL;
+    const double *x = what == 0 ? nsm_sim_q(self->s, ds) : what == 1 ? nsm_sim_v(self->s, ds)
+                    : what == 2 ? nsm_sim_x(self->s, ds) : nsm_sim_p(self->s, ds);
+    if (!x) {
+        PyErr_Format(pyns_InputError, "system %d has no %s (%s system)", ds,
+                     what == 0 ? "q" : what == 1 ? "v" : what == 2 ? "x" : "p",
+                     nsm_ds_is_lagrangian(nsm_model_ds_const(self->model->m, ds)) ? "Lagrangian" : "first-order");
+        return NULL;
+    }
+    return pyns_array_copy(x, nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
+}
+
+static PyObject *sim_q(pyns_Sim *self, PyObject *a) { return state(self, a, 0); }
+static PyObject *sim_v(pyns_Sim *self, PyObject *a) { return state(self, a, 1); }
+static PyObject *sim_x(pyns_Sim *self, PyObject *a) { return state(self, a, 2); }
+static PyObject *sim_p(pyns_Sim *self, PyObject *a) { return state(self, a, 3); }
+
+static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
+{
+    if (sim_busy(self)) return NULL;
+    static char *kwlist[] = { "ds", "q", "v", "x", NULL };
+    int ds;
+    PyObject *o[3] = { Py_None, Py_None, Py_None };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|$OOO:set_state", kwlist, &ds, &o[0], &o[1], &o[2]))
+        return NULL;
+    if (ds < 0 || ds >= nsm_model_nds(self->model->m)) {
+        PyErr_Format(pyns_InputError, "no system %d", ds);
+        return NULL;
+    }
+    int n = nsm_ds_size(nsm_model_ds_const(self->model->m, ds));
+    const char *nm[3] = { "q", "v", "x" };
+    for (int i = 0; i < 3; i++) {
+        if (o[i] == Py_None) continue;
+        double *dst = i == 0 ? nsm_sim_q(self->s, ds) : i == 1 ? nsm_sim_v(self->s, ds) : nsm_sim_x(self->s, ds);
+        if (!dst) { PyErr_Format(pyns_InputError, "system %d has no %s", ds, nm[i]); return NULL; }
+        PyArrayObject *a = fvec(o[i], nm[i], n);
+        if (!a) return NULL;
+        memcpy(dst, PyArray_DATA(a), (size_t)n * sizeof(double));
+        Py_DECREF(a);
+    }
+    Py_RETURN_NONE;
+}
+
+static PyObject *inter_vec(pyns_Sim *self, PyObject *args, int lam)
+{
+    int id, level = -1;
+    if (!PyArg_ParseTuple(args, lam ? "i|i:lam" : "i|i:y", &id, &level)) return NULL;
+    nsm_model *m = self->model->m;
+    if (!nsm_model_inter_alive(m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
+    int first = nsm_relation_get_type(nsm_model_relation(m, id)) == NSM_REL_FIRST_ORDER_LINEAR;
+    if (level < 0) level = lam && !first ? 1 : 0;
+    const double *x = lam ? nsm_sim_lambda(self->s, id, level) : nsm_sim_y(self->s, id, level);
+    if (!x) {
+        PyErr_Format(pyns_InputError, "interaction %d has no %s[%d] (yet)", id, lam ? "lambda" : "y", level);
+        return NULL;
+    }
+    return pyns_array_copy(x, nsm_model_inter_size(m, id));
+}
+
+static PyObject *sim_y(pyns_Sim *self, PyObject *a) { return inter_vec(self, a, 0); }
+static PyObject *sim_lam(pyns_Sim *self, PyObject *a) { return inter_vec(self, a, 1); }
+
+static PyObject *sim_kinetic_energy(pyns_Sim *self, PyObject *args)
+{
+    int ds;
+    if (ds_arg(self, args, &ds) < 0) return NULL;
+    return PyFloat_FromDouble(nsm_sim_kinetic_energy(self->s, ds));
+}
+
+static PyObject *sim_index_set(pyns_Sim *self, PyObject *args)
+{
+    int level = 1;
+    if (!PyArg_ParseTuple(args, "|i:index_set", &level)) return NULL;
+    int cap = nsm_model_inter_capacity(self->model->m) + 1;
+    int *ids = PyMem_Malloc((size_t)cap * sizeof(int));
+    if (!ids) return PyErr_NoMemory();
+    int n = nsm_sim_index_set(self->s, level, ids, cap);
+    if (n > cap) n = cap;
+    PyObject *l = PyList_New(n > 0 ? n : 0);
+    for (int i = 0; l && i < n; i++) PyList_SET_ITEM(l, i, PyLong_FromLong(ids[i]));
+    PyMem_Free(ids);
+    return l;
+}
+
+static PyObject *sim_t(pyns_Sim *self, void *c) { return PyFloat_FromDouble(nsm_sim_time(self->s)); }
+static PyObject *sim_h(pyns_Sim *self, void *c) { return PyFloat_FromDouble(nsm_sim_step_size(self->s)); }
+static PyObject *sim_steps(pyns_Sim *self, void *c) { return PyLong_FromLong(nsm_sim_step_count(self->s)); }
+static PyObject *sim_model(pyns_Sim *self, void *c) { Py_INCREF(self->model); return (PyObject *)self->model; }
+
+static PyObject *sim_stats(pyns_Sim *self, void *c)
+{
+    const nsm_sim_stats *st = nsm_sim_get_stats(self->s);
+    return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:d,s:l}", "steps", st->steps, "solves", st->solves,
+                         "nonconverged", st->nonconverged, "rebuilds", st->rebuilds, "refills",
+                         st->refills, "reuses", st->reuses, "solver_seconds", st->solver_seconds,
+                         "solver_iterations", st->solver_iterations);
+}
+
+static PyObject *sim_last_result(pyns_Sim *self, void *c)
+{
+    const ns_problem *p = nsm_sim_problem(self->s);
+    const ns_result *r = nsm_sim_last_result(self->s);
+    if (!p || !r) Py_RETURN_NONE;
+    return Py_BuildValue("{s:s,s:s,s:d,s:i,s:d,s:s,s:i}", "kind", ns_kind_name(p->kind), "status",
+                         ns_status_name(r->status), "error", r->error, "iterations", r->iterations,
+                         "seconds", r->seconds, "message", r->message, "size", (int)ns_problem_size(p));
+}
+
+static PyObject *sim_repr(pyns_Sim *self)
+{
+    char t[32], h[32];
+    snprintf(t, sizeof t, "%.6g", nsm_sim_time(self->s));
+    snprintf(h, sizeof h, "%.6g", nsm_sim_step_size(self->s));
+    return PyUnicode_FromFormat("<nonsmooth.Simulation: t = %s, h = %s, %ld step(s)>", t, h,
+                                nsm_sim_step_count(self->s));
+}
+
+static PyMethodDef sim_methods[] = {
+    { "step", (PyCFunction)sim_step, METH_NOARGS, "step(): one time step." },
+    { "run", (PyCFunction)(void (*)(void))sim_run, METH_VARARGS | METH_KEYWORDS,
+      "run(T, every=1) -> dict: steps while t < T and returns the trajectory as NumPy arrays: "
+      "'t' (N,), and dicts keyed by id of (N, n) arrays: 'q', 'v' (Lagrangian systems), 'x' "
+      "(first order), 'y', 'ydot' (Lagrangian interactions), 'lambda' (impulse P of the step for "
+      "Lagrangian interactions, lambda for first-order ones). Row 0 is the state at the start; "
+      "then every `every` steps and the last one." },
+    { "q", (PyCFunction)sim_q, METH_VARARGS, "q(ds) -> positions (copy)." },
+    { "v", (PyCFunction)sim_v, METH_VARARGS, "v(ds) -> velocities (copy)." },
+    { "x", (PyCFunction)sim_x, METH_VARARGS, "x(ds) -> first-order state (copy)." },
+    { "p", (PyCFunction)sim_p, METH_VARARGS, "p(ds) -> impulse / input r put on ds by the last step." },
+    { "set_state", (PyCFunction)(void (*)(void))sim_set_state, METH_VARARGS | METH_KEYWORDS,
+      "set_state(ds, *, q=None, v=None, x=None): overwrites a state between steps." },
+    { "y", (PyCFunction)sim_y, METH_VARARGS, "y(inter, level=0) -> output y[level] (copy)." },
+    { "lam", (PyCFunction)sim_lam, METH_VARARGS,
+      "lam(inter, level=None) -> lambda[level] (default: 1 = impulse P for Lagrangian, 0 for first order)." },
+    { "kinetic_energy", (PyCFunction)sim_kinetic_energy, METH_VARARGS, "kinetic_energy(ds) -> 1/2 v'Mv." },
+    { "index_set", (PyCFunction)sim_index_set, METH_VARARGS, "index_set(level=1) -> list of interaction ids." },
+    { NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef sim_getset[] = {
+    { "t", (getter)sim_t, NULL, "current time", NULL },
+    { "h", (getter)sim_h, NULL, "time step", NULL },
+    { "steps", (getter)sim_steps, NULL, "steps taken", NULL },
+    { "model", (getter)sim_model, NULL, "the Model", NULL },
+    { "stats", (getter)sim_stats, NULL, "dict of counters (steps, solves, nonconverged, ...)", NULL },
+    { "last_result", (getter)sim_last_result, NULL, "dict of the last one-step solve, or None", NULL },
+    { NULL, NULL, NULL, NULL, NULL }
+};
+
+static PyTypeObject SimType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nonsmooth.Simulation",
+    .tp_basicsize = sizeof(pyns_Sim),
+    .tp_dealloc = (destructor)sim_dealloc,
+    .tp_repr = (reprfunc)sim_repr,
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)sim_traverse,
+    .tp_doc = "Simulation(model, *, h, theta=0.5, t0=0, solver=None, warm_start=True, gap_tol=1e-12, "
+              "separating_restitution=True, theta_output=False, dump_dir=None, dump_max=0, "
+              "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping.",
+    .tp_methods = sim_methods,
+    .tp_getset = sim_getset,
+    .tp_new = sim_new,
+};
+
+int pyns_mechanics_init(PyObject *m)
+{
+    if (PyType_Ready(&ModelType) < 0 || PyType_Ready(&SimType) < 0) return -1;
+    Py_INCREF(&ModelType);
+    if (PyModule_AddObject(m, "Model", (PyObject *)&ModelType) < 0) { Py_DECREF(&ModelType); return -1; }
+    Py_INCREF(&SimType);
+    if (PyModule_AddObject(m, "Simulation", (PyObject *)&SimType) < 0) { Py_DECREF(&SimType); return -1; }
+    return 0;
+}
