@@ -13,7 +13,11 @@
  * nsm_sim_step does the four; nsm_sim_run steps up to a final time.
  *
  * Integrators: Moreau–Jean (θ) for Lagrangian systems, Euler–Moreau (θ) for
- * first-order systems (both one linearised step; exact for linear systems).
+ * first-order systems; one linearised step is exact for linear systems,
+ * nonlinear ones iterate (Newton, newton_tol / newton_max_iter) in
+ * nsm_sim_step and nsm_sim_run, the first linearisation at the predictor
+ * q_k + h v_k, v_k (x_k). Called one by one, compute_free_state / solve /
+ * update do the first iteration only.
  *
  * Problem kind from the laws of the active interactions: Newton /
  * complementarity → LCP; with equalities → MLCP; relay (with
@@ -73,6 +77,16 @@ typedef struct nsm_sim_options {
                                passive circuit (PB = Cᵀ, D ⪰ 0, e = 0) never
                                gains energy at θ = ½; λ then belongs to
                                t_{k+θ}. */
+    double newton_tol;      /* Newton loop of nonlinear systems (Lagrangian
+                               with callbacks, first-order nonlinear): stop
+                               when the residual of every such system,
+                               relative to its largest term, is ≤ newton_tol
+                               (default 1e-10) */
+    int newton_max_iter;    /* at most this many linearised solves per step
+                               (default 20; 1 = Siconos' single linearised
+                               step at the predictor q_k + h v_k). A step
+                               that reaches it is accepted and counted in
+                               nsm_sim_stats.newton_nonconverged */
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */
@@ -139,6 +153,9 @@ typedef struct nsm_sim_stats {
     long reuses;            /* assemblies reusing structure and values */
     double solver_seconds;  /* time inside ns_solve */
     long solver_iterations;
+    long newton_iterations; /* linearised solves of nonlinear systems, summed */
+    int newton_max;         /* the most in one step */
+    long newton_nonconverged; /* steps that stopped at newton_max_iter */
 } nsm_sim_stats;
 const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s);
 

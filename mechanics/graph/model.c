@@ -4,6 +4,8 @@
  * adjacency list per system so that it stays exact when interactions are
  * added or removed between steps. Contract: include/nonsmooth/nsm_model.h. */
 #include "nsm_internal.h"
+#include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,18 +88,6 @@ int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
     return m->nlaws++;
 }
 
-static const char *law_name(nsm_nslaw_type t)
-{
-    switch (t) {
-    case NSM_LAW_NEWTON: return "Newton impact";
-    case NSM_LAW_NEWTON_COULOMB: return "Newton impact + Coulomb friction";
-    case NSM_LAW_COMPLEMENTARITY: return "complementarity";
-    case NSM_LAW_RELAY: return "relay";
-    case NSM_LAW_EQUALITY: return "equality";
-    }
-    return "?";
-}
-
 int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
                               int ds1, int ds2)
 {
@@ -106,7 +96,7 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
     int ids[2] = { ds1, ds2 };
     int nds = ds2 < 0 ? 1 : 2;
     int sum = 0;
-    int lagr_rel = rel->type != NSM_REL_FIRST_ORDER_LINEAR;
+    int lagr_rel = nsm_relation_kind_of(rel)->lagrangian;
     for (int k = 0; k < nds; k++) {
         if (ids[k] < 0 || ids[k] >= m->nds) {
             nsm_set_err(m->err, "add_interaction: system id %d does not exist (%d systems)", ids[k], m->nds);
@@ -136,15 +126,15 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
     const nsm_nslaw *L = m->laws[law];
     if (L->size != rel->m) {
         nsm_set_err(m->err, "add_interaction: %s law of size %d does not fit a relation of size %d",
-                    law_name(L->type), L->size, rel->m);
+                    nsm_nslaw_kind_of(L)->name, L->size, rel->m);
         goto fail;
     }
-    if ((L->type == NSM_LAW_NEWTON || L->type == NSM_LAW_NEWTON_COULOMB) && !lagr_rel) {
-        nsm_set_err(m->err, "add_interaction: a %s law needs a Lagrangian relation", law_name(L->type));
+    if (nsm_nslaw_kind_of(L)->lagrangian_only && !lagr_rel) {
+        nsm_set_err(m->err, "add_interaction: a %s law needs a Lagrangian relation", nsm_nslaw_kind_of(L)->name);
         goto fail;
     }
-    if (L->type == NSM_LAW_RELAY && lagr_rel) {
-        nsm_set_err(m->err, "add_interaction: a relay law needs a first-order relation");
+    if (nsm_nslaw_kind_of(L)->first_order_only && lagr_rel) {
+        nsm_set_err(m->err, "add_interaction: a %s law needs a first-order relation", nsm_nslaw_kind_of(L)->name);
         goto fail;
     }
     int slot;
@@ -197,6 +187,15 @@ ns_status nsm_model_remove_interaction(nsm_model *m, int inter)
     m->nlive--;
     if (nsm_intlist_push(&m->free_slots, inter) != 0) return NS_NO_MEMORY;
     return NS_OK;
+}
+
+void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,
+                      const double *const *vec, double *out)
+{
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k];
+        memcpy(out + I->off[k], vec[j], (size_t)m->ds[j]->n * sizeof *out);
+    }
 }
 
 int nsm_model_nds(const nsm_model *m) { return m ? m->nds : 0; }

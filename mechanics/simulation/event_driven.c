@@ -4,6 +4,9 @@
  * acceleration LCP with the double-condition update), accessors.
  * Contract: include/nonsmooth/nsm_event_driven.h. */
 #include "simulation/event_driven_internal.h"
+#include "ds/ds_kind.h"
+#include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,25 +44,18 @@ void nsm_ed_free(nsm_ed *s)
         free(s->in[i].H); free(s->in[i].Q); free(s->in[i].V); free(s->in[i].work);
     }
     free(s->in); free(s->rows);
-    free(s->qoff); free(s->x); free(s->acc); free(s->force); free(s->Mlu); free(s->piv);
-    free(s->moff); free(s->mconst);
+    for (int j = 0; j < s->nd; j++) {
+        if (s->Mmat) ns_matrix_free(s->Mmat[j]);
+        if (s->MF) ns_factor_free(s->MF[j]);
+        if (s->dswork) free(s->dswork[j]);
+    }
+    free(s->Mmat); free(s->MF); free(s->dswork); free(s->vq); free(s->vv);
+    free(s->qoff); free(s->x); free(s->acc); free(s->force); free(s->mconst);
     free(s->y0); free(s->y1); free(s->y2); free(s->lam1); free(s->lam2); free(s->gamma);
     free(s->in1); free(s->in2); free(s->releasing); free(s->gshift); free(s->MinvHt);
     free(s->W); free(s->qv); free(s->z); free(s->w); free(s->sel); free(s->rootsfound);
     free(s->solver_name);
     free(s);
-}
-
-static const char *law_name(nsm_nslaw_type t)
-{
-    switch (t) {
-    case NSM_LAW_NEWTON: return "Newton impact";
-    case NSM_LAW_NEWTON_COULOMB: return "Newton impact + Coulomb friction";
-    case NSM_LAW_COMPLEMENTARITY: return "complementarity";
-    case NSM_LAW_RELAY: return "relay";
-    case NSM_LAW_EQUALITY: return "equality";
-    }
-    return "unknown";
 }
 
 /* The model is one the scheme handles: Lagrangian systems, Newton laws on
@@ -82,10 +78,10 @@ static int check_model(const nsm_model *m, char *err)
         if (l->type != NSM_LAW_NEWTON) {
             nsm_set_err(err, "nsm_ed_new: interaction %d has a %s law; the event-driven scheme handles "
                         "perfect unilateral constraints with Newton impact laws only (friction and "
-                        "other laws: use the time-stepping scheme, nsm_sim)", i, law_name(l->type));
+                        "other laws: use the time-stepping scheme, nsm_sim)", i, nsm_nslaw_kind_of(l)->name);
             return -1;
         }
-        if (I->rel->type == NSM_REL_FIRST_ORDER_LINEAR) {
+        if (!nsm_relation_kind_of(I->rel)->lagrangian) {
             nsm_set_err(err, "nsm_ed_new: interaction %d has a first-order relation", i);
             return -1;
         }
@@ -124,17 +120,19 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     s->o.solver = s->solver_name;
     s->t = o->t0;
     s->nd = model->nds;
-    ALLOC(s->qoff, s->nd); ALLOC(s->moff, s->nd); ALLOC(s->mconst, s->nd);
-    size_t mtot = 0;
+    ALLOC(s->qoff, s->nd); ALLOC(s->mconst, s->nd);
+    ALLOC(s->Mmat, s->nd); ALLOC(s->MF, s->nd); ALLOC(s->dswork, s->nd);
+    ALLOC(s->vq, s->nd); ALLOC(s->vv, s->nd);
     for (int j = 0; j < s->nd; j++) {
+        int n = model->ds[j]->n;
         s->qoff[j] = s->ntot;
-        s->moff[j] = mtot;
-        s->ntot += model->ds[j]->n;
-        mtot += (size_t)model->ds[j]->n * model->ds[j]->n;
-        s->mconst[j] = model->ds[j]->type == NSM_DS_LAGRANGIAN_LTI;
+        s->ntot += n;
+        s->mconst[j] = nsm_ds_kind_of(model->ds[j])->constant;
+        s->Mmat[j] = ns_matrix_dense_new(n, n);
+        if (!s->Mmat[j]) goto nomem;
+        ALLOC(s->dswork[j], 3 * (size_t)n + 2 * (size_t)n * n);
     }
     ALLOC(s->x, 2 * s->ntot); ALLOC(s->acc, s->ntot); ALLOC(s->force, s->ntot);
-    ALLOC(s->Mlu, mtot); ALLOC(s->piv, s->ntot);
     for (int j = 0; j < s->nd; j++) {
         const nsm_ds *ds = model->ds[j];
         memcpy(s->x + s->qoff[j], ds->q0, (size_t)ds->n * sizeof(double));
@@ -160,7 +158,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         nsm_ed_inter *in = &s->in[i];
         in->m = I->rel->m; in->ncols = I->rel->ncols; in->first_row = r;
         ALLOC(in->H, (size_t)in->m * in->ncols); ALLOC(in->Q, in->ncols); ALLOC(in->V, in->ncols);
-        ALLOC(in->work, 2 * in->m + in->ncols);
+        ALLOC(in->work, 4 * in->m + in->ncols);
         in->y0 = s->y0 + r; in->y1 = s->y1 + r; in->y2 = s->y2 + r;
         in->lam1 = s->lam1 + r; in->lam2 = s->lam2 + r;
         double e = nsm_nslaw_restitution(model->laws[I->law]);
