@@ -42,6 +42,8 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                 int ncheck = lk->activation_rows > 0 ? lk->activation_rows : d->m;
                 for (int c = 0; c < ncheck; c++)
                     if (d->y0[c] + 0.5 * s->h * d->y1[c] <= s->o.gap_tol) active = 1;
+                /* combined projection: the pass's set (projection.c) */
+                if (s->o.projection == NSM_PROJECTION_COMBINED) active = d->proj_in;
             }
             d->active = active;
             if (!active) continue;
