@@ -112,6 +112,14 @@ typedef struct nsm_sim_options {
     int projection_max_iter;/* position problems per step (default 10) */
     int projection_metric;  /* 0 (default, Siconos): Wp = I; 1: Wp = W, the
                                factorised iteration matrix (mass-weighted) */
+    /* ---- mixed laws (issue 12 item 6) ----
+     * Active rows that mix friction with equality, complementarity or relay
+     * rows (or relay with equality rows) make a generic mechanical problem
+     * (NS_KIND_GMP, one sub-problem per interaction); gmp = 1 makes every
+     * one-step problem a GMP. gmp_solver names its solver (NULL: the
+     * kind's default, gmp-nsgs); `solver` serves the other kinds. */
+    int gmp;                /* 0 (default): only for mixes; 1: always */
+    const char *gmp_solver; /* copied */
 } nsm_sim_options;
 
 enum nsm_projection { NSM_PROJECTION_NONE = 0, NSM_PROJECTION_DIRECT, NSM_PROJECTION_COMBINED };

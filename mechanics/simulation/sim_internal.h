@@ -9,7 +9,7 @@
 struct nsm_sim {
     nsm_model *model;                  /* borrowed */
     nsm_sim_options o;
-    char *solver_name, *dump_dir, *dump_prefix;  /* owned copies */
+    char *solver_name, *dump_dir, *dump_prefix, *gmp_solver_name;  /* owned copies */
     double t, h, theta;
     long k;
     nsm_dsdata *d; int nd;
@@ -59,6 +59,8 @@ ns_status nsm_osnsp_assemble(nsm_sim *s);
 /* osnsp/projection.c: position projection after the velocity step, on
  * the interactions of the step's problem (options projection_*) */
 ns_status nsm_projection_run(nsm_sim *s);
+/* osnsp/gmp.c: the generic mechanical problem of the active set (takes M) */
+ns_problem *nsm_gmp_problem(nsm_sim *s, ns_matrix *M, const double *q);
 /* osnsp/solve.c */
 ns_status nsm_osnsp_solve(nsm_sim *s);
 void nsm_sim_log(nsm_sim *s, int level, const char *fmt, ...)

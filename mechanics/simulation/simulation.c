@@ -75,7 +75,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
     free(s->qvec); free(s->qbuf); free(s->xbuf); free(s->xbuf_H);
     ns_result_clear(&s->res);
-    free(s->solver_name); free(s->dump_dir); free(s->dump_prefix);
+    free(s->solver_name); free(s->dump_dir); free(s->dump_prefix); free(s->gmp_solver_name);
     free(s);
 }
 
@@ -135,9 +135,9 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     }
     if (o->projection < NSM_PROJECTION_NONE || o->projection > NSM_PROJECTION_COMBINED ||
         !(o->projection_tol > 0.0) || !(o->projection_tol_unilateral > 0.0) ||
-        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1) {
-        nsm_set_err(err, "nsm_sim_new: projection options: mode %d (0..2), tolerances %g, %g (> 0), max_iter %d (>= 1), metric %d (0 or 1)",
-                    o->projection, o->projection_tol, o->projection_tol_unilateral, o->projection_max_iter, o->projection_metric);
+        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1) {
+        nsm_set_err(err, "nsm_sim_new: projection options: mode %d (0..2), tolerances %g, %g (> 0), max_iter %d (>= 1), metric %d (0 or 1); gmp %d (0 or 1)",
+                    o->projection, o->projection_tol, o->projection_tol_unilateral, o->projection_max_iter, o->projection_metric, o->gmp);
         return NULL;
     }
     char e2[NS_ERRMSG_LEN] = "";
@@ -150,6 +150,8 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     s->solver_name = dupstr(o->solver);
     s->dump_dir = dupstr(o->dump_dir);
     s->dump_prefix = dupstr(o->dump_prefix);
+    s->gmp_solver_name = dupstr(o->gmp_solver);
+    s->o.gmp_solver = s->gmp_solver_name;
     s->o.solver = s->solver_name;
     s->o.dump_dir = s->dump_dir;
     s->o.dump_prefix = s->dump_prefix;
