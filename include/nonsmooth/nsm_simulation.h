@@ -46,6 +46,18 @@ typedef int (*nsm_nonconv_fn)(nsm_sim *sim, const ns_result *res, void *user);
 /** Called after each step by nsm_sim_run: 0 go on, < 0 stop (not an error). */
 typedef int (*nsm_observer_fn)(nsm_sim *sim, void *user);
 
+/** How a unilateral row of a Lagrangian interaction is activated (enters
+ *  the step's problem): its predicted gap ≤ gap_tol, the prediction being
+ *    NSM_ACTIVATION_GAMMA:     y_k + γ h ẏ_k (γ = activation_gamma; ½, the
+ *                              default, is the standard y_k + (h/2) ẏ_k;
+ *                              γ = 0 and γ = 1 are other Siconos variants);
+ *    NSM_ACTIVATION_PREDICTED: y(q_k + h v_k) + γ h ẏ_k (the output at the
+ *                              predictor; Siconos 2021's rule). */
+typedef enum nsm_activation {
+    NSM_ACTIVATION_GAMMA = 0,
+    NSM_ACTIVATION_PREDICTED
+} nsm_activation;
+
 typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
     double h;               /* time step (required > 0) */
@@ -57,6 +69,8 @@ typedef struct nsm_sim_options {
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
                                1e-12, in units of y: absorbs round-off of
                                exactly touching bodies; 0 = Siconos' rule) */
+    nsm_activation activation; /* default NSM_ACTIVATION_GAMMA */
+    double activation_gamma;   /* γ of the prediction (default 0.5) */
     int separating_restitution; /* Newton impact law of an active contact that
                                is already separating (ẏ_k > 0): 1 (default)
                                uses the restitution max(e, (1 − θ)/θ) there,

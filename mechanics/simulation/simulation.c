@@ -30,6 +30,8 @@ void nsm_sim_options_default(nsm_sim_options *o)
     ns_options_default(&o->solver_options);
     o->warm_start = 1;
     o->gap_tol = 1e-12;
+    o->activation = NSM_ACTIVATION_GAMMA;
+    o->activation_gamma = 0.5;
     o->separating_restitution = 1;
     o->theta_output = 0;
     o->newton_tol = 1e-10;
@@ -123,6 +125,14 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
     if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
     if (!(o->gap_tol >= 0.0) || !isfinite(o->gap_tol)) { nsm_set_err(err, "nsm_sim_new: gap_tol = %g must be finite and >= 0", o->gap_tol); return NULL; }
+    if (o->activation != NSM_ACTIVATION_GAMMA && o->activation != NSM_ACTIVATION_PREDICTED) {
+        nsm_set_err(err, "nsm_sim_new: activation = %d is not a nsm_activation value", (int)o->activation);
+        return NULL;
+    }
+    if (!(o->activation_gamma >= 0.0) || !isfinite(o->activation_gamma)) {
+        nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
+        return NULL;
+    }
     if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
         nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
         return NULL;
