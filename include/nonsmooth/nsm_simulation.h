@@ -113,9 +113,13 @@ typedef struct nsm_sim_options {
 void nsm_sim_options_default(nsm_sim_options *o);
 
 /** New simulation of model (borrowed). Initial states from the systems.
- *  Checks the options and factorises every constant iteration matrix: a
- *  singular mass matrix fails here (NULL, message in err if non-NULL, of
- *  size NS_ERRMSG_LEN). The options' strings are copied. */
+ *  Checks the options (a solver name must solve one of the problem kinds
+ *  the model's laws make), refuses a constant mass matrix that is not
+ *  symmetric positive definite (a callback M(q) is not checked) and
+ *  factorises every constant iteration matrix: a singular one fails here
+ *  (NULL, message in err if non-NULL, of size NS_ERRMSG_LEN). The options'
+ *  strings are copied. Every nsm_sim_* function takes a NULL handle:
+ *  NS_BAD_INPUT, NaN, −1, 0 or NULL, never a crash. */
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err);
 void nsm_sim_free(nsm_sim *s);
 
@@ -125,7 +129,9 @@ ns_status nsm_sim_update(nsm_sim *s);
 void nsm_sim_next_step(nsm_sim *s);
 /** The four above. */
 ns_status nsm_sim_step(nsm_sim *s);
-/** Steps while t < T (within h/2); observer (may be NULL) after each step. */
+/** Steps while t < T (within h/2); observer (may be NULL) after each step.
+ *  T not finite or not after the current time: NS_BAD_INPUT (message in
+ *  nsm_sim_error). */
 ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user);
 
 double nsm_sim_time(const nsm_sim *s);

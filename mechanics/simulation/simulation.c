@@ -5,6 +5,7 @@
 #include "simulation/sim_internal.h"
 #include "ds/ds_kind.h"
 #include "relation/relation_kind.h"
+#include "nslaw/nslaw_kind.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -119,6 +120,40 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     return nsm_osi_of(d)->build_W(ds, j, d, s->h, d->lagrangian ? s->t : s->t + s->h, s->err);
 }
 
+/* The solver name (if any) must solve at least one kind of problem the
+ * model's laws can make (the kind of each step depends on its active set,
+ * so a name that fits one of them is accepted). */
+static ns_status check_solver(const nsm_model *m, const char *name, char *err)
+{
+    if (!name) return NS_OK;
+    int rows[NSM_ROWS_NCLASSES] = { 0 }, dims = 0;
+    for (int l = 0; l < m->nlaws; l++) {
+        nsm_row_class c = nsm_nslaw_kind_of(m->laws[l])->rows;
+        rows[c] = 1;
+        if (c == NSM_ROWS_FRICTION) dims |= m->laws[l]->size == 2 ? 1 : 2;
+    }
+    ns_kind cand[8]; int nc = 0;
+    if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_LCP;
+    if (rows[NSM_ROWS_EQUALITY]) { cand[nc++] = NS_KIND_EQUALITY; if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_MLCP; }
+    if (rows[NSM_ROWS_RELAY]) cand[nc++] = NS_KIND_RELAY;
+    if (dims & 1) cand[nc++] = NS_KIND_FC2D;
+    if (dims & 2) cand[nc++] = NS_KIND_FC3D;
+    for (int k = 0; k < nc; k++) if (ns_solver_find(name, cand[k])) return NS_OK;
+    if (nc == 0) {   /* no law yet: the name must exist at all */
+        for (size_t i = 0; i < ns_solver_count(); i++)
+            if (strcmp(ns_solver_at(i)->name, name) == 0) return NS_OK;
+        nsm_set_err(err, "nsm_sim_new: unknown solver '%s' (see nsolve --list-solvers)", name);
+        return NS_BAD_INPUT;
+    }
+    char kinds[256] = "";
+    for (int k = 0; k < nc; k++) {
+        strncat(kinds, k ? ", " : "", sizeof kinds - strlen(kinds) - 1);
+        strncat(kinds, ns_kind_name(cand[k]), sizeof kinds - strlen(kinds) - 1);
+    }
+    nsm_set_err(err, "nsm_sim_new: solver '%s' solves none of this model's problem kinds (%s)", name, kinds);
+    return NS_BAD_INPUT;
+}
+
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
 {
     if (!model || !o) { nsm_set_err(err, "nsm_sim_new: NULL model or options"); return NULL; }
@@ -140,6 +175,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
+    if (check_solver(model, o->solver, err) != NS_OK) return NULL;
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s) { nsm_set_err(err, "out of memory"); return NULL; }
     s->model = model;
@@ -161,6 +197,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     s->vqk = calloc((size_t)s->nd, sizeof *s->vqk); s->vvk = calloc((size_t)s->nd, sizeof *s->vvk);
     if (!s->d || !s->vq || !s->vv || !s->vfree || !s->vqk || !s->vvk) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
     for (int j = 0; j < s->nd; j++) {
+        if (nsm_ds_check_mass(model->ds[j], j, err) != NS_OK) { nsm_sim_free(s); return NULL; }
         if (dsdata_init(s, j) != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
     }
     ns_status st = nsm_osnsp_refresh_outputs(s, 0, s->t);
@@ -187,6 +224,7 @@ static ns_status free_states(nsm_sim *s)
 
 ns_status nsm_sim_compute_free_state(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     if (s->model->nds != s->nd) {
         nsm_set_err(s->err, "systems were added to the model after the simulation was created");
         return NS_BAD_INPUT;
@@ -210,6 +248,7 @@ static ns_status solve_iteration(nsm_sim *s)
 
 ns_status nsm_sim_solve(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     ns_status st = nsm_osnsp_prepare_interactions(s);
     if (st != NS_OK) return st;
     return solve_iteration(s);
@@ -271,12 +310,14 @@ static ns_status finish_step(nsm_sim *s)
 
 ns_status nsm_sim_update(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     apply_input(s);
     return finish_step(s);
 }
 
 void nsm_sim_next_step(nsm_sim *s)
 {
+    if (!s) return;
     s->k++;
     s->t = s->o.t0 + (double)s->k * s->h;
     s->stats.steps++;
@@ -296,6 +337,7 @@ static double newton_residual(nsm_sim *s)
 
 ns_status nsm_sim_step(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     ns_status st = nsm_sim_compute_free_state(s);
     if (st == NS_OK) st = nsm_sim_solve(s);
     if (st != NS_OK) return st;
@@ -327,6 +369,11 @@ ns_status nsm_sim_step(nsm_sim *s)
 
 ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
 {
+    if (!s) return NS_BAD_INPUT;
+    if (!isfinite(T) || !(T > s->t)) {
+        nsm_set_err(s->err, "nsm_sim_run: final time T = %g must be finite and after the current time t = %g", T, s->t);
+        return NS_BAD_INPUT;
+    }
     while (s->t < T - 0.5 * s->h) {
         ns_status st = nsm_sim_step(s);
         if (st != NS_OK) return st;
@@ -335,19 +382,19 @@ ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
     return NS_OK;
 }
 
-double nsm_sim_time(const nsm_sim *s) { return s->t; }
-double nsm_sim_step_size(const nsm_sim *s) { return s->h; }
-long nsm_sim_step_count(const nsm_sim *s) { return s->k; }
-nsm_model *nsm_sim_model(nsm_sim *s) { return s->model; }
+double nsm_sim_time(const nsm_sim *s) { return s ? s->t : NAN; }
+double nsm_sim_step_size(const nsm_sim *s) { return s ? s->h : NAN; }
+long nsm_sim_step_count(const nsm_sim *s) { return s ? s->k : -1; }
+nsm_model *nsm_sim_model(nsm_sim *s) { return s ? s->model : NULL; }
 
-double *nsm_sim_q(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
-double *nsm_sim_v(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
-double *nsm_sim_x(nsm_sim *s, int j) { return j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
-const double *nsm_sim_p(const nsm_sim *s, int j) { return j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+double *nsm_sim_q(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
+double *nsm_sim_v(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
+double *nsm_sim_x(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
+const double *nsm_sim_p(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].p : NULL; }
 
 static const nsm_idata *idata_const(const nsm_sim *s, int i)
 {
-    if (!nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
+    if (!s || !nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
     const nsm_idata *d = &s->id[i];
     return d->gen == s->model->inter[i].gen ? d : NULL;
 }
@@ -368,6 +415,7 @@ const double *nsm_sim_lambda(const nsm_sim *s, int i, int level)
 
 int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
 {
+    if (!s) return 0;
     const nsm_model *m = s->model;
     int count = 0;
     for (int i = 0; i < m->ninter_slots; i++) {
@@ -382,14 +430,14 @@ int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
     return count;
 }
 
-const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s->prob; }
-const ns_result *nsm_sim_last_result(const nsm_sim *s) { return &s->res; }
-const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return &s->stats; }
+const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s ? s->prob : NULL; }
+const ns_result *nsm_sim_last_result(const nsm_sim *s) { return s ? &s->res : NULL; }
+const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return s ? &s->stats : NULL; }
 const char *nsm_sim_error(const nsm_sim *s) { return s ? s->err : "no simulation"; }
 
 double nsm_sim_kinetic_energy(nsm_sim *s, int j)
 {
-    if (j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
+    if (!s || j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
     const nsm_ds *ds = s->model->ds[j];
     nsm_dsdata *d = &s->d[j];
     int n = d->n;
