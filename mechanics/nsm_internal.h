@@ -94,6 +94,15 @@ void nsm_set_err(char *err, const char *fmt, ...)
 #endif
     ;
 
+/** Constructors: record why they fail (nsm_constructor_error) and return
+ *  NULL; nsm_ctor_ok clears the reason on success. */
+void *nsm_ctor_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void nsm_ctor_ok(void);
+
 /** Q (or V, X) of an interaction: the concatenation of vec[j] over its
  *  systems j (vec indexed by system id). Shared by both schemes. */
 void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,

@@ -46,6 +46,18 @@ typedef int (*nsm_nonconv_fn)(nsm_sim *sim, const ns_result *res, void *user);
 /** Called after each step by nsm_sim_run: 0 go on, < 0 stop (not an error). */
 typedef int (*nsm_observer_fn)(nsm_sim *sim, void *user);
 
+/** How a unilateral row of a Lagrangian interaction is activated (enters
+ *  the step's problem): its predicted gap ≤ gap_tol, the prediction being
+ *    NSM_ACTIVATION_GAMMA:     y_k + γ h ẏ_k (γ = activation_gamma; ½, the
+ *                              default, is the standard y_k + (h/2) ẏ_k;
+ *                              γ = 0 and γ = 1 are other Siconos variants);
+ *    NSM_ACTIVATION_PREDICTED: y(q_k + h v_k) + γ h ẏ_k (the output at the
+ *                              predictor; Siconos 2021's rule). */
+typedef enum nsm_activation {
+    NSM_ACTIVATION_GAMMA = 0,
+    NSM_ACTIVATION_PREDICTED
+} nsm_activation;
+
 typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
     double h;               /* time step (required > 0) */
@@ -57,6 +69,8 @@ typedef struct nsm_sim_options {
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
                                1e-12, in units of y: absorbs round-off of
                                exactly touching bodies; 0 = Siconos' rule) */
+    nsm_activation activation; /* default NSM_ACTIVATION_GAMMA */
+    double activation_gamma;   /* γ of the prediction (default 0.5) */
     int separating_restitution; /* Newton impact law of an active contact that
                                is already separating (ẏ_k > 0): 1 (default)
                                uses the restitution max(e, (1 − θ)/θ) there,
@@ -128,9 +142,13 @@ enum nsm_projection { NSM_PROJECTION_NONE = 0, NSM_PROJECTION_DIRECT, NSM_PROJEC
 void nsm_sim_options_default(nsm_sim_options *o);
 
 /** New simulation of model (borrowed). Initial states from the systems.
- *  Checks the options and factorises every constant iteration matrix: a
- *  singular mass matrix fails here (NULL, message in err if non-NULL, of
- *  size NS_ERRMSG_LEN). The options' strings are copied. */
+ *  Checks the options (a solver name must solve one of the problem kinds
+ *  the model's laws make), refuses a constant mass matrix that is not
+ *  symmetric positive definite (a callback M(q) is not checked) and
+ *  factorises every constant iteration matrix: a singular one fails here
+ *  (NULL, message in err if non-NULL, of size NS_ERRMSG_LEN). The options'
+ *  strings are copied. Every nsm_sim_* function takes a NULL handle:
+ *  NS_BAD_INPUT, NaN, −1, 0 or NULL, never a crash. */
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err);
 void nsm_sim_free(nsm_sim *s);
 
@@ -140,7 +158,9 @@ ns_status nsm_sim_update(nsm_sim *s);
 void nsm_sim_next_step(nsm_sim *s);
 /** The four above. */
 ns_status nsm_sim_step(nsm_sim *s);
-/** Steps while t < T (within h/2); observer (may be NULL) after each step. */
+/** Steps while t < T (within h/2); observer (may be NULL) after each step.
+ *  T not finite or not after the current time: NS_BAD_INPUT (message in
+ *  nsm_sim_error). */
 ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user);
 
 double nsm_sim_time(const nsm_sim *s);

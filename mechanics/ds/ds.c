@@ -25,15 +25,27 @@ double *nsm_dup(const double *src, size_t len)
     return d;
 }
 
-nsm_ds *nsm_ds_alloc(nsm_ds_type type, int n)
+nsm_ds *nsm_ds_alloc(nsm_ds_type type, int n, const char *who)
 {
-    if (n <= 0 || n > 1000000) return NULL;
+    if (n <= 0 || n > 1000000) return nsm_ctor_fail("%s: n = %d must be in 1..1000000", who, n);
     nsm_ds *ds = calloc(1, sizeof *ds);
-    if (!ds) return NULL;
+    if (!ds) return nsm_ctor_fail("%s: out of memory", who);
+    nsm_ctor_ok();
     ds->type = type;
     ds->n = n;
     ds->theta = NAN;
     return ds;
+}
+
+int nsm_ctor_check(const char *who, const char *what, const double *v, size_t len, int required)
+{
+    if (!v) {
+        if (!required) return 0;
+        nsm_ctor_fail("%s: %s is NULL", who, what);
+        return -1;
+    }
+    if (!nsm_all_finite(v, len)) { nsm_ctor_fail("%s: %s has a non-finite entry", who, what); return -1; }
+    return 0;
 }
 
 int nsm_all_finite(const double *v, size_t len)

@@ -42,7 +42,10 @@ const nsm_ds_kind *nsm_ds_kind_of(const nsm_ds *ds);
 #define NSM_CB_NAN (-0x7ffffff0)
 
 /* shared by the type files */
-nsm_ds *nsm_ds_alloc(nsm_ds_type type, int n);
+nsm_ds *nsm_ds_alloc(nsm_ds_type type, int n, const char *who);
+/** Checks a state / matrix argument of a constructor: non-NULL when
+ *  required and finite. 0 ok; −1 with the reason recorded. */
+int nsm_ctor_check(const char *who, const char *what, const double *v, size_t len, int required);
 double *nsm_dup(const double *src, size_t len);
 /** out ← f_ext(t) (constant part + callback) of a Lagrangian system. */
 int nsm_ds_fext(const nsm_ds *ds, double t, double *out, double *tmp);
@@ -60,6 +63,8 @@ ns_status nsm_ds_eval_lagrangian(const nsm_ds *ds, int j, double t,
 /** First order: f, J (J NULL: not wanted) at (t, x), errors as above. */
 ns_status nsm_ds_eval_field(const nsm_ds *ds, int j, double t, const double *x,
                             double *f, double *J, double *work, char *err);
+/** Refuses a constant mass matrix that is not symmetric positive definite. */
+ns_status nsm_ds_check_mass(const nsm_ds *ds, int j, char *err);
 /** Factorises Wmat through ns_factor (dense LU; *F created on first use).
  *  `what` describes the matrix for the error message. */
 ns_status nsm_ds_factor(int j, ns_matrix *Wmat, ns_factor **F,

@@ -6,12 +6,14 @@
 nsm_ds *nsm_ds_first_order_new(int n, nsm_vector_field_fn f, nsm_matrix_fn jac,
                                void *user, const double *x0)
 {
-    if (!f || !jac) return NULL;
-    nsm_ds *ds = nsm_ds_alloc(NSM_DS_FIRST_ORDER, n);
+    static const char who[] = "nsm_ds_first_order_new";
+    if (!f || !jac) return nsm_ctor_fail("%s: f and its Jacobian are required", who);
+    nsm_ds *ds = nsm_ds_alloc(NSM_DS_FIRST_ORDER, n, who);
     if (!ds) return NULL;
+    if (nsm_ctor_check(who, "x0", x0, (size_t)n, 0)) { nsm_ds_free(ds); return NULL; }
     ds->f = f; ds->jac = jac; ds->user = user;
     ds->x0 = nsm_dup(x0, (size_t)n);
-    if (!ds->x0) { nsm_ds_free(ds); return NULL; }
+    if (!ds->x0) { nsm_ds_free(ds); return nsm_ctor_fail("%s: out of memory", who); }
     return ds;
 }
 

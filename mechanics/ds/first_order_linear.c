@@ -5,12 +5,14 @@
 nsm_ds *nsm_ds_first_order_linear_new(int n, nsm_matrix_fn A, nsm_time_fn b,
                                       void *user, const double *x0)
 {
-    if (!A) return NULL;
-    nsm_ds *ds = nsm_ds_alloc(NSM_DS_FIRST_ORDER_LINEAR, n);
+    static const char who[] = "nsm_ds_first_order_linear_new";
+    if (!A) return nsm_ctor_fail("%s: the A(t) callback is required", who);
+    nsm_ds *ds = nsm_ds_alloc(NSM_DS_FIRST_ORDER_LINEAR, n, who);
     if (!ds) return NULL;
+    if (nsm_ctor_check(who, "x0", x0, (size_t)n, 0)) { nsm_ds_free(ds); return NULL; }
     ds->jac = A; ds->b = b; ds->user = user;
     ds->x0 = nsm_dup(x0, (size_t)n);
-    if (!ds->x0) { nsm_ds_free(ds); return NULL; }
+    if (!ds->x0) { nsm_ds_free(ds); return nsm_ctor_fail("%s: out of memory", who); }
     return ds;
 }
 

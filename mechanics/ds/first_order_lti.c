@@ -8,13 +8,14 @@ int nsm_ds_linear_field(const nsm_ds *ds, double t, const double *A,
 nsm_ds *nsm_ds_first_order_lti_new(int n, const double *A, nsm_time_fn b,
                                    void *user, const double *x0)
 {
-    if (!A) return NULL;
-    nsm_ds *ds = nsm_ds_alloc(NSM_DS_FIRST_ORDER_LTI, n);
+    static const char who[] = "nsm_ds_first_order_lti_new";
+    nsm_ds *ds = nsm_ds_alloc(NSM_DS_FIRST_ORDER_LTI, n, who);
     if (!ds) return NULL;
+    if (nsm_ctor_check(who, "A", A, (size_t)n * n, 1) || nsm_ctor_check(who, "x0", x0, (size_t)n, 0)) { nsm_ds_free(ds); return NULL; }
     ds->b = b; ds->user = user;
     ds->A = nsm_dup(A, (size_t)n * n);
     ds->x0 = nsm_dup(x0, (size_t)n);
-    if (!ds->A || !ds->x0) { nsm_ds_free(ds); return NULL; }
+    if (!ds->A || !ds->x0) { nsm_ds_free(ds); return nsm_ctor_fail("%s: out of memory", who); }
     return ds;
 }
 

@@ -6,13 +6,15 @@
 nsm_ds *nsm_ds_lagrangian_new(int n, const nsm_lagrangian_fns *fns,
                               const double *q0, const double *v0)
 {
-    if (!fns || !fns->mass) return NULL;
-    nsm_ds *ds = nsm_ds_alloc(NSM_DS_LAGRANGIAN, n);
+    static const char who[] = "nsm_ds_lagrangian_new";
+    if (!fns || !fns->mass) return nsm_ctor_fail("%s: the mass callback is required", who);
+    nsm_ds *ds = nsm_ds_alloc(NSM_DS_LAGRANGIAN, n, who);
     if (!ds) return NULL;
+    if (nsm_ctor_check(who, "q0", q0, (size_t)n, 0) || nsm_ctor_check(who, "v0", v0, (size_t)n, 0)) { nsm_ds_free(ds); return NULL; }
     ds->lag = *fns;
     ds->q0 = nsm_dup(q0, (size_t)n);
     ds->v0 = nsm_dup(v0, (size_t)n);
-    if (!ds->q0 || !ds->v0) { nsm_ds_free(ds); return NULL; }
+    if (!ds->q0 || !ds->v0) { nsm_ds_free(ds); return nsm_ctor_fail("%s: out of memory", who); }
     return ds;
 }
 

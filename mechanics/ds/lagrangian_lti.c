@@ -7,19 +7,23 @@
 nsm_ds *nsm_ds_lagrangian_lti_new(int n, const double *M, const double *q0,
                                   const double *v0)
 {
-    if (!M) return NULL;
-    nsm_ds *ds = nsm_ds_alloc(NSM_DS_LAGRANGIAN_LTI, n);
+    static const char who[] = "nsm_ds_lagrangian_lti_new";
+    nsm_ds *ds = nsm_ds_alloc(NSM_DS_LAGRANGIAN_LTI, n, who);
     if (!ds) return NULL;
+    size_t nn = (size_t)n * n;
+    if (nsm_ctor_check(who, "M", M, nn, 1) || nsm_ctor_check(who, "q0", q0, (size_t)n, 0) ||
+        nsm_ctor_check(who, "v0", v0, (size_t)n, 0)) { nsm_ds_free(ds); return NULL; }
     ds->M = nsm_dup(M, (size_t)n * n);
     ds->q0 = nsm_dup(q0, (size_t)n);
     ds->v0 = nsm_dup(v0, (size_t)n);
-    if (!ds->M || !ds->q0 || !ds->v0) { nsm_ds_free(ds); return NULL; }
+    if (!ds->M || !ds->q0 || !ds->v0) { nsm_ds_free(ds); return nsm_ctor_fail("%s: out of memory", who); }
     return ds;
 }
 
 static ns_status set_matrix(nsm_ds *ds, double **dst, const double *src)
 {
     if (!ds || ds->type != NSM_DS_LAGRANGIAN_LTI) return NS_BAD_INPUT;
+    if (src && !nsm_all_finite(src, (size_t)ds->n * ds->n)) return NS_BAD_INPUT;
     free(*dst);
     *dst = NULL;
     if (!src) return NS_OK;

@@ -20,6 +20,23 @@ void nsm_set_err(char *err, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The reason the calling thread's last constructor returned NULL: one
+ * buffer per thread (like errno), so two threads never meet. */
+static _Thread_local char ctor_err[NS_ERRMSG_LEN];
+
+void *nsm_ctor_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctor_err, sizeof ctor_err, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+void nsm_ctor_ok(void) { ctor_err[0] = 0; }
+
+const char *nsm_constructor_error(void) { return ctor_err; }
+
 int nsm_intlist_push(nsm_intlist *l, int x)
 {
     if (l->n == l->cap) {
@@ -58,7 +75,7 @@ void nsm_model_free(nsm_model *m)
 int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
 {
     if (!m) { nsm_ds_free(ds); return -1; }
-    if (!ds) { nsm_set_err(m->err, "add_ds: NULL system (a constructor failed: bad size or arguments)"); return -1; }
+    if (!ds) { nsm_set_err(m->err, "add_ds: NULL system (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad size or arguments"); return -1; }
     if (m->nds == m->cap_ds) {
         int cap = m->cap_ds ? 2 * m->cap_ds : 8;
         nsm_ds **d = realloc(m->ds, (size_t)cap * sizeof *d);
@@ -77,7 +94,7 @@ int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
 int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
 {
     if (!m) { nsm_nslaw_free(law); return -1; }
-    if (!law) { nsm_set_err(m->err, "add_law: NULL law (a constructor failed: bad size, e or mu)"); return -1; }
+    if (!law) { nsm_set_err(m->err, "add_law: NULL law (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad size, e or mu"); return -1; }
     if (m->nlaws == m->cap_laws) {
         int cap = m->cap_laws ? 2 * m->cap_laws : 4;
         nsm_nslaw **l = realloc(m->laws, (size_t)cap * sizeof *l);
@@ -92,7 +109,7 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
                               int ds1, int ds2)
 {
     if (!m) { nsm_relation_free(rel); return -1; }
-    if (!rel) { nsm_set_err(m->err, "add_interaction: NULL relation (a constructor failed)"); return -1; }
+    if (!rel) { nsm_set_err(m->err, "add_interaction: NULL relation (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad arguments"); return -1; }
     int ids[2] = { ds1, ds2 };
     int nds = ds2 < 0 ? 1 : 2;
     int sum = 0;
@@ -218,7 +235,7 @@ int nsm_model_inter_size(const nsm_model *m, int i) { return nsm_model_inter_ali
 
 int nsm_model_inter_ds(const nsm_model *m, int i, int ds[2])
 {
-    if (!nsm_model_inter_alive(m, i)) return 0;
+    if (!nsm_model_inter_alive(m, i) || !ds) return 0;
     ds[0] = m->inter[i].ds[0];
     ds[1] = m->inter[i].ds[1];
     return m->inter[i].nds;
@@ -247,7 +264,7 @@ int nsm_model_ds_interactions(const nsm_model *m, int ds, int *inter, int max)
 {
     if (!m || ds < 0 || ds >= m->nds) return 0;
     const nsm_intlist *l = &m->ds_inter[ds];
-    for (int t = 0; t < l->n && t < max; t++) inter[t] = l->v[t];
+    for (int t = 0; inter && t < l->n && t < max; t++) inter[t] = l->v[t];
     return l->n;
 }
 

@@ -4,8 +4,8 @@
 
 nsm_nslaw *nsm_nslaw_newton_new(int m, double e)
 {
-    if (!(e >= 0.0 && e <= 1.0)) return NULL;
-    nsm_nslaw *l = nsm_nslaw_alloc(NSM_LAW_NEWTON, m);
+    if (!(e >= 0.0 && e <= 1.0)) return nsm_ctor_fail("nsm_nslaw_newton_new: restitution e = %g must be in [0, 1]", e);
+    nsm_nslaw *l = nsm_nslaw_alloc(NSM_LAW_NEWTON, m, "nsm_nslaw_newton_new");
     if (l) l->e = e;
     return l;
 }

@@ -5,9 +5,11 @@
 
 nsm_nslaw *nsm_nslaw_newton_coulomb_new(int dim, double e, double mu)
 {
-    if ((dim != 2 && dim != 3) || !(e >= 0.0 && e <= 1.0) || !(mu >= 0.0) || !isfinite(mu))
-        return NULL;
-    nsm_nslaw *l = nsm_nslaw_alloc(NSM_LAW_NEWTON_COULOMB, dim);
+    static const char who[] = "nsm_nslaw_newton_coulomb_new";
+    if (dim != 2 && dim != 3) return nsm_ctor_fail("%s: dim = %d must be 2 or 3", who, dim);
+    if (!(e >= 0.0 && e <= 1.0)) return nsm_ctor_fail("%s: restitution e = %g must be in [0, 1]", who, e);
+    if (!(mu >= 0.0) || !isfinite(mu)) return nsm_ctor_fail("%s: friction mu = %g must be finite and >= 0", who, mu);
+    nsm_nslaw *l = nsm_nslaw_alloc(NSM_LAW_NEWTON_COULOMB, dim, who);
     if (l) { l->e = e; l->mu = mu; }
     return l;
 }

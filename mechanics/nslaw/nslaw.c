@@ -1,6 +1,7 @@
 /* nslaw.c — nonsmooth laws: the type table and accessors.
  * Contract: include/nonsmooth/nsm_nslaw.h. */
 #include "nslaw/nslaw_kind.h"
+#include <math.h>
 #include <stdlib.h>
 
 static const nsm_nslaw_kind *const kinds[] = {
@@ -13,11 +14,12 @@ static const nsm_nslaw_kind *const kinds[] = {
 
 const nsm_nslaw_kind *nsm_nslaw_kind_of(const nsm_nslaw *l) { return kinds[l->type]; }
 
-nsm_nslaw *nsm_nslaw_alloc(nsm_nslaw_type type, int m)
+nsm_nslaw *nsm_nslaw_alloc(nsm_nslaw_type type, int m, const char *who)
 {
-    if (m <= 0 || m > 1000000) return NULL;
+    if (m <= 0 || m > 1000000) return nsm_ctor_fail("%s: size %d must be in 1..1000000", who, m);
     nsm_nslaw *l = calloc(1, sizeof *l);
-    if (!l) return NULL;
+    if (!l) return nsm_ctor_fail("%s: out of memory", who);
+    nsm_ctor_ok();
     l->type = type; l->size = m;
     return l;
 }
@@ -30,8 +32,8 @@ int nsm_nslaw_impact_rows(const nsm_nslaw *l)
 
 nsm_nslaw_type nsm_nslaw_get_type(const nsm_nslaw *l) { return l ? l->type : (nsm_nslaw_type)-1; }
 int nsm_nslaw_size(const nsm_nslaw *l) { return l ? l->size : 0; }
-double nsm_nslaw_restitution(const nsm_nslaw *l) { return l ? l->e : 0.0; }
-double nsm_nslaw_friction(const nsm_nslaw *l) { return l ? l->mu : 0.0; }
+double nsm_nslaw_restitution(const nsm_nslaw *l) { return l ? l->e : NAN; }
+double nsm_nslaw_friction(const nsm_nslaw *l) { return l ? l->mu : NAN; }
 
 void nsm_nslaw_free(nsm_nslaw *l)
 {

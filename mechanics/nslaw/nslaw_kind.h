@@ -35,7 +35,7 @@ extern const nsm_nslaw_kind nsm_law_kind_newton, nsm_law_kind_newton_coulomb,
     nsm_law_kind_complementarity, nsm_law_kind_relay, nsm_law_kind_equality;
 
 const nsm_nslaw_kind *nsm_nslaw_kind_of(const nsm_nslaw *l);
-nsm_nslaw *nsm_nslaw_alloc(nsm_nslaw_type type, int m);
+nsm_nslaw *nsm_nslaw_alloc(nsm_nslaw_type type, int m, const char *who);
 /** Rows with a Newton restitution of law l (0 .. m). */
 int nsm_nslaw_impact_rows(const nsm_nslaw *l);
 #endif

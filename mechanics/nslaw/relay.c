@@ -6,14 +6,18 @@
 
 nsm_nslaw *nsm_nslaw_relay_new(int m, const double *lb, const double *ub)
 {
-    if (!lb || !ub) return NULL;
-    for (int i = 0; i < m; i++)
-        if (isnan(lb[i]) || isnan(ub[i]) || lb[i] > ub[i]) return NULL;
-    nsm_nslaw *l = nsm_nslaw_alloc(NSM_LAW_RELAY, m);
+    static const char who[] = "nsm_nslaw_relay_new";
+    if (!lb || !ub) return nsm_ctor_fail("%s: lb and ub are required", who);
+    nsm_nslaw *l = nsm_nslaw_alloc(NSM_LAW_RELAY, m, who);
     if (!l) return NULL;
+    for (int i = 0; i < m; i++)
+        if (isnan(lb[i]) || isnan(ub[i]) || lb[i] > ub[i]) {
+            nsm_nslaw_free(l);
+            return nsm_ctor_fail("%s: bounds of row %d [%g, %g] must satisfy lb <= ub", who, i, lb[i], ub[i]);
+        }
     l->lb = malloc((size_t)m * sizeof *l->lb);
     l->ub = malloc((size_t)m * sizeof *l->ub);
-    if (!l->lb || !l->ub) { nsm_nslaw_free(l); return NULL; }
+    if (!l->lb || !l->ub) { nsm_nslaw_free(l); return nsm_ctor_fail("%s: out of memory", who); }
     memcpy(l->lb, lb, (size_t)m * sizeof *lb);
     memcpy(l->ub, ub, (size_t)m * sizeof *ub);
     return l;

@@ -3,7 +3,9 @@
  *
  * A Lagrangian interaction whose law is unilateral (nslaw table) is active
  * when one of its activation rows has a predicted gap ≤ gap_tol:
- *   standard (default):  y_k + (h/2) ẏ_k;
+ *   NSM_ACTIVATION_GAMMA (default, γ = ½):  y_k + γ h ẏ_k;
+ *   NSM_ACTIVATION_PREDICTED:               y(q_k + h v_k) + γ h ẏ_k
+ * (q_k + h v_k is the first Newton iterate set by Moreau–Jean's begin);
  * first-order interactions and bilateral laws are always active. */
 #include "simulation/sim_internal.h"
 #include "nslaw/nslaw_kind.h"
@@ -40,8 +42,14 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
             if (nsm_relation_kind_of(I->rel)->lagrangian && lk->unilateral) {
                 active = 0;
                 int ncheck = lk->activation_rows > 0 ? lk->activation_rows : d->m;
+                const double *y = d->y0;
+                if (s->o.activation == NSM_ACTIVATION_PREDICTED) {
+                    st = nsm_osnsp_output_at_iterate(s, i, &y);
+                    if (st != NS_OK) return st;
+                }
+                double gh = s->o.activation_gamma * s->h;
                 for (int c = 0; c < ncheck; c++)
-                    if (d->y0[c] + 0.5 * s->h * d->y1[c] <= s->o.gap_tol) active = 1;
+                    if (y[c] + gh * d->y1[c] <= s->o.gap_tol) active = 1;
                 /* combined projection: the pass's set (projection.c) */
                 if (s->o.projection == NSM_PROJECTION_COMBINED) active = d->proj_in;
             }

@@ -137,3 +137,13 @@ ns_status nsm_osnsp_linearise(nsm_sim *s, double t)
     }
     return NS_OK;
 }
+
+ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y)
+{
+    ns_status st = h_buffer(s, s->model->inter[inter].rel);
+    if (st == NS_OK) st = outputs(s, inter, &s->id[inter], 0, s->step.t0, 0);
+    const nsm_relation *r = s->model->inter[inter].rel;
+    /* outputs() leaves y in the work buffer after Q, V, work */
+    *y = s->qvec + 3 * r->ncols + r->m;
+    return st;
+}

@@ -10,16 +10,22 @@ nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
                                                   const double *B,
                                                   const double *e)
 {
-    if (!C || !B) return NULL;
-    nsm_relation *r = nsm_relation_alloc(NSM_REL_FIRST_ORDER_LINEAR, m, ncols);
+    static const char who[] = "nsm_relation_first_order_linear_new";
+    nsm_relation *r = nsm_relation_alloc(NSM_REL_FIRST_ORDER_LINEAR, m, ncols, who);
     if (!r) return NULL;
+    size_t mn = (size_t)m * ncols;
+    if (nsm_ctor_check(who, "C", C, mn, 1) || nsm_ctor_check(who, "B", B, mn, 1) ||
+        nsm_ctor_check(who, "D", D, (size_t)m * m, 0) || nsm_ctor_check(who, "e", e, (size_t)m, 0)) {
+        nsm_relation_free(r);
+        return NULL;
+    }
     r->C = nsm_dup(C, (size_t)m * ncols);
     r->B = nsm_dup(B, (size_t)ncols * m);
     r->D = D ? nsm_dup(D, (size_t)m * m) : NULL;
     r->e = e ? nsm_dup(e, (size_t)m) : NULL;
     if (!r->C || !r->B || (D && !r->D) || (e && !r->e)) {
         nsm_relation_free(r);
-        return NULL;
+        return nsm_ctor_fail("%s: out of memory", who);
     }
     return r;
 }

@@ -7,12 +7,13 @@ nsm_relation *nsm_relation_lagrangian_linear_new(int m, int ncols,
                                                  const double *H,
                                                  const double *b)
 {
-    if (!H) return NULL;
-    nsm_relation *r = nsm_relation_alloc(NSM_REL_LAGRANGIAN_LINEAR, m, ncols);
+    static const char who[] = "nsm_relation_lagrangian_linear_new";
+    nsm_relation *r = nsm_relation_alloc(NSM_REL_LAGRANGIAN_LINEAR, m, ncols, who);
     if (!r) return NULL;
+    if (nsm_ctor_check(who, "H", H, (size_t)m * ncols, 1) || nsm_ctor_check(who, "b", b, (size_t)m, 0)) { nsm_relation_free(r); return NULL; }
     r->H = nsm_dup(H, (size_t)m * ncols);
     r->b = nsm_dup(b, (size_t)m);
-    if (!r->H || !r->b) { nsm_relation_free(r); return NULL; }
+    if (!r->H || !r->b) { nsm_relation_free(r); return nsm_ctor_fail("%s: out of memory", who); }
     return r;
 }
 

@@ -14,11 +14,13 @@ static const nsm_relation_kind *const kinds[] = {
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r) { return kinds[r->type]; }
 
-nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols)
+nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols, const char *who)
 {
-    if (m <= 0 || ncols <= 0 || m > 1000000 || ncols > 1000000) return NULL;
+    if (m <= 0 || ncols <= 0 || m > 1000000 || ncols > 1000000)
+        return nsm_ctor_fail("%s: m = %d and ncols = %d must be in 1..1000000", who, m, ncols);
     nsm_relation *r = calloc(1, sizeof *r);
-    if (!r) return NULL;
+    if (!r) return nsm_ctor_fail("%s: out of memory", who);
+    nsm_ctor_ok();
     r->type = type; r->m = m; r->ncols = ncols;
     return r;
 }

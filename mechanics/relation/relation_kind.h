@@ -31,7 +31,7 @@ extern const nsm_relation_kind nsm_rel_kind_lagrangian_linear,
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r);
 
-nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols);
+nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols, const char *who);
 /** G = Hᵀ (ncols × m) from H (m × ncols). */
 void nsm_relation_transpose(int m, int nc, const double *H, double *G);
 /** y (m) = A x for A m × nc column-major. */

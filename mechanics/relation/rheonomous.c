@@ -9,8 +9,8 @@ nsm_relation *nsm_relation_rheonomous_new(int m, int ncols, nsm_h_fn h,
                                           nsm_jach_fn jach, nsm_h_fn dhdt,
                                           void *user)
 {
-    if (!h || !jach || !dhdt) return NULL;
-    nsm_relation *r = nsm_relation_alloc(NSM_REL_LAGRANGIAN_RHEONOMOUS, m, ncols);
+    if (!h || !jach || !dhdt) return nsm_ctor_fail("nsm_relation_rheonomous_new: h, jach and dhdt are required");
+    nsm_relation *r = nsm_relation_alloc(NSM_REL_LAGRANGIAN_RHEONOMOUS, m, ncols, "nsm_relation_rheonomous_new");
     if (!r) return NULL;
     r->h = h; r->jach = jach; r->dhdt = dhdt; r->user = user;
     return r;

@@ -6,8 +6,8 @@
 nsm_relation *nsm_relation_scleronomous_new(int m, int ncols, nsm_h_fn h,
                                             nsm_jach_fn jach, void *user)
 {
-    if (!h || !jach) return NULL;
-    nsm_relation *r = nsm_relation_alloc(NSM_REL_LAGRANGIAN_SCLERONOMOUS, m, ncols);
+    if (!h || !jach) return nsm_ctor_fail("nsm_relation_scleronomous_new: h and jach are required");
+    nsm_relation *r = nsm_relation_alloc(NSM_REL_LAGRANGIAN_SCLERONOMOUS, m, ncols, "nsm_relation_scleronomous_new");
     if (!r) return NULL;
     r->h = h; r->jach = jach; r->user = user;
     return r;

@@ -7,6 +7,7 @@
 
 nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
 {
+    if (!path || !s) { nsm_set_err(err, "nsm_output_open: NULL %s", path ? "simulation" : "path"); return NULL; }
     FILE *f = fopen(path, "w");
     if (!f) { nsm_set_err(err, "%s: cannot open for writing", path); return NULL; }
     nsm_output *o = calloc(1, sizeof *o);
@@ -45,7 +46,7 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
 
 ns_status nsm_output_row(nsm_output *o, nsm_sim *s)
 {
-    if (!o) return NS_BAD_INPUT;
+    if (!o || !s) return NS_BAD_INPUT;
     FILE *f = o->f;
     fprintf(f, "%.10g", nsm_sim_time(s));
     for (int j = 0; j < o->nds; j++) {

@@ -50,6 +50,9 @@ ns_status nsm_osnsp_refresh_outputs(nsm_sim *s, int which, double t);
 /** H and G of the active interactions with a nonlinear relation at the
  *  current iterate (Newton linearisation point), time t. */
 ns_status nsm_osnsp_linearise(nsm_sim *s, double t);
+/** y of interaction inter at the current iterate (borrowed, valid until
+ *  the next evaluation). H, G are refreshed there too. */
+ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y);
 int nsm_grow(void **p, int *cap, int need, size_t elt);
 ns_status nsm_sim_work(nsm_sim *s, int n);
 /* osnsp/index_set.c */

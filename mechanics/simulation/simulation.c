@@ -31,6 +31,8 @@ void nsm_sim_options_default(nsm_sim_options *o)
     ns_options_default(&o->solver_options);
     o->warm_start = 1;
     o->gap_tol = 1e-12;
+    o->activation = NSM_ACTIVATION_GAMMA;
+    o->activation_gamma = 0.5;
     o->separating_restitution = 1;
     o->theta_output = 0;
     o->newton_tol = 1e-10;
@@ -123,12 +125,54 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     return nsm_osi_of(d)->build_W(ds, j, d, s->h, d->lagrangian ? s->t : s->t + s->h, s->err);
 }
 
+/* The solver name (if any) must solve at least one kind of problem the
+ * model's laws can make (the kind of each step depends on its active set,
+ * so a name that fits one of them is accepted). */
+static ns_status check_solver(const nsm_model *m, const char *name, char *err)
+{
+    if (!name) return NS_OK;
+    int rows[NSM_ROWS_NCLASSES] = { 0 }, dims = 0;
+    for (int l = 0; l < m->nlaws; l++) {
+        nsm_row_class c = nsm_nslaw_kind_of(m->laws[l])->rows;
+        rows[c] = 1;
+        if (c == NSM_ROWS_FRICTION) dims |= m->laws[l]->size == 2 ? 1 : 2;
+    }
+    ns_kind cand[8]; int nc = 0;
+    if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_LCP;
+    if (rows[NSM_ROWS_EQUALITY]) { cand[nc++] = NS_KIND_EQUALITY; if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_MLCP; }
+    if (rows[NSM_ROWS_RELAY]) cand[nc++] = NS_KIND_RELAY;
+    if (dims & 1) cand[nc++] = NS_KIND_FC2D;
+    if (dims & 2) cand[nc++] = NS_KIND_FC3D;
+    for (int k = 0; k < nc; k++) if (ns_solver_find(name, cand[k])) return NS_OK;
+    if (nc == 0) {   /* no law yet: the name must exist at all */
+        for (size_t i = 0; i < ns_solver_count(); i++)
+            if (strcmp(ns_solver_at(i)->name, name) == 0) return NS_OK;
+        nsm_set_err(err, "nsm_sim_new: unknown solver '%s' (see nsolve --list-solvers)", name);
+        return NS_BAD_INPUT;
+    }
+    char kinds[256] = "";
+    for (int k = 0; k < nc; k++) {
+        strncat(kinds, k ? ", " : "", sizeof kinds - strlen(kinds) - 1);
+        strncat(kinds, ns_kind_name(cand[k]), sizeof kinds - strlen(kinds) - 1);
+    }
+    nsm_set_err(err, "nsm_sim_new: solver '%s' solves none of this model's problem kinds (%s)", name, kinds);
+    return NS_BAD_INPUT;
+}
+
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
 {
     if (!model || !o) { nsm_set_err(err, "nsm_sim_new: NULL model or options"); return NULL; }
     if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
     if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
     if (!(o->gap_tol >= 0.0) || !isfinite(o->gap_tol)) { nsm_set_err(err, "nsm_sim_new: gap_tol = %g must be finite and >= 0", o->gap_tol); return NULL; }
+    if (o->activation != NSM_ACTIVATION_GAMMA && o->activation != NSM_ACTIVATION_PREDICTED) {
+        nsm_set_err(err, "nsm_sim_new: activation = %d is not a nsm_activation value", (int)o->activation);
+        return NULL;
+    }
+    if (!(o->activation_gamma >= 0.0) || !isfinite(o->activation_gamma)) {
+        nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
+        return NULL;
+    }
     if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
         nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
         return NULL;
@@ -143,6 +187,11 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
+    if (check_solver(model, o->solver, err) != NS_OK) return NULL;
+    if (o->gmp_solver && !ns_solver_find(o->gmp_solver, NS_KIND_GMP)) {
+        nsm_set_err(err, "nsm_sim_new: gmp_solver '%s' is not a solver of the generic mechanical problem (see nsolve --list-solvers --kind gmp)", o->gmp_solver);
+        return NULL;
+    }
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s) { nsm_set_err(err, "out of memory"); return NULL; }
     s->model = model;
@@ -166,6 +215,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     s->vqk = calloc((size_t)s->nd, sizeof *s->vqk); s->vvk = calloc((size_t)s->nd, sizeof *s->vvk);
     if (!s->d || !s->vq || !s->vv || !s->vfree || !s->vqk || !s->vvk) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
     for (int j = 0; j < s->nd; j++) {
+        if (nsm_ds_check_mass(model->ds[j], j, err) != NS_OK) { nsm_sim_free(s); return NULL; }
         if (dsdata_init(s, j) != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
     }
     ns_status st = nsm_osnsp_refresh_outputs(s, 0, s->t);
@@ -192,6 +242,7 @@ static ns_status free_states(nsm_sim *s)
 
 ns_status nsm_sim_compute_free_state(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     if (s->model->nds != s->nd) {
         nsm_set_err(s->err, "systems were added to the model after the simulation was created");
         return NS_BAD_INPUT;
@@ -215,6 +266,7 @@ static ns_status solve_iteration(nsm_sim *s)
 
 ns_status nsm_sim_solve(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     ns_status st = nsm_osnsp_prepare_interactions(s);
     if (st != NS_OK) return st;
     return solve_iteration(s);
@@ -276,6 +328,7 @@ static ns_status finish_step(nsm_sim *s)
 
 ns_status nsm_sim_update(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     apply_input(s);
     ns_status st = finish_step(s);
     if (st == NS_OK && s->o.projection) st = nsm_projection_run(s);
@@ -284,6 +337,7 @@ ns_status nsm_sim_update(nsm_sim *s)
 
 void nsm_sim_next_step(nsm_sim *s)
 {
+    if (!s) return;
     s->k++;
     s->t = s->o.t0 + (double)s->k * s->h;
     s->stats.steps++;
@@ -305,6 +359,7 @@ static double newton_residual(nsm_sim *s)
  * outputs at t_{k+1}. */
 static ns_status velocity_step(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     ns_status st = nsm_sim_compute_free_state(s);
     if (st == NS_OK) st = nsm_sim_solve(s);
     if (st != NS_OK) return st;
@@ -368,6 +423,7 @@ static ns_status combined_step(nsm_sim *s)
 
 ns_status nsm_sim_step(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     ns_status st;
     if (s->o.projection == NSM_PROJECTION_COMBINED) st = combined_step(s);
     else {
@@ -380,6 +436,11 @@ ns_status nsm_sim_step(nsm_sim *s)
 
 ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
 {
+    if (!s) return NS_BAD_INPUT;
+    if (!isfinite(T) || !(T > s->t)) {
+        nsm_set_err(s->err, "nsm_sim_run: final time T = %g must be finite and after the current time t = %g", T, s->t);
+        return NS_BAD_INPUT;
+    }
     while (s->t < T - 0.5 * s->h) {
         ns_status st = nsm_sim_step(s);
         if (st != NS_OK) return st;
@@ -388,19 +449,19 @@ ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
     return NS_OK;
 }
 
-double nsm_sim_time(const nsm_sim *s) { return s->t; }
-double nsm_sim_step_size(const nsm_sim *s) { return s->h; }
-long nsm_sim_step_count(const nsm_sim *s) { return s->k; }
-nsm_model *nsm_sim_model(nsm_sim *s) { return s->model; }
+double nsm_sim_time(const nsm_sim *s) { return s ? s->t : NAN; }
+double nsm_sim_step_size(const nsm_sim *s) { return s ? s->h : NAN; }
+long nsm_sim_step_count(const nsm_sim *s) { return s ? s->k : -1; }
+nsm_model *nsm_sim_model(nsm_sim *s) { return s ? s->model : NULL; }
 
-double *nsm_sim_q(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
-double *nsm_sim_v(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
-double *nsm_sim_x(nsm_sim *s, int j) { return j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
-const double *nsm_sim_p(const nsm_sim *s, int j) { return j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+double *nsm_sim_q(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
+double *nsm_sim_v(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
+double *nsm_sim_x(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
+const double *nsm_sim_p(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].p : NULL; }
 
 static const nsm_idata *idata_const(const nsm_sim *s, int i)
 {
-    if (!nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
+    if (!s || !nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
     const nsm_idata *d = &s->id[i];
     return d->gen == s->model->inter[i].gen ? d : NULL;
 }
@@ -421,6 +482,7 @@ const double *nsm_sim_lambda(const nsm_sim *s, int i, int level)
 
 int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
 {
+    if (!s) return 0;
     const nsm_model *m = s->model;
     int count = 0;
     for (int i = 0; i < m->ninter_slots; i++) {
@@ -435,14 +497,14 @@ int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
     return count;
 }
 
-const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s->prob; }
-const ns_result *nsm_sim_last_result(const nsm_sim *s) { return &s->res; }
-const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return &s->stats; }
+const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s ? s->prob : NULL; }
+const ns_result *nsm_sim_last_result(const nsm_sim *s) { return s ? &s->res : NULL; }
+const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return s ? &s->stats : NULL; }
 const char *nsm_sim_error(const nsm_sim *s) { return s ? s->err : "no simulation"; }
 
 double nsm_sim_kinetic_energy(nsm_sim *s, int j)
 {
-    if (j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
+    if (!s || j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
     const nsm_ds *ds = s->model->ds[j];
     nsm_dsdata *d = &s->d[j];
     int n = d->n;
