@@ -42,6 +42,9 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->projection_tol = 1e-10;
     o->projection_tol_unilateral = 1e-10;
     o->projection_max_iter = 10;
+    o->projection_activate_pos = 0.0;
+    o->projection_deactivate_pos = 1e-4;
+    o->projection_deactivate_vel = 0.0;
 }
 
 static char *dupstr(const char *s)
