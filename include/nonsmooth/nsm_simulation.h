@@ -144,6 +144,15 @@ typedef struct nsm_sim_options {
      * one-step problem a GMP. gmp_solver names its solver (NULL: the
      * kind's default, gmp-nsgs); `solver` serves the other kinds. */
     int gmp;                /* 0 (default): only for mixes; 1: always */
+    int global_fc;          /* 1: a friction-only step is solved in the
+                               global formulation (NS_KIND_GFC2D/3D:
+                               M v = H r + q, u = Hᵀ v + b) with M the
+                               block-diagonal iteration matrices W⁻¹ of the
+                               systems in contact (sparse ones kept sparse),
+                               H their Gᵀ blocks, q = W⁻¹ v_free, b the
+                               restitution / ∂h/∂t terms; W = H M⁻¹ Hᵀ is
+                               never formed. Solver: `solver` if it names a
+                               GFC solver, else nsn-ac. 0 (default): local FC */
     const char *gmp_solver; /* copied */
 } nsm_sim_options;
 

@@ -267,7 +267,7 @@ static double restitution(const nsm_sim *s, double th, double e, double uk)
 }
 
 /* q_α of one active interaction into qa. */
-static ns_status q_block(nsm_sim *s, int ia, double *qa)
+ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
 {
     nsm_model *m = s->model;
     const nsm_interaction *I = &m->inter[ia];
@@ -306,15 +306,18 @@ static ns_status q_block(nsm_sim *s, int ia, double *qa)
 
 ns_status nsm_osnsp_assemble(nsm_sim *s)
 {
+    ns_kind kind; int neq;
+    ns_status st = choose_kind(s, &kind, &neq);
+    if (st != NS_OK) return st;
+    s->global = 0;
+    /* option global_fc: friction only → (M, H, q, b, μ), no W G (gfc.c) */
+    if (s->o.global_fc && (kind == NS_KIND_FC2D || kind == NS_KIND_FC3D)) return nsm_gfc_assemble(s, kind);
     /* W G products */
     int dirty = 0;
     for (int a = 0; a < s->nact; a++) dirty |= update_WG(s, s->act[a], &s->id[s->act[a]]);
     int same = s->have_problem && s->nact == s->nact_prev;
     for (int a = 0; same && a < s->nact; a++)
         same = s->act[a] == s->prev_act[a] && s->act_gen[a] == s->prev_gen[a];
-    ns_kind kind; int neq;
-    ns_status st = choose_kind(s, &kind, &neq);
-    if (st != NS_OK) return st;
     if (same && kind != s->kind) same = 0;
     ns_matrix *M = NULL;
     if (!same) {
@@ -345,7 +348,7 @@ ns_status nsm_osnsp_assemble(nsm_sim *s)
         nsm_set_err(s->err, "out of memory");
         st = NS_NO_MEMORY;
     }
-    for (int a = 0; st == NS_OK && a < s->nact; a++) st = q_block(s, s->act[a], s->qbuf + s->row_start[a]);
+    for (int a = 0; st == NS_OK && a < s->nact; a++) st = nsm_osnsp_q_block(s, s->act[a], s->qbuf + s->row_start[a]);
     if (st != NS_OK) { if (!same) ns_matrix_free(M); return st; }
     if (!same) {
         double *keep = s->qvec;

@@ -21,6 +21,7 @@ static void unknowns_copy(nsm_sim *s, int dir)
             int r = s->row_start[a] + c;
             double *slot;
             if (s->kind == NS_KIND_MLCP && r >= s->neq) slot = &sol->vec[1][r - s->neq];
+            else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D) slot = &sol->vec[2][r];   /* v, u, r */
             else slot = &sol->vec[0][r];
             if (dir == 0) *slot = lam[c];
             else lam[c] = *slot;
@@ -55,8 +56,11 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
     dump_problem(s);
     ns_result_clear(&s->res);
     ns_result_init(&s->res);
-    ns_status rs = ns_solve(s->prob, s->kind == NS_KIND_GMP ? s->gmp_solver_name : s->solver_name,
-                            &opt, s->sol, &s->res);
+    const char *name = s->solver_name;
+    if (s->kind == NS_KIND_GMP) name = s->gmp_solver_name;
+    else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D)   /* global_fc: never the reduction */
+        name = s->solver_name && ns_solver_find(s->solver_name, s->kind) ? s->solver_name : "nsn-ac";
+    ns_status rs = ns_solve(s->prob, name, &opt, s->sol, &s->res);
     s->stats.solver_seconds += s->res.seconds;
     s->stats.solver_iterations += s->res.iterations;
     if (!ns_status_is_outcome(rs)) {

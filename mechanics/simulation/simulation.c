@@ -74,7 +74,7 @@ void nsm_sim_free(nsm_sim *s)
     for (int i = 0; i < s->cap_id; i++) nsm_idata_free(&s->id[i]);
     free(s->id);
     free(s->act); free(s->act_gen); free(s->prev_act); free(s->prev_gen);
-    free(s->proj_rows);
+    free(s->proj_rows); free(s->gfc_off);
     ns_problem_free(s->prob);
     ns_solution_free(s->sol);
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
@@ -185,7 +185,8 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     }
     if (o->projection < NSM_PROJECTION_NONE || o->projection > NSM_PROJECTION_COMBINED ||
         !(o->projection_tol > 0.0) || !(o->projection_tol_unilateral > 0.0) ||
-        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1) {
+        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1 ||
+        o->global_fc < 0 || o->global_fc > 1) {
         nsm_set_err(err, "nsm_sim_new: projection options: mode %d (0..2), tolerances %g, %g (> 0), max_iter %d (>= 1), metric %d (0 or 1); gmp %d (0 or 1)",
                     o->projection, o->projection_tol, o->projection_tol_unilateral, o->projection_max_iter, o->projection_metric, o->gmp);
         return NULL;
@@ -307,12 +308,16 @@ static void apply_input(nsm_sim *s)
                 if (l == 0.0) continue;
                 const double *Gc = id->G + off + (size_t)c * r->ncols;
                 for (int i = 0; i < n; i++) {
-                    target[i] += scale * WG[i + (size_t)c * n] * l;
+                    if (!s->global) target[i] += scale * WG[i + (size_t)c * n] * l;
                     d->p[i] += Gc[i] * l;
                 }
             }
         }
     }
+    /* global_fc: the GFC's v is the new velocity of the systems in contact */
+    if (s->global && s->solved_this_step)
+        for (int j = 0; j < s->nd; j++)
+            if (s->gfc_off[j] >= 0) memcpy(s->d[j].v, s->sol->vec[0] + s->gfc_off[j], (size_t)s->d[j].n * sizeof(double));
     for (int j = 0; j < s->nd; j++) nsm_osi_of(&s->d[j])->update(s->model->ds[j], &s->d[j], &s->step);
 }
 
