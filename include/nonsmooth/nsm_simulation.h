@@ -41,8 +41,43 @@ typedef struct nsm_sim nsm_sim;
 
 /** Called when the one-step solver does not converge (res->status). Return
  *  0 to accept the solution and go on, > 0 to accept and count it, < 0 to
- *  stop (the step fails with NS_DIVERGED). */
+ *  stop (the step fails with NS_DIVERGED). Kept for compatibility: the
+ *  solve hook below can also retry. */
 typedef int (*nsm_nonconv_fn)(nsm_sim *sim, const ns_result *res, void *user);
+
+/** What a solve hook sees: the problem just solved and its result. */
+typedef struct nsm_solve_info {
+    const char *scheme;        /* "time-stepping" or "event-driven" */
+    const char *what;          /* "one-step", "impact" or "acceleration" */
+    long step;                 /* time-stepping: step index k; event-driven: −1 */
+    double t;                  /* time of the problem (t_k, or the event) */
+    const ns_problem *problem; /* borrowed, valid during the call */
+    const ns_result *result;   /* status, error, iterations of this solve */
+    const char *solver;        /* the solver used (NULL = the kind's default) */
+    int attempt;               /* 0 for the first solve of this problem */
+} nsm_solve_info;
+
+/** The settings of the next attempt, filled with those of the last one;
+ *  the hook may change them (they apply to the retry only). */
+typedef struct nsm_solve_settings {
+    const char *solver;        /* a registered name of the problem's kind, or
+                                  NULL for the kind's default; must stay valid
+                                  until the retry returns */
+    ns_options options;        /* tol, max_iter, local options, ... */
+} nsm_solve_settings;
+
+typedef enum nsm_hook_action {
+    NSM_HOOK_STOP = -1,        /* stop: the step / event fails */
+    NSM_HOOK_ACCEPT = 0,       /* accept the solution (counted as non-converged) */
+    NSM_HOOK_RETRY = 1         /* solve the same problem again with *next */
+} nsm_hook_action;
+
+/** Called after a solve that did not converge (Siconos' check-solver
+ *  function, and more): it may accept, stop, or change solver, tolerance or
+ *  iteration limit in *next and retry (at most 16 attempts per problem). */
+typedef nsm_hook_action (*nsm_solve_hook_fn)(const nsm_solve_info *info,
+                                             nsm_solve_settings *next,
+                                             void *user);
 /** Called after each step by nsm_sim_run: 0 go on, < 0 stop (not an error). */
 typedef int (*nsm_observer_fn)(nsm_sim *sim, void *user);
 
@@ -101,6 +136,12 @@ typedef struct nsm_sim_options {
                                step at the predictor q_k + h v_k). A step
                                that reaches it is accepted and counted in
                                nsm_sim_stats.newton_nonconverged */
+    int accept_nonconverged;   /* a one-step problem that does not converge:
+                               0 (default) stops the step with the solver's
+                               status and a message naming step, time, kind,
+                               solver and error; 1 accepts it (counted in
+                               stats.nonconverged). A hook decides first. */
+    nsm_solve_hook_fn solve_hook; void *solve_hook_user;
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */
@@ -167,7 +208,8 @@ const ns_result *nsm_sim_last_result(const nsm_sim *s);
 typedef struct nsm_sim_stats {
     long steps;             /* steps taken */
     long solves;            /* one-step problems solved */
-    long nonconverged;      /* solves that did not reach tol */
+    long nonconverged;      /* solves that did not reach tol (accepted) */
+    long retries;           /* solves repeated at a hook's request */
     long rebuilds;          /* assemblies with a new block structure */
     long refills;           /* assemblies reusing the structure, new values */
     long reuses;            /* assemblies reusing structure and values */
