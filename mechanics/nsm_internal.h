@@ -127,6 +127,10 @@ typedef struct nsm_dsdata {
     int W_const;              /* 1: factorised once */
     int W_ready;
     unsigned W_version;       /* bumped at each factorisation */
+    double *Wfull;            /* boundary conditions: W⁻¹ before the prescribed
+                                 rows/columns were replaced by identity (n×n) */
+    double *rhs0, *base;      /* boundary conditions: free-state rhs and base */
+    double *bcr;              /* boundary conditions: reaction impulse (n) */
     double *w1, *w2, *w3;     /* (n) work */
     double *J1, *J2;          /* (n×n) work, 2 n² each */
 } nsm_dsdata;

@@ -188,6 +188,9 @@ double *nsm_sim_v(nsm_sim *s, int ds);
 double *nsm_sim_x(nsm_sim *s, int ds);
 /** Generalised force / impulse put on ds by the last step (p or r). */
 const double *nsm_sim_p(const nsm_sim *s, int ds);
+/** Impulse of the last step on the prescribed-velocity dofs of ds (the
+ *  reaction of nsm_ds_set_boundary_condition; 0 on the other dofs). */
+const double *nsm_sim_bc_reaction(const nsm_sim *s, int ds);
 
 /** y[level] and λ[level] of an interaction (borrowed, length m; NULL for a
  *  bad id or level). Lagrangian: y[0] = y, y[1] = ẏ, λ[1] = the impulse P of

@@ -69,7 +69,7 @@ ns_status nsm_ds_factor(int j, ns_matrix *Wmat, ns_factor **F, const char *what,
  * the model says so. */
 ns_status nsm_ds_check_mass(const nsm_ds *ds, int j, char *err)
 {
-    const double *M = nsm_ds_is_lagrangian(ds) ? (nsm_ds_kind_of(ds)->constant ? ds->M : NULL) : ds->Mx;
+    const double *M = nsm_ds_is_lagrangian(ds) && nsm_ds_kind_of(ds)->constant ? ds->M : NULL;
     if (!M) return NS_OK;
     int n = ds->n;
     double mx = 0.0;

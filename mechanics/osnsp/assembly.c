@@ -51,6 +51,10 @@ static int update_WG(nsm_sim *s, int inter, nsm_idata *d)
         for (int c = 0; c < m; c++)
             memcpy(X + (size_t)c * n, d->G + off + (size_t)c * nc, (size_t)n * sizeof *X);
         ns_factor_solve(dd->F_W, X, m, n);
+        /* prescribed velocities are not moved by the multipliers */
+        const nsm_ds *ds = s->model->ds[I->ds[k]];
+        for (int b = 0; b < ds->nbc; b++)
+            for (int c = 0; c < m; c++) X[ds->bc_dof[b] + (size_t)c * n] = 0.0;
         d->WHt_valid[k] = 1;
         d->WHt_Wver[k] = dd->W_version;
         d->WHt_Hver[k] = hv;

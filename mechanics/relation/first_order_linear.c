@@ -30,6 +30,14 @@ nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
     return r;
 }
 
+ns_status nsm_relation_set_offset_fn(nsm_relation *r, nsm_time_fn e, void *user)
+{
+    if (!r || r->type != NSM_REL_FIRST_ORDER_LINEAR) return NS_BAD_INPUT;
+    r->e_fn = e;
+    r->e_user = user;
+    return NS_OK;
+}
+
 /* e (+ e(t)) added to y; work: m */
 int nsm_rel_first_order_offset(const nsm_relation *r, double t, double *y, double *work)
 {

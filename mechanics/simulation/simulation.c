@@ -53,6 +53,7 @@ static void dsdata_free(nsm_dsdata *d)
 {
     free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
     free(d->dv); free(d->Fk); free(d->F); free(d->Mq);
+    free(d->Wfull); free(d->rhs0); free(d->base); free(d->bcr);
     free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
     ns_matrix_free(d->Wmat);
     ns_factor_free(d->F_W);
@@ -94,7 +95,12 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     d->w3 = calloc(3 * (size_t)n + 2 * nn, sz);
     d->J1 = calloc(2 * nn, sz); d->J2 = calloc(2 * nn, sz);
     d->Wmat = ns_matrix_dense_new(n, n);
-    if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
+    d->bcr = calloc((size_t)n, sz);
+    if (ds->nbc) {
+        d->Wfull = calloc(nn, sz); d->rhs0 = calloc((size_t)n, sz); d->base = calloc((size_t)n, sz);
+        if (!d->Wfull || !d->rhs0 || !d->base) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+    }
+    if (!d->bcr || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
         !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
         nsm_set_err(s->err, "out of memory");
         return NS_NO_MEMORY;
@@ -391,6 +397,7 @@ double *nsm_sim_q(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j
 double *nsm_sim_v(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
 double *nsm_sim_x(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
 const double *nsm_sim_p(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+const double *nsm_sim_bc_reaction(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].bcr : NULL; }
 
 static const nsm_idata *idata_const(const nsm_sim *s, int i)
 {
