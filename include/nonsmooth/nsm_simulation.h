@@ -93,6 +93,15 @@ typedef enum nsm_activation {
     NSM_ACTIVATION_PREDICTED
 } nsm_activation;
 
+/** Stopping test of the Newton loop, on the residual r of each nonlinear
+ *  system (see newton_tol):
+ *    NSM_NEWTON_RELATIVE (default): max|r_i| / (largest term of r) ≤ tol;
+ *    NSM_NEWTON_ABS_NORM2: ‖r‖₂ ≤ tol (Siconos' test). */
+typedef enum nsm_newton_criterion {
+    NSM_NEWTON_RELATIVE = 0,
+    NSM_NEWTON_ABS_NORM2
+} nsm_newton_criterion;
+
 typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
     double h;               /* time step (required > 0) */
@@ -131,6 +140,7 @@ typedef struct nsm_sim_options {
                                when the residual of every such system,
                                relative to its largest term, is ≤ newton_tol
                                (default 1e-10) */
+    nsm_newton_criterion newton_criterion; /* default NSM_NEWTON_RELATIVE */
     int newton_max_iter;    /* at most this many linearised solves per step
                                (default 20; 1 = Siconos' single linearised
                                step at the predictor q_k + h v_k). A step

@@ -160,22 +160,25 @@ static void update(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 
 /* R = M(q)(v − v_k) − h (θ F(t_{k+1}, q, v) + (1−θ) F_k) − p, relative to
  * the largest of its terms; leaves M, F, K_t, C_t at (q, v). */
-static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
+static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, double *abs2, char *err)
 {
+    *abs2 = 0.0;
     if (nsm_ds_kind_of(ds)->linear) return 0.0;
     int n = ds->n;
     double h = st->h, th = d->theta;
     if (nsm_ds_eval_lagrangian(ds, j, st->t1, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, err) != NS_OK)
         return -1.0;
-    double rmax = 0.0, scale = 0.0;
+    double rmax = 0.0, scale = 0.0, r2 = 0.0;
     for (int i = 0; i < n; i++) {
         double mv = 0.0;
         for (int c = 0; c < n; c++) mv += d->Mq[i + (size_t)c * n] * (d->v[c] - d->vk[c]);
         double f = h * (th * d->F[i] + (1.0 - th) * d->Fk[i]);
         double r = mv - f - d->p[i];
+        r2 += r * r;
         rmax = fmax(rmax, fabs(r));
         scale = fmax(scale, fmax(fabs(mv), fmax(fabs(f), fabs(d->p[i]))));
     }
+    *abs2 = sqrt(r2);
     return scale > 0.0 ? rmax / scale : 0.0;
 }
 

@@ -174,6 +174,10 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
         nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
         return NULL;
     }
+    if (o->newton_criterion != NSM_NEWTON_RELATIVE && o->newton_criterion != NSM_NEWTON_ABS_NORM2) {
+        nsm_set_err(err, "nsm_sim_new: newton_criterion = %d is not a nsm_newton_criterion value", (int)o->newton_criterion);
+        return NULL;
+    }
     if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
         nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
         return NULL;
@@ -329,13 +333,16 @@ void nsm_sim_next_step(nsm_sim *s)
     s->stats.steps++;
 }
 
-/* Largest relative Newton residual over the nonlinear systems (−1: error). */
+/* Largest Newton residual over the nonlinear systems, relative or the
+ * absolute 2-norm per system (newton_criterion); −1: error. */
 static double newton_residual(nsm_sim *s)
 {
     double r = 0.0;
     for (int j = 0; j < s->nd; j++) {
-        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, s->err);
+        double a2;
+        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, &a2, s->err);
         if (rj < 0) return -1.0;
+        if (s->o.newton_criterion == NSM_NEWTON_ABS_NORM2) rj = a2;
         if (rj > r) r = rj;
     }
     return r;
