@@ -149,6 +149,7 @@ typedef struct nsm_idata {
     int row;                  /* first scalar row */
     int active;
     double *y1_prev;          /* ẏ_k kept for Newton laws (m) */
+    int reldeg;               /* relative degree (0, 1, 2); −1 not computed */
 } nsm_idata;
 
 struct nsm_output {

@@ -162,6 +162,59 @@ static void test_offset_function(void **state)
     nsm_model_free(m);
 }
 
+/* Relative degree: y = C x + D λ with D ≠ 0 → 0; D = 0, C B ≠ 0 → 1;
+ * Lagrangian → 2; C B = 0 and D = 0 → refused (λ enters only ÿ). */
+static void test_relative_degree(void **state)
+{
+    (void)state;
+    double A[4] = { 0, 0, 1, 0 }, x0[2] = { 1, 0 };   /* ẋ1 = x2, ẋ2 = 0 */
+    struct { double C[2], B[2], D; int hasD, expect; } cases[] = {
+        { { 1, 0 }, { 1, 0 }, 1.0, 1, 0 },
+        { { 1, 0 }, { 1, 0 }, 0.0, 0, 1 },
+        { { 1, 0 }, { 0, 1 }, 0.0, 0, -1 },   /* y = x1, r on x2: C B = 0 */
+    };
+    for (int c = 0; c < 3; c++) {
+        nsm_model *m = nsm_model_new();
+        nsm_model_add_ds(m, nsm_ds_first_order_lti_new(2, A, NULL, NULL, x0));
+        int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+        int in = nsm_model_add_interaction(m, nsm_relation_first_order_linear_new(1, 2, cases[c].C,
+                                           cases[c].hasD ? &cases[c].D : NULL, cases[c].B, NULL), law, 0, -1);
+        assert_true(in >= 0);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(m, &o, err);
+        if (cases[c].expect < 0) {
+            assert_null(s);
+            printf("relative degree >= 2 refused: %s\n", err);
+            assert_non_null(strstr(err, "relative degree"));
+            assert_non_null(strstr(err, "row 0"));
+        } else {
+            assert_non_null(s);
+            assert_int_equal(nsm_sim_relative_degree(s, in), cases[c].expect);
+            assert_int_equal(nsm_sim_step(s), NS_OK);
+        }
+        nsm_sim_free(s);
+        nsm_model_free(m);
+    }
+    /* Lagrangian: 2 */
+    nsm_model *m = nsm_model_new();
+    double M = 1, q0 = 1, v0 = 0, H = 1;
+    nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.5));
+    int in = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 1, &H, NULL), law, 0, -1);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.01;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_int_equal(nsm_sim_relative_degree(s, in), 2);
+    assert_int_equal(nsm_sim_relative_degree(s, 99), -1);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +222,7 @@ int main(void)
         cmocka_unit_test(test_theta_per_system),
         cmocka_unit_test(test_first_order_mass),
         cmocka_unit_test(test_offset_function),
+        cmocka_unit_test(test_relative_degree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
