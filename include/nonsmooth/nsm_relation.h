@@ -17,6 +17,7 @@
 #ifndef NSM_RELATION_H
 #define NSM_RELATION_H
 #include "ns_status.h"
+#include "nsm_ds.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -58,6 +59,10 @@ nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
                                                   const double *D,
                                                   const double *B,
                                                   const double *e);
+
+/** First-order linear relation: a time-varying offset, y = C X + D λ + e
+ *  + e(t) (e fills m values; NULL removes it). */
+ns_status nsm_relation_set_offset_fn(nsm_relation *r, nsm_time_fn e, void *user);
 
 nsm_relation_type nsm_relation_get_type(const nsm_relation *r);
 int nsm_relation_size(const nsm_relation *r);   /* m */

@@ -27,7 +27,13 @@ ns_status nsm_gfc_assemble(nsm_sim *s, ns_kind fckind)
     for (int j = 0; j < s->nd; j++) s->gfc_off[j] = -1;
     for (int a = 0; a < nc; a++) {
         const nsm_interaction *I = &m->inter[s->act[a]];
-        for (int k = 0; k < I->nds; k++) s->gfc_off[I->ds[k]] = 0;
+        for (int k = 0; k < I->nds; k++) {
+            if (m->ds[I->ds[k]]->nbc) {
+                nsm_set_err(s->err, "global_fc: system %d has prescribed velocities (not supported in the global formulation)", I->ds[k]);
+                return NS_UNSUPPORTED;
+            }
+            s->gfc_off[I->ds[k]] = 0;
+        }
     }
     ns_int n = 0, nnzM = 0;
     for (int j = 0; j < s->nd; j++) {

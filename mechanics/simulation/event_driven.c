@@ -66,6 +66,11 @@ static int check_model(const nsm_model *m, char *err)
     if (m->nds == 0) { nsm_set_err(err, "nsm_ed_new: the model has no dynamical system"); return -1; }
     for (int j = 0; j < m->nds; j++) {
         const nsm_ds *ds = m->ds[j];
+        if (ds->nbc) {
+            nsm_set_err(err, "nsm_ed_new: system %d has prescribed velocities (boundary conditions); "
+                        "the event-driven scheme does not handle them (use nsm_sim)", j);
+            return -1;
+        }
         if (!nsm_ds_is_lagrangian(ds)) {
             nsm_set_err(err, "nsm_ed_new: system %d is first order; the event-driven scheme handles "
                         "Lagrangian systems only (use the time-stepping scheme, nsm_sim)", j);

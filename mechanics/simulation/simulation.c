@@ -60,6 +60,7 @@ static void dsdata_free(nsm_dsdata *d)
 {
     free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
     free(d->dv); free(d->Fk); free(d->F); free(d->Mq);
+    free(d->Wfull); free(d->rhs0); free(d->base); free(d->bcr);
     free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
     ns_matrix_free(d->Wmat);
     ns_factor_free(d->F_W);
@@ -105,7 +106,12 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     d->w3 = calloc(3 * (size_t)n + 2 * nnd, sz);
     d->J1 = calloc(2 * nnd, sz); d->J2 = calloc(2 * nnd, sz);
     d->Wmat = sparse ? ns_matrix_sparse_new(n, n, 0) : ns_matrix_dense_new(n, n);
-    if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
+    d->bcr = calloc((size_t)n, sz);
+    if (ds->nbc) {
+        d->Wfull = calloc(nn, sz); d->rhs0 = calloc((size_t)n, sz); d->base = calloc((size_t)n, sz);
+        if (!d->Wfull || !d->rhs0 || !d->base) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+    }
+    if (!d->bcr || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
         !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
         nsm_set_err(s->err, "out of memory");
         return NS_NO_MEMORY;
@@ -177,6 +183,10 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     }
     if (!(o->activation_gamma >= 0.0) || !isfinite(o->activation_gamma)) {
         nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
+        return NULL;
+    }
+    if (o->newton_criterion != NSM_NEWTON_RELATIVE && o->newton_criterion != NSM_NEWTON_ABS_NORM2) {
+        nsm_set_err(err, "nsm_sim_new: newton_criterion = %d is not a nsm_newton_criterion value", (int)o->newton_criterion);
         return NULL;
     }
     if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
@@ -354,13 +364,16 @@ void nsm_sim_next_step(nsm_sim *s)
     s->stats.steps++;
 }
 
-/* Largest relative Newton residual over the nonlinear systems (−1: error). */
+/* Largest Newton residual over the nonlinear systems, relative or the
+ * absolute 2-norm per system (newton_criterion); −1: error. */
 static double newton_residual(nsm_sim *s)
 {
     double r = 0.0;
     for (int j = 0; j < s->nd; j++) {
-        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, s->err);
+        double a2;
+        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, &a2, s->err);
         if (rj < 0) return -1.0;
+        if (s->o.newton_criterion == NSM_NEWTON_ABS_NORM2) rj = a2;
         if (rj > r) r = rj;
     }
     return r;
@@ -469,6 +482,7 @@ double *nsm_sim_q(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j
 double *nsm_sim_v(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
 double *nsm_sim_x(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
 const double *nsm_sim_p(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+const double *nsm_sim_bc_reaction(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].bcr : NULL; }
 
 static const nsm_idata *idata_const(const nsm_sim *s, int i)
 {
