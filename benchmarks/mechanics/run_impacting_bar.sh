@@ -10,15 +10,15 @@ steps=${2:-1000}
 bin=$build/bin/bench_impacting_bar
 [ -x "$bin" ] || { echo "run_impacting_bar: $bin not built" >&2; exit 2; }
 declare -A per
-# three runs of each size, alternating; the smallest time per step counts
+# three runs of each size, alternating; the smallest CPU time per step counts
 # (the machine is shared: the others only add noise)
 for rep in 1 2 3; do
 for n in 1000 10000; do
   out=$(OPENBLAS_NUM_THREADS=1 nice /usr/bin/time -v "$bin" --n $n --steps "$steps" 2>/tmp/ib_time.$$)
   rss=$(awk -F: '/Maximum resident set size/ {print $2}' /tmp/ib_time.$$)
-  p=$(echo "$out" | sed -n 's/.*per_step=\([^ ]*\).*/\1/p')
+  p=$(echo "$out" | sed -n 's/.*cpu_per_step=\([^ ]*\).*/\1/p')
   per[$n]=$(awk -v a="${per[$n]:-1e300}" -v b="$p" 'BEGIN { print (b < a ? b : a) }')
-  awk -v n="$n" -v p="$p" -v r="$rss" 'BEGIN { printf "n=%-6d per_step=%s s  peak_rss=%.1f MB\n", n, p, r / 1024 }'
+  awk -v n="$n" -v p="$p" -v r="$rss" 'BEGIN { printf "n=%-6d cpu_per_step=%s s  peak_rss=%.1f MB\n", n, p, r / 1024 }'
   echo "  $out"
 done
 done
