@@ -128,7 +128,7 @@ static void test_bar_sparse_vs_dense(void **state)
 static void test_bad_input(void **state)
 {
     (void)state;
-    double q0[N] = { 0 }, v0[N] = { 0 };
+    double q0[N + 1] = { 0 }, v0[N + 1] = { 0 };
     ns_matrix *M = tridiag(N, 2.0 / 3.0, 1.0 / 3.0, 1.0 / 6.0, 1.0);
     assert_null(nsm_ds_lagrangian_lti_sparse_new(N, NULL, NULL, NULL, q0, v0));
     assert_non_null(strstr(nsm_constructor_error(), "M"));
