@@ -87,6 +87,11 @@ static int check_model(const nsm_model *m, char *err)
                         "other laws: use the time-stepping scheme, nsm_sim)", i, nsm_nslaw_kind_of(l)->name);
             return -1;
         }
+        if (nsm_relation_kind_of(I->rel)->D && nsm_relation_kind_of(I->rel)->D(I->rel)) {
+            nsm_set_err(err, "nsm_ed_new: interaction %d has a compliant relation (D); the event-driven "
+                        "scheme handles perfect constraints only", i);
+            return -1;
+        }
         if (!nsm_relation_kind_of(I->rel)->lagrangian) {
             nsm_set_err(err, "nsm_ed_new: interaction %d has a first-order relation", i);
             return -1;
