@@ -31,6 +31,7 @@ struct nsm_ds {
     double *q0, *v0;          /* Lagrangian initial state (n) */
     double *x0;               /* first-order initial state (n) */
     double *M, *C, *K;        /* LTI (n×n); C, K NULL = zero */
+    ns_matrix *Ms, *Cs, *Ks;  /* sparse LTI: SPARSE (CSC) n×n; Cs, Ks NULL = zero */
     double *A;                /* first-order LTI (n×n) */
     double *fext_const;       /* (n) or NULL */
     nsm_lagrangian_fns lag;   /* nonlinear Lagrangian; lag.fext also LTI */
@@ -150,6 +151,7 @@ typedef struct nsm_idata {
     int active;
     double *y1_prev;          /* ẏ_k kept for Newton laws (m) */
     int reldeg;               /* relative degree (0, 1, 2); −1 not computed */
+    int proj_in;              /* combined projection: in this step's unilateral set */
 } nsm_idata;
 
 struct nsm_output {

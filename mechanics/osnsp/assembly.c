@@ -160,6 +160,7 @@ static ns_matrix *problem_matrix(ns_problem *p)
     case NS_KIND_RELAY: return p->u.relay->M;
     case NS_KIND_EQUALITY: return p->u.equality->M;
     case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->W;
+    case NS_KIND_GMP: return p->u.gmp->M;
     default: return NULL;
     }
 }
@@ -172,6 +173,7 @@ static double *problem_q(ns_problem *p)
     case NS_KIND_RELAY: return p->u.relay->q;
     case NS_KIND_EQUALITY: return p->u.equality->q;
     case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->q;
+    case NS_KIND_GMP: return p->u.gmp->q;
     default: return NULL;
     }
 }
@@ -193,14 +195,16 @@ static ns_status choose_kind(nsm_sim *s, ns_kind *kind, int *neq)
     int n_eq = rows[NSM_ROWS_EQUALITY], n_comp = rows[NSM_ROWS_COMPLEMENTARITY];
     int n_relay = rows[NSM_ROWS_RELAY], n_fc = rows[NSM_ROWS_FRICTION];
     *neq = n_eq;
+    /* classes no single kind holds (friction with anything else, relay
+     * with equalities), or the option gmp = 1: the generic mechanical
+     * problem, one sub-problem per interaction (gmp.c) */
+    if (s->o.gmp == 1 || (n_fc && (n_eq || n_comp || n_relay)) || (n_relay && n_eq)) {
+        *kind = NS_KIND_GMP;
+        return NS_OK;
+    }
     if (n_fc) {
-        if (n_eq || n_comp || n_relay) {
-            nsm_set_err(s->err, "friction contact mixed with other laws in one problem is not supported");
-            return NS_UNSUPPORTED;
-        }
         *kind = dim == 2 ? NS_KIND_FC2D : NS_KIND_FC3D;
     } else if (n_relay) {
-        if (n_eq) { nsm_set_err(s->err, "relay mixed with equality laws is not supported"); return NS_UNSUPPORTED; }
         *kind = NS_KIND_RELAY;
     } else if (n_eq && n_comp) *kind = NS_KIND_MLCP;
     else if (n_eq) *kind = NS_KIND_EQUALITY;
@@ -217,6 +221,7 @@ static ns_status new_problem(nsm_sim *s, ns_matrix *M, ns_kind kind, int neq)
     if (kind == NS_KIND_LCP) p = ns_problem_from_lcp(ns_lcp_new(M, q));
     else if (kind == NS_KIND_EQUALITY) p = ns_problem_from_equality(ns_equality_new(M, q));
     else if (kind == NS_KIND_MLCP) p = ns_problem_from_mlcp(ns_mlcp_new(neq, n - neq, M, q));
+    else if (kind == NS_KIND_GMP) p = nsm_gmp_problem(s, M, q);
     else if (kind == NS_KIND_RELAY) {
         double *lb = malloc((size_t)n * sizeof *lb), *ub = malloc((size_t)n * sizeof *ub);
         if (lb && ub) {
@@ -290,7 +295,7 @@ static void abs_matvec(int m, int nc, const double *A, const double *x, double *
 }
 
 /* q_α of one active interaction into qa. */
-static ns_status q_block(nsm_sim *s, int ia, double *qa)
+ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
 {
     nsm_model *m = s->model;
     const nsm_interaction *I = &m->inter[ia];
@@ -338,15 +343,18 @@ static ns_status q_block(nsm_sim *s, int ia, double *qa)
 
 ns_status nsm_osnsp_assemble(nsm_sim *s)
 {
+    ns_kind kind; int neq;
+    ns_status st = choose_kind(s, &kind, &neq);
+    if (st != NS_OK) return st;
+    s->global = 0;
+    /* option global_fc: friction only → (M, H, q, b, μ), no W G (gfc.c) */
+    if (s->o.global_fc && (kind == NS_KIND_FC2D || kind == NS_KIND_FC3D)) return nsm_gfc_assemble(s, kind);
     /* W G products */
     int dirty = 0;
     for (int a = 0; a < s->nact; a++) dirty |= update_WG(s, s->act[a], &s->id[s->act[a]]);
     int same = s->have_problem && s->nact == s->nact_prev;
     for (int a = 0; same && a < s->nact; a++)
         same = s->act[a] == s->prev_act[a] && s->act_gen[a] == s->prev_gen[a];
-    ns_kind kind; int neq;
-    ns_status st = choose_kind(s, &kind, &neq);
-    if (st != NS_OK) return st;
     if (same && kind != s->kind) same = 0;
     ns_matrix *M = NULL;
     if (!same) {
@@ -377,7 +385,7 @@ ns_status nsm_osnsp_assemble(nsm_sim *s)
         nsm_set_err(s->err, "out of memory");
         st = NS_NO_MEMORY;
     }
-    for (int a = 0; st == NS_OK && a < s->nact; a++) st = q_block(s, s->act[a], s->qbuf + s->row_start[a]);
+    for (int a = 0; st == NS_OK && a < s->nact; a++) st = nsm_osnsp_q_block(s, s->act[a], s->qbuf + s->row_start[a]);
     if (st != NS_OK) { if (!same) ns_matrix_free(M); return st; }
     if (!same) {
         double *keep = s->qvec;

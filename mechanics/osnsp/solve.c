@@ -21,6 +21,7 @@ static void unknowns_copy(nsm_sim *s, int dir)
             int r = s->row_start[a] + c;
             double *slot;
             if (s->kind == NS_KIND_MLCP && r >= s->neq) slot = &sol->vec[1][r - s->neq];
+            else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D) slot = &sol->vec[2][r];   /* v, u, r */
             else slot = &sol->vec[0][r];
             if (dir == 0) *slot = lam[c];
             else lam[c] = *slot;
@@ -53,7 +54,11 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
     }
     s->stats.solves++;
     dump_problem(s);
-    nsm_solve_settings cur = { s->solver_name, opt };
+    const char *name = s->solver_name;
+    if (s->kind == NS_KIND_GMP) name = s->gmp_solver_name;
+    else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D)   /* global_fc: never the reduction */
+        name = s->solver_name && ns_solver_find(s->solver_name, s->kind) ? s->solver_name : "nsn-ac";
+    nsm_solve_settings cur = { name, opt };
     ns_status rs;
     for (int attempt = 0;; attempt++) {
         ns_result_clear(&s->res);
