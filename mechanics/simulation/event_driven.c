@@ -29,12 +29,6 @@ void nsm_ed_options_default(nsm_ed_options *o)
     o->solver_options.tol = 1e-12;
 }
 
-ns_status nsm_relation_set_d2hdt2(nsm_relation *r, nsm_h_fn d2hdt2)
-{
-    if (!r || r->type != NSM_REL_LAGRANGIAN_RHEONOMOUS) return NS_BAD_INPUT;
-    r->d2hdt2 = d2hdt2;
-    return NS_OK;
-}
 
 void nsm_ed_free(nsm_ed *s)
 {
