@@ -70,6 +70,11 @@ nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
                                                   const double *B,
                                                   const double *e);
 
+/** Lagrangian relations: compliance D (m×m, copied; NULL removes it), so
+ *  that y = h(Q) + ... and ẏ = ∇h Q̇ + D λ[1] (the compliant relation
+ *  y = h(q) + Dλ at velocity level, as the compliant linear type). */
+ns_status nsm_relation_set_compliance(nsm_relation *r, const double *D);
+
 /** First-order linear relation: a time-varying offset, y = C X + D λ + e
  *  + e(t) (e fills m values; NULL removes it). */
 ns_status nsm_relation_set_offset_fn(nsm_relation *r, nsm_time_fn e, void *user);

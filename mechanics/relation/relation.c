@@ -74,6 +74,18 @@ ns_status nsm_relation_eval(const nsm_relation *r, int inter, double t,
     return NS_OK;
 }
 
+ns_status nsm_relation_set_compliance(nsm_relation *r, const double *D)
+{
+    if (!r || !nsm_relation_kind_of(r)->lagrangian) return NS_BAD_INPUT;
+    size_t mm = (size_t)r->m * r->m;
+    if (D && !nsm_all_finite(D, mm)) return NS_BAD_INPUT;
+    double *d = D ? nsm_dup(D, mm) : NULL;
+    if (D && !d) return NS_NO_MEMORY;
+    free(r->D);
+    r->D = d;
+    return NS_OK;
+}
+
 nsm_relation_type nsm_relation_get_type(const nsm_relation *r) { return r ? r->type : (nsm_relation_type)-1; }
 int nsm_relation_size(const nsm_relation *r) { return r ? r->m : 0; }
 int nsm_relation_ncols(const nsm_relation *r) { return r ? r->ncols : 0; }
