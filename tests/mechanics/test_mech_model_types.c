@@ -57,6 +57,21 @@ static void test_boundary_condition(void **state)
     assert_true(fabs(nsm_sim_y(s, 0, 0)[0] + 0.5 * o.h * 0.5) < 1e-12);
     assert_true(fabs(R / o.h - (Mp + Mb) * GRAV) < 1e-9);
     nsm_sim_free(s);
+    /* set after the simulation was created: refused at the next step, no crash */
+    nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 0, NULL, NULL, NULL, NULL);
+    {
+        nsm_model *m3 = nsm_model_new();
+        double M3 = 1.0, z = 0.0;
+        int d3 = nsm_model_add_ds(m3, nsm_ds_lagrangian_lti_new(1, &M3, &z, &z));
+        nsm_sim *s3 = nsm_sim_new(m3, &o, err);
+        assert_non_null(s3);
+        int dof3 = 0;
+        assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m3, d3), 1, &dof3, &vbar, NULL, NULL), NS_OK);
+        assert_int_equal(nsm_sim_step(s3), NS_BAD_INPUT);
+        assert_non_null(strstr(nsm_sim_error(s3), "after the simulation was created"));
+        nsm_sim_free(s3);
+        nsm_model_free(m3);
+    }
     /* bad input */
     int bad = 3;
     assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 1, &bad, &vbar, NULL, NULL), NS_BAD_INPUT);
