@@ -3,7 +3,7 @@
  *
  * One step on [t_k, t_k + h]:
  *   nsm_sim_compute_free_state  W_j, free velocities / states of every system
- *   nsm_sim_solve               index set I1 (predicted gap y + h/2 ẏ ≤ gap_tol for
+ *   nsm_sim_solve               index set I1 (by default predicted gap y + h/2 ẏ ≤ gap_tol for
  *                               Lagrangian unilateral interactions; every
  *                               first-order / equality interaction), assembly
  *                               of the one-step problem in BLOCK storage over

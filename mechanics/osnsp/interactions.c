@@ -93,6 +93,9 @@ static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double 
     st = nsm_relation_eval(r, inter, t, Q, k->lagrangian ? V : NULL, d->lam0,
                            want_y ? d->y0 : y0, want_y ? d->y1 : y1, s->xbuf_H, work, s->err);
     if (st != NS_OK) return st;
+    const double *D = k->D ? k->D(r) : NULL;
+    if (k->lagrangian && D && want_y)   /* ẏ = H v + D λ[1] */
+        for (int c = 0; c < m; c++) for (int i = 0; i < m; i++) d->y1[i] += D[i + (size_t)c * m] * d->lam1[c];
     /* H kept (and G, W G rebuilt) only when it changed */
     if (!k->linear || !d->WHt_valid[0] ||
         memcmp(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double)) != 0) {

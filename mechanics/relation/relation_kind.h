@@ -33,7 +33,7 @@ typedef struct nsm_relation_kind {
 
 extern const nsm_relation_kind nsm_rel_kind_lagrangian_linear,
     nsm_rel_kind_scleronomous, nsm_rel_kind_rheonomous,
-    nsm_rel_kind_first_order_linear;
+    nsm_rel_kind_first_order_linear, nsm_rel_kind_lagrangian_compliant_linear;
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r);
 

@@ -108,6 +108,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     d->Wmat = sparse ? ns_matrix_sparse_new(n, n, 0) : ns_matrix_dense_new(n, n);
     d->bcr = calloc((size_t)n, sz);
     if (ds->nbc) {
+        if (sparse) { nsm_set_err(s->err, "system %d: prescribed velocities on a sparse system are not supported", j); return NS_UNSUPPORTED; }
         d->Wfull = calloc(nn, sz); d->rhs0 = calloc((size_t)n, sz); d->base = calloc((size_t)n, sz);
         if (!d->Wfull || !d->rhs0 || !d->base) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
     }

@@ -57,6 +57,21 @@ static void test_boundary_condition(void **state)
     assert_true(fabs(nsm_sim_y(s, 0, 0)[0] + 0.5 * o.h * 0.5) < 1e-12);
     assert_true(fabs(R / o.h - (Mp + Mb) * GRAV) < 1e-9);
     nsm_sim_free(s);
+    /* set after the simulation was created: refused at the next step, no crash */
+    nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 0, NULL, NULL, NULL, NULL);
+    {
+        nsm_model *m3 = nsm_model_new();
+        double M3 = 1.0, z = 0.0;
+        int d3 = nsm_model_add_ds(m3, nsm_ds_lagrangian_lti_new(1, &M3, &z, &z));
+        nsm_sim *s3 = nsm_sim_new(m3, &o, err);
+        assert_non_null(s3);
+        int dof3 = 0;
+        assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m3, d3), 1, &dof3, &vbar, NULL, NULL), NS_OK);
+        assert_int_equal(nsm_sim_step(s3), NS_BAD_INPUT);
+        assert_non_null(strstr(nsm_sim_error(s3), "after the simulation was created"));
+        nsm_sim_free(s3);
+        nsm_model_free(m3);
+    }
     /* bad input */
     int bad = 3;
     assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 1, &bad, &vbar, NULL, NULL), NS_BAD_INPUT);
@@ -215,6 +230,67 @@ static void test_relative_degree(void **state)
     nsm_model_free(m);
 }
 
+static int hid(double t, int nq, const double *Q, int m, double *y, void *u)
+{ (void)t; (void)nq; (void)m; (void)u; y[0] = Q[0]; return 0; }
+static int jhid(double t, int nq, const double *Q, int m, double *H, void *u)
+{ (void)t; (void)nq; (void)Q; (void)m; (void)u; H[0] = 1.0; return 0; }
+
+/* Compliant linear relation with an equality law: each step solves
+ * (H W Hᵀ + D) P + H v_free = 0 — recomputed here by hand for a mass m under
+ * gravity: v_free = v_k − g h, P = −v_free / (1/m + D), v = v_free + P/m. */
+static void test_compliant_relation(void **state)
+{
+    (void)state;
+    nsm_model *m = nsm_model_new();
+    double M = 2.0, q0 = 0.0, v0 = 1.0, f = -GRAV * M, H = 1.0, D = 0.5;
+    int ds = nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    nsm_ds_set_fext_constant(nsm_model_ds(m, ds), &f);
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(1));
+    int in = nsm_model_add_interaction(m, nsm_relation_lagrangian_compliant_linear_new(1, 1, &H, &D, NULL), law, ds, -1);
+    assert_true(in >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.01;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    assert_int_equal(nsm_sim_relative_degree(s, in), 1);
+    double v = v0, worst = 0.0;
+    for (int k = 0; k < 50; k++) {
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        double vf = v - GRAV * o.h, P = -vf / (1.0 / M + D);
+        v = vf + P / M;
+        worst = fmax(worst, fabs(nsm_sim_v(s, 0)[0] - v));
+        worst = fmax(worst, fabs(nsm_sim_lambda(s, in, 1)[0] - P));
+        /* the law holds on y1 = H v + D P */
+        assert_true(fabs(nsm_sim_y(s, in, 1)[0]) < 1e-12);
+    }
+    printf("compliant relation: |v - hand|, |P - hand| <= %.2e over 50 steps\n", worst);
+    assert_true(worst < 1e-13);
+    nsm_sim_free(s);
+    /* the same compliance on a scleronomous relation h(q) = q gives the same run */
+    nsm_model *m2 = nsm_model_new();
+    int ds2 = nsm_model_add_ds(m2, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    nsm_ds_set_fext_constant(nsm_model_ds(m2, ds2), &f);
+    int law2 = nsm_model_add_law(m2, nsm_nslaw_equality_new(1));
+    nsm_relation *r2 = nsm_relation_scleronomous_new(1, 1, hid, jhid, NULL);
+    assert_int_equal(nsm_relation_set_compliance(r2, &D), NS_OK);
+    assert_true(nsm_model_add_interaction(m2, r2, law2, ds2, -1) >= 0);
+    nsm_sim *s1 = nsm_sim_new(m, &o, err), *s2 = nsm_sim_new(m2, &o, err);
+    assert_int_equal(nsm_sim_run(s1, 0.5, NULL, NULL), NS_OK);
+    assert_int_equal(nsm_sim_run(s2, 0.5, NULL, NULL), NS_OK);
+    assert_true(nsm_sim_v(s1, 0)[0] == nsm_sim_v(s2, 0)[0]);
+    nsm_sim_free(s1); nsm_sim_free(s2);
+    nsm_model_free(m2);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    nsm_ed_options eo;
+    nsm_ed_options_default(&eo);
+    eo.T = 1.0;
+    assert_null(nsm_ed_new(m, &eo, err));
+#endif
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -223,6 +299,7 @@ int main(void)
         cmocka_unit_test(test_first_order_mass),
         cmocka_unit_test(test_offset_function),
         cmocka_unit_test(test_relative_degree),
+        cmocka_unit_test(test_compliant_relation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
