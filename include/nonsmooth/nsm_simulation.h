@@ -177,6 +177,10 @@ typedef struct nsm_sim_options {
     int projection_max_iter;/* position problems per step (default 10) */
     int projection_metric;  /* 0 (default, Siconos): Wp = I; 1: Wp = W, the
                                factorised iteration matrix (mass-weighted) */
+    int projection_all;     /* 1: project every live interaction (Siconos'
+                               projection level 0: also contacts that closed
+                               within the step unforeseen); 0 (default): the
+                               interactions of the step's problem (level 1) */
     int projection_hysteresis; /* DIRECT only: 1 = Siconos' index set of
                                MoreauJeanDirectProjectionOSI, kept from step
                                to step: a unilateral interaction enters when

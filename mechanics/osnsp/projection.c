@@ -21,7 +21,10 @@
  * every row of an equality law; the activation rows (normal rows) of a
  * unilateral law on a Lagrangian relation. Relations with a D term
  * (compliant) and first-order interactions are not projected. λ of the
- * last projection solve is kept as λ[0] of each projected interaction
+ * last projection solve is kept as λ[0] of each projected interaction.
+ * The set is the step's problem (Siconos' index set 1) or, with
+ * projection_all = 1, every live interaction (Siconos' level 0: a contact
+ * that closed within the step without being foreseen is projected too)
  * (Siconos' lambda(0)); statistics: nsm_sim_stats.projection_*. */
 #include "simulation/sim_internal.h"
 #include "nslaw/nslaw_kind.h"
@@ -72,15 +75,20 @@ ns_status nsm_projection_run(nsm_sim *s)
 {
     nsm_model *m = s->model;
     double t1 = s->t + s->h;
-    if (nsm_grow((void **)&s->proj_rows, &s->cap_proj, s->nact + 1, sizeof(prow)) != 0) goto oom;
+    /* the set: the step's problem (Siconos' index set 1), or with
+     * projection_all every live interaction (index set 0) */
+    int nset = s->o.projection_all ? m->ninter_slots : s->nact;
+    if (nsm_grow((void **)&s->proj_rows, &s->cap_proj, nset + 1, sizeof(prow)) != 0) goto oom;
     prow *P = s->proj_rows;
     int np = 0, nr = 0, neq = 0;
     /* equality rows first, then the complementarity rows */
     for (int pass = 0; pass < 2; pass++)
-        for (int a = 0; a < s->nact; a++) {
-            int eq = 0, k = projected_rows(s, s->act[a], &eq);
+        for (int a = 0; a < nset; a++) {
+            int ia = s->o.projection_all ? a : s->act[a];
+            if (s->o.projection_all && !nsm_sim_idata(s, ia)) continue;   /* dead slot */
+            int eq = 0, k = projected_rows(s, ia, &eq);
             if (k == 0 || eq != (pass == 0)) continue;
-            P[np].inter = s->act[a]; P[np].nrows = k; P[np].eq = eq; P[np].start = nr;
+            P[np].inter = ia; P[np].nrows = k; P[np].eq = eq; P[np].start = nr;
             np++; nr += k;
             if (eq) neq += k;
         }

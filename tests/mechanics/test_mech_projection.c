@@ -118,7 +118,7 @@ static void test_pendulum_without(void **state)
 }
 
 /* Bouncing ball, 3 dof as Siconos' example (z, x, rotation), y = z − R. */
-static void ball(int projection)
+static void ball_opt(int projection, int all)
 {
     double M[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 0.4 * 0.01 }, q0[3] = { 1, 0, 0 }, v0[3] = { 0 }, f[3] = { -G, 0, 0 };
     double Hm[3] = { 1, 0, 0 }, b[1] = { -0.1 };
@@ -132,6 +132,7 @@ static void ball(int projection)
     nsm_sim_options_default(&o);
     o.h = 0.005;
     o.projection = projection;
+    o.projection_all = all;
     char err[NS_ERRMSG_LEN] = "";
     nsm_sim *s = nsm_sim_new(m, &o, err);
     if (!s) fail_msg("nsm_sim_new: %s", err);
@@ -140,10 +141,10 @@ static void ball(int projection)
         if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
         double y = nsm_sim_y(s, in, 0)[0];
         int held = nsm_sim_index_set(s, 1, NULL, 0) > 0;
-        if ((held || projection != NSM_PROJECTION_DIRECT) && y < ymin) ymin = y;
+        if ((held || all || projection != NSM_PROJECTION_DIRECT) && y < ymin) ymin = y;
     }
     double yend = nsm_sim_y(s, in, 0)[0];
-    print_message("ball, projection %d: min gap %.3g, final gap %.3g\n", projection, ymin, yend);
+    print_message("ball, projection %d%s: min gap %.3g, final gap %.3g\n", projection, all ? " (all)" : "", ymin, yend);
     if (projection) assert_true(ymin >= -1e-10);
     else assert_true(ymin < -1e-6);
     assert_true(fabs(yend) < 1e-3);
@@ -248,7 +249,10 @@ static void test_siconos_direct(void **state)
 static void test_siconos_combined(void **state)
 { (void)state; siconos_ref(NSM_PROJECTION_COMBINED, "BouncingBallTS-MoreauJeanCombinedProjectionOSI.ref"); }
 
+static void ball(int projection) { ball_opt(projection, 0); }
 static void test_ball_direct(void **state) { (void)state; ball(NSM_PROJECTION_DIRECT); }
+/* projection_all: every step, also those whose contact closed unforeseen */
+static void test_ball_direct_all(void **state) { (void)state; ball_opt(NSM_PROJECTION_DIRECT, 1); }
 static void test_ball_combined(void **state) { (void)state; ball(NSM_PROJECTION_COMBINED); }
 static void test_ball_without(void **state) { (void)state; ball(NSM_PROJECTION_NONE); }
 
@@ -299,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_pendulum_combined),
         cmocka_unit_test(test_pendulum_without),
         cmocka_unit_test(test_ball_direct),
+        cmocka_unit_test(test_ball_direct_all),
         cmocka_unit_test(test_ball_combined),
         cmocka_unit_test(test_ball_without),
         cmocka_unit_test(test_mass_metric),
