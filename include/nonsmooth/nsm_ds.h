@@ -18,6 +18,7 @@
 #ifndef NSM_DS_H
 #define NSM_DS_H
 #include "ns_status.h"
+#include "ns_matrix.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,7 +28,8 @@ typedef enum nsm_ds_type {
     NSM_DS_LAGRANGIAN_LTI,      /* M, C, K constant */
     NSM_DS_FIRST_ORDER,         /* ẋ = f(t, x) + r, callbacks */
     NSM_DS_FIRST_ORDER_LINEAR,  /* ẋ = A(t) x + b(t) + r */
-    NSM_DS_FIRST_ORDER_LTI      /* ẋ = A x + b(t) + r, A constant */
+    NSM_DS_FIRST_ORDER_LTI,     /* ẋ = A x + b(t) + r, A constant */
+    NSM_DS_LAGRANGIAN_LTI_SPARSE /* M, C, K constant, kept in SPARSE storage */
 } nsm_ds_type;
 
 typedef struct nsm_ds nsm_ds;
@@ -73,6 +75,19 @@ ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user);
 /** Constant f_ext (copied, n values) used when no callback is set. */
 ns_status nsm_ds_set_fext_constant(nsm_ds *ds, const double *fext);
 
+/** Linear time-invariant Lagrangian system with M, C, K in SPARSE storage
+ *  (issue 12 item 7), for large systems (FEM): M (required), C and K (NULL
+ *  = zero) are n×n ns_matrix of any storage, copied and kept as compressed
+ *  sparse columns; no n×n dense matrix is ever formed. The iteration
+ *  matrix W⁻¹ = M + hθC + h²θ²K is assembled sparse and factorised by
+ *  ns_factor (CHOLMOD when symmetric, UMFPACK otherwise); the products W Hᵀ
+ *  of the one-step problem come from that factor. f_ext as for the dense
+ *  LTI type (nsm_ds_set_fext, nsm_ds_set_fext_constant). NULL (reason in
+ *  nsm_constructor_error()) on bad sizes, non-finite entries or a missing M. */
+nsm_ds *nsm_ds_lagrangian_lti_sparse_new(int n, const ns_matrix *M,
+                                         const ns_matrix *C, const ns_matrix *K,
+                                         const double *q0, const double *v0);
+
 /** Nonlinear Lagrangian system with callbacks (fns copied). */
 nsm_ds *nsm_ds_lagrangian_new(int n, const nsm_lagrangian_fns *fns,
                               const double *q0, const double *v0);
@@ -86,6 +101,23 @@ nsm_ds *nsm_ds_first_order_linear_new(int n, nsm_matrix_fn A, nsm_time_fn b,
 /** First-order LTI ẋ = A x + b(t) + r: copies A (n×n); b may be NULL. */
 nsm_ds *nsm_ds_first_order_lti_new(int n, const double *A, nsm_time_fn b,
                                    void *user, const double *x0);
+
+/** Prescribed velocity (Siconos' BoundaryCondition) on ndof degrees of
+ *  freedom dof[0..ndof−1] of a Lagrangian system: their velocity is imposed,
+ *  v[dof[b]](t) = fn(t)[b] (fn fills ndof values) or the constant v[b] when
+ *  fn is NULL; the multipliers do not move them, and the impulse the
+ *  imposition needs in each step is nsm_sim_bc_reaction (time-stepping
+ *  only; nsm_ed_new refuses it). Copied; ndof = 0 removes them. Set it
+ *  (and θ, the first-order mass below) before nsm_sim_new: a simulation
+ *  reads them when it is created. */
+ns_status nsm_ds_set_boundary_condition(nsm_ds *ds, int ndof, const int *dof,
+                                        const double *v, nsm_time_fn fn, void *user);
+/** θ of this system's integrator (default: the simulation's). */
+ns_status nsm_ds_set_theta(nsm_ds *ds, double theta);
+/** First-order systems: constant mass matrix M (n×n, copied; NULL = I):
+ *  M ẋ = f(t, x) + r. M must make M − hθJ invertible (checked when the
+ *  simulation factorises it). */
+ns_status nsm_ds_set_mass(nsm_ds *ds, const double *M);
 
 nsm_ds_type nsm_ds_get_type(const nsm_ds *ds);
 /** Dimension: n = size of q (Lagrangian) or of x (first order). */
