@@ -131,7 +131,7 @@ int main(int argc, char **argv)
     double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (rc != 0) fprintf(stderr, "tutorials: %s: %s\n", name, err);
     if (!quiet && t.rows)
-        printf("%s: %zu rows x %d columns in %.3f s; last row t = %.9g\n", name, t.rows, t.cols, secs,
+        printf("%s: %zu rows x %d columns in %.6f s; last row t = %.9g\n", name, t.rows, t.cols, secs,
                t.v[(t.rows - 1) * (size_t)t.cols]);
     if (out && write_table(out, &t) != 0) { fprintf(stderr, "tutorials: cannot write %s\n", out); rc = -1; }
     if (svg && write_svg(svg, m, &t) != 0) { fprintf(stderr, "tutorials: cannot write the plot in %s\n", svg); rc = -1; }

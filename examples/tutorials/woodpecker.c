@@ -47,7 +47,7 @@ static int run(const tut_params *p, tut_table *t, char *err)
         return -1;
     }
     nsm_sim_options o;
-    tut_sim_options(&o, p, 2e-5, 0.5, "lemke", 0);
+    tut_sim_options(&o, p, 2e-5, 0.5, "nsgs", 1e-12);
     nsm_sim *s = tut_sim_new(model, &o, err);
     if (!s) { nsm_model_free(model); return -1; }
     long N = tut_steps(p, 14999);
