@@ -1,5 +1,21 @@
 /* nsm_internal.h — private structures of libnonsmooth_mechanics.
- * Included by mechanics/ sources only. */
+ * Included by mechanics/ sources only.
+ *
+ * Layout (issue 12 item 1: the model owns its behaviour):
+ *   ds/        one file per system type + ds_kind.h (its table: mass,
+ *              forces and their Jacobians, vector field) + iteration.c
+ *              (the iteration matrix of a system, factorised by ns_factor)
+ *   relation/  one file per relation type + relation_kind.h (outputs, ∇h,
+ *              ∂h/∂t, the input matrix G: p = Gλ with G = Hᵀ, or r = Bλ)
+ *   nslaw/     one file per law type + nslaw_kind.h (which problem rows a
+ *              law maps onto, restitution, bounds, μ, its name)
+ *   osi/       Moreau–Jean and Euler–Moreau: free state, Newton residual,
+ *              update, per system (osi.h)
+ *   osnsp/     interactions.c (y, H per interaction), index_set.c (I1),
+ *              assembly.c (blocks, q, problem kind and build), solve.c
+ *   simulation/ time-stepping driver, event-driven scheme, output
+ * Adding a system, relation or law type = one file in its folder plus one
+ * row in the table of ds.c / relation.c / nslaw.c. */
 #ifndef NSM_INTERNAL_H
 #define NSM_INTERNAL_H
 #include <stddef.h>
@@ -22,6 +38,9 @@ struct nsm_ds {
     nsm_matrix_fn jac;        /* first-order nonlinear Jacobian / A(t) */
     nsm_time_fn b;            /* first-order b(t) */
     void *user;               /* first-order callbacks' user pointer */
+    double *Mx;               /* first order: constant mass matrix (n×n) or NULL = I */
+    double theta;             /* θ of this system; NAN = the simulation's */
+    int *bc_dof; double *bc_v0; nsm_time_fn bc_fn; void *bc_user; int nbc; /* prescribed velocities */
 };
 
 struct nsm_relation {
@@ -33,7 +52,8 @@ struct nsm_relation {
     nsm_h_fn d2hdt2;          /* optional exact ∂²h/∂t² (rheonomous; event-driven γ) */
     nsm_jach_fn jach;
     void *user;
-    double *C, *D, *B, *e;    /* first-order linear; D, e may be NULL */
+    double *C, *D, *B, *e;    /* first-order linear; D, e may be NULL; D also compliant Lagrangian */
+    nsm_time_fn e_fn; void *e_user; /* optional time-varying offset e(t) (first-order linear) */
     unsigned version;         /* bumped when H/b change */
 };
 
@@ -74,22 +94,41 @@ void nsm_set_err(char *err, const char *fmt, ...)
 #endif
     ;
 
+/** Constructors: record why they fail (nsm_constructor_error) and return
+ *  NULL; nsm_ctor_ok clears the reason on success. */
+void *nsm_ctor_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void nsm_ctor_ok(void);
+
+/** Q (or V, X) of an interaction: the concatenation of vec[j] over its
+ *  systems j (vec indexed by system id). Shared by both schemes. */
+void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,
+                      const double *const *vec, double *out);
+
 /* ---- simulation data ---- */
 typedef struct nsm_dsdata {
     int n;
     int lagrangian;
+    double theta;             /* θ of this system */
     double *q, *v;            /* Lagrangian state; x uses q */
     double *qk, *vk;          /* state at t_k */
     double *free;             /* v_free or x_free */
     double *p;                /* p or r of the last step */
+    double *dv;               /* W p (or W r) of the last solve */
+    double *Fk;               /* F(t_k, q_k, v_k) or f(t_k, x_k) */
+    double *F;                /* F or f at the current linearisation point */
+    double *Mq;               /* M(q) at the current linearisation point (n×n) */
     double *Winv;             /* n×n iteration matrix W⁻¹ (dense) */
     ns_matrix *Wmat;          /* dense wrapper given to ns_factor */
-    ns_factor *F;
+    ns_factor *F_W;
     int W_const;              /* 1: factorised once */
     int W_ready;
     unsigned W_version;       /* bumped at each factorisation */
     double *w1, *w2, *w3;     /* (n) work */
-    double *J1, *J2;          /* (n×n) work */
+    double *J1, *J2;          /* (n×n) work, 2 n² each */
 } nsm_dsdata;
 
 typedef struct nsm_idata {
@@ -97,8 +136,9 @@ typedef struct nsm_idata {
     int m;
     double *y0, *y1, *lam0, *lam1;
     double *H;                /* current H (m×ncols) or C for first order */
+    double *G;                /* input matrix (ncols×m): Hᵀ or B */
     unsigned H_version;       /* version of H held */
-    double *WHt[2];           /* W_j H_jᵀ (n_j × m) or W_j B_j (first order) */
+    double *WHt[2];           /* W_j G_j (n_j × m) */
     unsigned WHt_Wver[2], WHt_Hver[2];
     int WHt_valid[2];
     int pos;                  /* block row in the current problem, −1 if not */

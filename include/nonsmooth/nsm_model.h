@@ -76,6 +76,14 @@ int nsm_model_linked(const nsm_model *m, int inter, int *linked,
 /** Interactions attached to a system: fills up to max ids, returns the count. */
 int nsm_model_ds_interactions(const nsm_model *m, int ds, int *inter, int max);
 
+/** Why the calling thread's last constructor (nsm_ds_*_new,
+ *  nsm_relation_*_new, nsm_nslaw_*_new) returned NULL, e.g.
+ *  "nsm_ds_lagrangian_lti_new: n = 0 must be in 1..1000000"; "" after a
+ *  constructor that succeeded. One buffer per thread (like errno): threads
+ *  never see each other's reasons. nsm_model_add_* given a NULL argument
+ *  repeat it in nsm_model_error(). */
+const char *nsm_constructor_error(void);
+
 /** Last error message ("" if none). Owned by the model. */
 const char *nsm_model_error(const nsm_model *m);
 

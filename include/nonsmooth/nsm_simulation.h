@@ -13,7 +13,11 @@
  * nsm_sim_step does the four; nsm_sim_run steps up to a final time.
  *
  * Integrators: Moreau–Jean (θ) for Lagrangian systems, Euler–Moreau (θ) for
- * first-order systems (both one linearised step; exact for linear systems).
+ * first-order systems; one linearised step is exact for linear systems,
+ * nonlinear ones iterate (Newton, newton_tol / newton_max_iter) in
+ * nsm_sim_step and nsm_sim_run, the first linearisation at the predictor
+ * q_k + h v_k, v_k (x_k). Called one by one, compute_free_state / solve /
+ * update do the first iteration only.
  *
  * Problem kind from the laws of the active interactions: Newton /
  * complementarity → LCP; with equalities → MLCP; relay (with
@@ -42,6 +46,18 @@ typedef int (*nsm_nonconv_fn)(nsm_sim *sim, const ns_result *res, void *user);
 /** Called after each step by nsm_sim_run: 0 go on, < 0 stop (not an error). */
 typedef int (*nsm_observer_fn)(nsm_sim *sim, void *user);
 
+/** How a unilateral row of a Lagrangian interaction is activated (enters
+ *  the step's problem): its predicted gap ≤ gap_tol, the prediction being
+ *    NSM_ACTIVATION_GAMMA:     y_k + γ h ẏ_k (γ = activation_gamma; ½, the
+ *                              default, is the standard y_k + (h/2) ẏ_k;
+ *                              γ = 0 and γ = 1 are other Siconos variants);
+ *    NSM_ACTIVATION_PREDICTED: y(q_k + h v_k) + γ h ẏ_k (the output at the
+ *                              predictor; Siconos 2021's rule). */
+typedef enum nsm_activation {
+    NSM_ACTIVATION_GAMMA = 0,
+    NSM_ACTIVATION_PREDICTED
+} nsm_activation;
+
 typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
     double h;               /* time step (required > 0) */
@@ -53,6 +69,8 @@ typedef struct nsm_sim_options {
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
                                1e-12, in units of y: absorbs round-off of
                                exactly touching bodies; 0 = Siconos' rule) */
+    nsm_activation activation; /* default NSM_ACTIVATION_GAMMA */
+    double activation_gamma;   /* γ of the prediction (default 0.5) */
     int separating_restitution; /* Newton impact law of an active contact that
                                is already separating (ẏ_k > 0): 1 (default)
                                uses the restitution max(e, (1 − θ)/θ) there,
@@ -73,6 +91,16 @@ typedef struct nsm_sim_options {
                                passive circuit (PB = Cᵀ, D ⪰ 0, e = 0) never
                                gains energy at θ = ½; λ then belongs to
                                t_{k+θ}. */
+    double newton_tol;      /* Newton loop of nonlinear systems (Lagrangian
+                               with callbacks, first-order nonlinear): stop
+                               when the residual of every such system,
+                               relative to its largest term, is ≤ newton_tol
+                               (default 1e-10) */
+    int newton_max_iter;    /* at most this many linearised solves per step
+                               (default 20; 1 = Siconos' single linearised
+                               step at the predictor q_k + h v_k). A step
+                               that reaches it is accepted and counted in
+                               nsm_sim_stats.newton_nonconverged */
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */
@@ -85,9 +113,13 @@ typedef struct nsm_sim_options {
 void nsm_sim_options_default(nsm_sim_options *o);
 
 /** New simulation of model (borrowed). Initial states from the systems.
- *  Checks the options and factorises every constant iteration matrix: a
- *  singular mass matrix fails here (NULL, message in err if non-NULL, of
- *  size NS_ERRMSG_LEN). The options' strings are copied. */
+ *  Checks the options (a solver name must solve one of the problem kinds
+ *  the model's laws make), refuses a constant mass matrix that is not
+ *  symmetric positive definite (a callback M(q) is not checked) and
+ *  factorises every constant iteration matrix: a singular one fails here
+ *  (NULL, message in err if non-NULL, of size NS_ERRMSG_LEN). The options'
+ *  strings are copied. Every nsm_sim_* function takes a NULL handle:
+ *  NS_BAD_INPUT, NaN, −1, 0 or NULL, never a crash. */
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err);
 void nsm_sim_free(nsm_sim *s);
 
@@ -97,7 +129,9 @@ ns_status nsm_sim_update(nsm_sim *s);
 void nsm_sim_next_step(nsm_sim *s);
 /** The four above. */
 ns_status nsm_sim_step(nsm_sim *s);
-/** Steps while t < T (within h/2); observer (may be NULL) after each step. */
+/** Steps while t < T (within h/2); observer (may be NULL) after each step.
+ *  T not finite or not after the current time: NS_BAD_INPUT (message in
+ *  nsm_sim_error). */
 ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user);
 
 double nsm_sim_time(const nsm_sim *s);
@@ -139,6 +173,9 @@ typedef struct nsm_sim_stats {
     long reuses;            /* assemblies reusing structure and values */
     double solver_seconds;  /* time inside ns_solve */
     long solver_iterations;
+    long newton_iterations; /* linearised solves of nonlinear systems, summed */
+    int newton_max;         /* the most in one step */
+    long newton_nonconverged; /* steps that stopped at newton_max_iter */
 } nsm_sim_stats;
 const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s);
 

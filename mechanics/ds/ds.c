@@ -1,52 +1,72 @@
-/* ds.c — dynamical systems: constructors and accessors.
- * Contract: see include/nonsmooth/nsm_ds.h. Every constructor copies its
- * arrays; the returned system is owned by the caller until a model takes it. */
-#include "nsm_internal.h"
+/* ds.c — dynamical systems: the type table, shared helpers and accessors.
+ * Contract: see include/nonsmooth/nsm_ds.h. Every constructor (one file per
+ * type) copies its arrays; the returned system is owned by the caller until
+ * a model takes it. */
+#include "ds/ds_kind.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-static double *dup_or_zero(const double *src, size_t len)
+/* One row per nsm_ds_type, in the enum's order. */
+static const nsm_ds_kind *const kinds[] = {
+    [NSM_DS_LAGRANGIAN] = &nsm_ds_kind_lagrangian,
+    [NSM_DS_LAGRANGIAN_LTI] = &nsm_ds_kind_lagrangian_lti,
+    [NSM_DS_FIRST_ORDER] = &nsm_ds_kind_first_order,
+    [NSM_DS_FIRST_ORDER_LINEAR] = &nsm_ds_kind_first_order_linear,
+    [NSM_DS_FIRST_ORDER_LTI] = &nsm_ds_kind_first_order_lti,
+};
+
+const nsm_ds_kind *nsm_ds_kind_of(const nsm_ds *ds) { return kinds[ds->type]; }
+
+double *nsm_dup(const double *src, size_t len)
 {
     double *d = calloc(len ? len : 1, sizeof *d);
     if (d && src) memcpy(d, src, len * sizeof *d);
     return d;
 }
 
-static nsm_ds *ds_alloc(nsm_ds_type type, int n)
+nsm_ds *nsm_ds_alloc(nsm_ds_type type, int n, const char *who)
 {
-    if (n <= 0 || n > 1000000) return NULL;
+    if (n <= 0 || n > 1000000) return nsm_ctor_fail("%s: n = %d must be in 1..1000000", who, n);
     nsm_ds *ds = calloc(1, sizeof *ds);
-    if (!ds) return NULL;
+    if (!ds) return nsm_ctor_fail("%s: out of memory", who);
+    nsm_ctor_ok();
     ds->type = type;
     ds->n = n;
+    ds->theta = NAN;
     return ds;
 }
 
-nsm_ds *nsm_ds_lagrangian_lti_new(int n, const double *M, const double *q0,
-                                  const double *v0)
+int nsm_ctor_check(const char *who, const char *what, const double *v, size_t len, int required)
 {
-    if (!M) return NULL;
-    nsm_ds *ds = ds_alloc(NSM_DS_LAGRANGIAN_LTI, n);
-    if (!ds) return NULL;
-    ds->M = dup_or_zero(M, (size_t)n * n);
-    ds->q0 = dup_or_zero(q0, (size_t)n);
-    ds->v0 = dup_or_zero(v0, (size_t)n);
-    if (!ds->M || !ds->q0 || !ds->v0) { nsm_ds_free(ds); return NULL; }
-    return ds;
+    if (!v) {
+        if (!required) return 0;
+        nsm_ctor_fail("%s: %s is NULL", who, what);
+        return -1;
+    }
+    if (!nsm_all_finite(v, len)) { nsm_ctor_fail("%s: %s has a non-finite entry", who, what); return -1; }
+    return 0;
 }
 
-static ns_status set_matrix(nsm_ds *ds, double **dst, const double *src)
+int nsm_all_finite(const double *v, size_t len)
 {
-    if (!ds || ds->type != NSM_DS_LAGRANGIAN_LTI) return NS_BAD_INPUT;
-    free(*dst);
-    *dst = NULL;
-    if (!src) return NS_OK;
-    *dst = dup_or_zero(src, (size_t)ds->n * ds->n);
-    return *dst ? NS_OK : NS_NO_MEMORY;
+    double s = 0.0;
+    for (size_t i = 0; i < len; i++) s += v[i] * 0.0;
+    return s == 0.0;
 }
 
-ns_status nsm_ds_set_damping(nsm_ds *ds, const double *C) { return set_matrix(ds, ds ? &ds->C : NULL, C); }
-ns_status nsm_ds_set_stiffness(nsm_ds *ds, const double *K) { return set_matrix(ds, ds ? &ds->K : NULL, K); }
+int nsm_ds_fext(const nsm_ds *ds, double t, double *out, double *tmp)
+{
+    int n = ds->n;
+    if (ds->fext_const) memcpy(out, ds->fext_const, (size_t)n * sizeof *out);
+    else memset(out, 0, (size_t)n * sizeof *out);
+    if (ds->lag.fext) {
+        int rc = ds->lag.fext(t, n, tmp, ds->lag.user);
+        if (rc != 0) return rc;
+        for (int i = 0; i < n; i++) out[i] += tmp[i];
+    }
+    return 0;
+}
 
 ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user)
 {
@@ -60,73 +80,22 @@ ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user)
 ns_status nsm_ds_set_fext_constant(nsm_ds *ds, const double *fext)
 {
     if (!ds || !nsm_ds_is_lagrangian(ds)) return NS_BAD_INPUT;
+    if (fext && !nsm_all_finite(fext, (size_t)ds->n)) return NS_BAD_INPUT;
     free(ds->fext_const);
-    ds->fext_const = fext ? dup_or_zero(fext, (size_t)ds->n) : NULL;
+    ds->fext_const = fext ? nsm_dup(fext, (size_t)ds->n) : NULL;
     return (fext && !ds->fext_const) ? NS_NO_MEMORY : NS_OK;
 }
 
-nsm_ds *nsm_ds_lagrangian_new(int n, const nsm_lagrangian_fns *fns,
-                              const double *q0, const double *v0)
-{
-    if (!fns || !fns->mass) return NULL;
-    nsm_ds *ds = ds_alloc(NSM_DS_LAGRANGIAN, n);
-    if (!ds) return NULL;
-    ds->lag = *fns;
-    ds->q0 = dup_or_zero(q0, (size_t)n);
-    ds->v0 = dup_or_zero(v0, (size_t)n);
-    if (!ds->q0 || !ds->v0) { nsm_ds_free(ds); return NULL; }
-    return ds;
-}
-
-nsm_ds *nsm_ds_first_order_new(int n, nsm_vector_field_fn f, nsm_matrix_fn jac,
-                               void *user, const double *x0)
-{
-    if (!f || !jac) return NULL;
-    nsm_ds *ds = ds_alloc(NSM_DS_FIRST_ORDER, n);
-    if (!ds) return NULL;
-    ds->f = f; ds->jac = jac; ds->user = user;
-    ds->x0 = dup_or_zero(x0, (size_t)n);
-    if (!ds->x0) { nsm_ds_free(ds); return NULL; }
-    return ds;
-}
-
-nsm_ds *nsm_ds_first_order_linear_new(int n, nsm_matrix_fn A, nsm_time_fn b,
-                                      void *user, const double *x0)
-{
-    if (!A) return NULL;
-    nsm_ds *ds = ds_alloc(NSM_DS_FIRST_ORDER_LINEAR, n);
-    if (!ds) return NULL;
-    ds->jac = A; ds->b = b; ds->user = user;
-    ds->x0 = dup_or_zero(x0, (size_t)n);
-    if (!ds->x0) { nsm_ds_free(ds); return NULL; }
-    return ds;
-}
-
-nsm_ds *nsm_ds_first_order_lti_new(int n, const double *A, nsm_time_fn b,
-                                   void *user, const double *x0)
-{
-    if (!A) return NULL;
-    nsm_ds *ds = ds_alloc(NSM_DS_FIRST_ORDER_LTI, n);
-    if (!ds) return NULL;
-    ds->b = b; ds->user = user;
-    ds->A = dup_or_zero(A, (size_t)n * n);
-    ds->x0 = dup_or_zero(x0, (size_t)n);
-    if (!ds->A || !ds->x0) { nsm_ds_free(ds); return NULL; }
-    return ds;
-}
-
-nsm_ds_type nsm_ds_get_type(const nsm_ds *ds) { return ds->type; }
+nsm_ds_type nsm_ds_get_type(const nsm_ds *ds) { return ds ? ds->type : (nsm_ds_type)-1; }
 int nsm_ds_size(const nsm_ds *ds) { return ds ? ds->n : 0; }
-int nsm_ds_is_lagrangian(const nsm_ds *ds)
-{
-    return ds && (ds->type == NSM_DS_LAGRANGIAN || ds->type == NSM_DS_LAGRANGIAN_LTI);
-}
+int nsm_ds_is_lagrangian(const nsm_ds *ds) { return ds && nsm_ds_kind_of(ds)->lagrangian; }
 
 void nsm_ds_free(nsm_ds *ds)
 {
     if (!ds) return;
     free(ds->q0); free(ds->v0); free(ds->x0);
     free(ds->M); free(ds->C); free(ds->K); free(ds->A);
-    free(ds->fext_const);
+    free(ds->fext_const); free(ds->Mx);
+    free(ds->bc_dof); free(ds->bc_v0);
     free(ds);
 }

@@ -4,6 +4,8 @@
  * adjacency list per system so that it stays exact when interactions are
  * added or removed between steps. Contract: include/nonsmooth/nsm_model.h. */
 #include "nsm_internal.h"
+#include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,23 @@ void nsm_set_err(char *err, const char *fmt, ...)
     vsnprintf(err, NS_ERRMSG_LEN, fmt, ap);
     va_end(ap);
 }
+
+/* The reason the calling thread's last constructor returned NULL: one
+ * buffer per thread (like errno), so two threads never meet. */
+static _Thread_local char ctor_err[NS_ERRMSG_LEN];
+
+void *nsm_ctor_fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctor_err, sizeof ctor_err, fmt, ap);
+    va_end(ap);
+    return NULL;
+}
+
+void nsm_ctor_ok(void) { ctor_err[0] = 0; }
+
+const char *nsm_constructor_error(void) { return ctor_err; }
 
 int nsm_intlist_push(nsm_intlist *l, int x)
 {
@@ -56,7 +75,7 @@ void nsm_model_free(nsm_model *m)
 int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
 {
     if (!m) { nsm_ds_free(ds); return -1; }
-    if (!ds) { nsm_set_err(m->err, "add_ds: NULL system (a constructor failed: bad size or arguments)"); return -1; }
+    if (!ds) { nsm_set_err(m->err, "add_ds: NULL system (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad size or arguments"); return -1; }
     if (m->nds == m->cap_ds) {
         int cap = m->cap_ds ? 2 * m->cap_ds : 8;
         nsm_ds **d = realloc(m->ds, (size_t)cap * sizeof *d);
@@ -75,7 +94,7 @@ int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
 int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
 {
     if (!m) { nsm_nslaw_free(law); return -1; }
-    if (!law) { nsm_set_err(m->err, "add_law: NULL law (a constructor failed: bad size, e or mu)"); return -1; }
+    if (!law) { nsm_set_err(m->err, "add_law: NULL law (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad size, e or mu"); return -1; }
     if (m->nlaws == m->cap_laws) {
         int cap = m->cap_laws ? 2 * m->cap_laws : 4;
         nsm_nslaw **l = realloc(m->laws, (size_t)cap * sizeof *l);
@@ -86,27 +105,15 @@ int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
     return m->nlaws++;
 }
 
-static const char *law_name(nsm_nslaw_type t)
-{
-    switch (t) {
-    case NSM_LAW_NEWTON: return "Newton impact";
-    case NSM_LAW_NEWTON_COULOMB: return "Newton impact + Coulomb friction";
-    case NSM_LAW_COMPLEMENTARITY: return "complementarity";
-    case NSM_LAW_RELAY: return "relay";
-    case NSM_LAW_EQUALITY: return "equality";
-    }
-    return "?";
-}
-
 int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
                               int ds1, int ds2)
 {
     if (!m) { nsm_relation_free(rel); return -1; }
-    if (!rel) { nsm_set_err(m->err, "add_interaction: NULL relation (a constructor failed)"); return -1; }
+    if (!rel) { nsm_set_err(m->err, "add_interaction: NULL relation (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad arguments"); return -1; }
     int ids[2] = { ds1, ds2 };
     int nds = ds2 < 0 ? 1 : 2;
     int sum = 0;
-    int lagr_rel = rel->type != NSM_REL_FIRST_ORDER_LINEAR;
+    int lagr_rel = nsm_relation_kind_of(rel)->lagrangian;
     for (int k = 0; k < nds; k++) {
         if (ids[k] < 0 || ids[k] >= m->nds) {
             nsm_set_err(m->err, "add_interaction: system id %d does not exist (%d systems)", ids[k], m->nds);
@@ -136,15 +143,15 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
     const nsm_nslaw *L = m->laws[law];
     if (L->size != rel->m) {
         nsm_set_err(m->err, "add_interaction: %s law of size %d does not fit a relation of size %d",
-                    law_name(L->type), L->size, rel->m);
+                    nsm_nslaw_kind_of(L)->name, L->size, rel->m);
         goto fail;
     }
-    if ((L->type == NSM_LAW_NEWTON || L->type == NSM_LAW_NEWTON_COULOMB) && !lagr_rel) {
-        nsm_set_err(m->err, "add_interaction: a %s law needs a Lagrangian relation", law_name(L->type));
+    if (nsm_nslaw_kind_of(L)->lagrangian_only && !lagr_rel) {
+        nsm_set_err(m->err, "add_interaction: a %s law needs a Lagrangian relation", nsm_nslaw_kind_of(L)->name);
         goto fail;
     }
-    if (L->type == NSM_LAW_RELAY && lagr_rel) {
-        nsm_set_err(m->err, "add_interaction: a relay law needs a first-order relation");
+    if (nsm_nslaw_kind_of(L)->first_order_only && lagr_rel) {
+        nsm_set_err(m->err, "add_interaction: a %s law needs a first-order relation", nsm_nslaw_kind_of(L)->name);
         goto fail;
     }
     int slot;
@@ -199,6 +206,15 @@ ns_status nsm_model_remove_interaction(nsm_model *m, int inter)
     return NS_OK;
 }
 
+void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,
+                      const double *const *vec, double *out)
+{
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k];
+        memcpy(out + I->off[k], vec[j], (size_t)m->ds[j]->n * sizeof *out);
+    }
+}
+
 int nsm_model_nds(const nsm_model *m) { return m ? m->nds : 0; }
 int nsm_model_inter_capacity(const nsm_model *m) { return m ? m->ninter_slots : 0; }
 int nsm_model_ninter(const nsm_model *m) { return m ? m->nlive : 0; }
@@ -219,7 +235,7 @@ int nsm_model_inter_size(const nsm_model *m, int i) { return nsm_model_inter_ali
 
 int nsm_model_inter_ds(const nsm_model *m, int i, int ds[2])
 {
-    if (!nsm_model_inter_alive(m, i)) return 0;
+    if (!nsm_model_inter_alive(m, i) || !ds) return 0;
     ds[0] = m->inter[i].ds[0];
     ds[1] = m->inter[i].ds[1];
     return m->inter[i].nds;
@@ -248,7 +264,7 @@ int nsm_model_ds_interactions(const nsm_model *m, int ds, int *inter, int max)
 {
     if (!m || ds < 0 || ds >= m->nds) return 0;
     const nsm_intlist *l = &m->ds_inter[ds];
-    for (int t = 0; t < l->n && t < max; t++) inter[t] = l->v[t];
+    for (int t = 0; inter && t < l->n && t < max; t++) inter[t] = l->v[t];
     return l->n;
 }
 

@@ -1,58 +1,39 @@
-/* nslaw.c — nonsmooth laws: constructors and accessors.
+/* nslaw.c — nonsmooth laws: the type table and accessors.
  * Contract: include/nonsmooth/nsm_nslaw.h. */
-#include "nsm_internal.h"
+#include "nslaw/nslaw_kind.h"
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
-static nsm_nslaw *law_alloc(nsm_nslaw_type type, int m)
+static const nsm_nslaw_kind *const kinds[] = {
+    [NSM_LAW_NEWTON] = &nsm_law_kind_newton,
+    [NSM_LAW_NEWTON_COULOMB] = &nsm_law_kind_newton_coulomb,
+    [NSM_LAW_COMPLEMENTARITY] = &nsm_law_kind_complementarity,
+    [NSM_LAW_RELAY] = &nsm_law_kind_relay,
+    [NSM_LAW_EQUALITY] = &nsm_law_kind_equality,
+};
+
+const nsm_nslaw_kind *nsm_nslaw_kind_of(const nsm_nslaw *l) { return kinds[l->type]; }
+
+nsm_nslaw *nsm_nslaw_alloc(nsm_nslaw_type type, int m, const char *who)
 {
-    if (m <= 0 || m > 1000000) return NULL;
+    if (m <= 0 || m > 1000000) return nsm_ctor_fail("%s: size %d must be in 1..1000000", who, m);
     nsm_nslaw *l = calloc(1, sizeof *l);
-    if (!l) return NULL;
+    if (!l) return nsm_ctor_fail("%s: out of memory", who);
+    nsm_ctor_ok();
     l->type = type; l->size = m;
     return l;
 }
 
-nsm_nslaw *nsm_nslaw_newton_new(int m, double e)
+int nsm_nslaw_impact_rows(const nsm_nslaw *l)
 {
-    if (!(e >= 0.0 && e <= 1.0)) return NULL;
-    nsm_nslaw *l = law_alloc(NSM_LAW_NEWTON, m);
-    if (l) l->e = e;
-    return l;
+    int k = nsm_nslaw_kind_of(l)->impact_rows;
+    return k < 0 ? l->size : k;
 }
 
-nsm_nslaw *nsm_nslaw_newton_coulomb_new(int dim, double e, double mu)
-{
-    if ((dim != 2 && dim != 3) || !(e >= 0.0 && e <= 1.0) || !(mu >= 0.0) || !isfinite(mu))
-        return NULL;
-    nsm_nslaw *l = law_alloc(NSM_LAW_NEWTON_COULOMB, dim);
-    if (l) { l->e = e; l->mu = mu; }
-    return l;
-}
-
-nsm_nslaw *nsm_nslaw_complementarity_new(int m) { return law_alloc(NSM_LAW_COMPLEMENTARITY, m); }
-nsm_nslaw *nsm_nslaw_equality_new(int m) { return law_alloc(NSM_LAW_EQUALITY, m); }
-
-nsm_nslaw *nsm_nslaw_relay_new(int m, const double *lb, const double *ub)
-{
-    if (!lb || !ub) return NULL;
-    for (int i = 0; i < m; i++)
-        if (isnan(lb[i]) || isnan(ub[i]) || lb[i] > ub[i]) return NULL;
-    nsm_nslaw *l = law_alloc(NSM_LAW_RELAY, m);
-    if (!l) return NULL;
-    l->lb = malloc((size_t)m * sizeof *l->lb);
-    l->ub = malloc((size_t)m * sizeof *l->ub);
-    if (!l->lb || !l->ub) { nsm_nslaw_free(l); return NULL; }
-    memcpy(l->lb, lb, (size_t)m * sizeof *lb);
-    memcpy(l->ub, ub, (size_t)m * sizeof *ub);
-    return l;
-}
-
-nsm_nslaw_type nsm_nslaw_get_type(const nsm_nslaw *l) { return l->type; }
+nsm_nslaw_type nsm_nslaw_get_type(const nsm_nslaw *l) { return l ? l->type : (nsm_nslaw_type)-1; }
 int nsm_nslaw_size(const nsm_nslaw *l) { return l ? l->size : 0; }
-double nsm_nslaw_restitution(const nsm_nslaw *l) { return l ? l->e : 0.0; }
-double nsm_nslaw_friction(const nsm_nslaw *l) { return l ? l->mu : 0.0; }
+double nsm_nslaw_restitution(const nsm_nslaw *l) { return l ? l->e : NAN; }
+double nsm_nslaw_friction(const nsm_nslaw *l) { return l ? l->mu : NAN; }
 
 void nsm_nslaw_free(nsm_nslaw *l)
 {

@@ -1,87 +1,100 @@
 /* euler_moreau.c — Euler–Moreau (θ) one-step integrator, first-order systems.
  *
- *   x_{k+1} − x_k = h [θ f(t_{k+1}, x_{k+1}) + (1−θ) f(t_k, x_k)] + h r_{k+1},
- * with f linearised at x_k (J = ∂f/∂x at (t_{k+1}, x_k); J = A for linear
- * systems, exact then):
- *   W = (I − hθ J)⁻¹,
- *   x_free = x_k + W h [θ f(t_{k+1}, x_k) + (1−θ) f(t_k, x_k)],
- *   x_{k+1} = x_free + h W r_{k+1}.
+ *   M (x_{k+1} − x_k) = h [θ f(t_{k+1}, x_{k+1}) + (1−θ) f(t_k, x_k)] + h r_{k+1}
+ * (M = I unless the system has a mass matrix). Newton on x from x⁰ = x_k,
+ * J = ∂f/∂x at (t_{k+1}, x^α) (J = A for linear systems, exact then):
+ *   W = (M − hθ J)⁻¹,
+ *   x_free = x^α + W [h (θ f(t_{k+1}, x^α) + (1−θ) f(t_k, x_k)) − M (x^α − x_k)],
+ *   x^{α+1} = x_free + h W r^{α+1}.
  * For an LTI system W is factorised once (ns_factor, dense LU). */
-#include "simulation/sim_internal.h"
+#include "osi/osi.h"
+#include "ds/ds_kind.h"
+#include <math.h>
 #include <string.h>
 
-static int eval_f(const nsm_ds *ds, double t, const double *x, double *out,
-                  double *J, double *tmp)
-{
-    int n = ds->n;
-    int rc;
-    if (ds->type == NSM_DS_FIRST_ORDER) return ds->f(t, n, x, out, ds->user);
-    const double *A = ds->A;
-    if (ds->type == NSM_DS_FIRST_ORDER_LINEAR) {
-        memset(J, 0, (size_t)n * n * sizeof *J);
-        rc = ds->jac(t, n, NULL, J, ds->user);
-        if (rc != 0) return rc;
-        A = J;
-    }
-    for (int i = 0; i < n; i++) out[i] = 0.0;
-    for (int c = 0; c < n; c++) {
-        double xc = x[c];
-        if (xc == 0.0) continue;
-        for (int i = 0; i < n; i++) out[i] += A[i + (size_t)c * n] * xc;
-    }
-    if (ds->b) {
-        rc = ds->b(t, n, tmp, ds->user);
-        if (rc != 0) return rc;
-        for (int i = 0; i < n; i++) out[i] += tmp[i];
-    }
-    return 0;
-}
+static double input_scale(const nsm_step *st) { return st->h; }
 
-ns_status nsm_em_build_W(nsm_sim *s, int j, double t)
+/* W⁻¹ = M − hθ J at (t, x^α) (J evaluated here unless constant). */
+static ns_status build_W(const nsm_ds *ds, int j, nsm_dsdata *d, double h, double t, char *err)
 {
-    nsm_dsdata *d = &s->d[j];
-    const nsm_ds *ds = s->model->ds[j];
     int n = ds->n;
     size_t nn = (size_t)n * n;
     double *W = d->Wmat->dense;
     const double *J = ds->A;
-    if (ds->type != NSM_DS_FIRST_ORDER_LTI) {
-        memset(d->J1, 0, nn * sizeof *d->J1);
-        int rc = ds->jac(t, n, ds->type == NSM_DS_FIRST_ORDER ? d->qk : NULL, d->J1, ds->user);
-        if (rc != 0) { nsm_set_err(s->err, "system %d: Jacobian callback returned %d", j, rc); return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT; }
+    if (!nsm_ds_kind_of(ds)->constant) {
+        ns_status s = nsm_ds_eval_field(ds, j, t, d->q, d->w3, d->J1, d->J2, err);
+        if (s != NS_OK) return s;
         J = d->J1;
     }
-    for (size_t i = 0; i < nn; i++) W[i] = -s->h * s->theta * J[i];
-    for (int i = 0; i < n; i++) W[i + (size_t)i * n] += 1.0;
-    char err[NS_ERRMSG_LEN] = "";
-    ns_status st = d->F ? ns_factor_numeric(d->F, d->Wmat, err)
-                        : ns_factor_new(d->Wmat, NS_FACTOR_DENSE_LU, &d->F, err);
-    if (st != NS_OK) {
-        nsm_set_err(s->err, "system %d: the iteration matrix I − hθA is singular (%s)", j, err);
-        return st;
-    }
+    for (size_t i = 0; i < nn; i++) W[i] = -h * d->theta * J[i];
+    if (ds->Mx) for (size_t i = 0; i < nn; i++) W[i] += ds->Mx[i];
+    else for (int i = 0; i < n; i++) W[i + (size_t)i * n] += 1.0;
+    ns_status st = nsm_ds_factor(j, d->Wmat, &d->F_W, ds->Mx ? "M − hθA" : "I − hθA", err);
+    if (st != NS_OK) return st;
     d->W_ready = 1;
     d->W_version++;
     return NS_OK;
 }
 
-ns_status nsm_em_free_state(nsm_sim *s, int j)
+static void begin(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 {
-    nsm_dsdata *d = &s->d[j];
-    const nsm_ds *ds = s->model->ds[j];
+    (void)st;
+    memcpy(d->qk, d->q, (size_t)ds->n * sizeof(double));
+}
+
+static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
+{
     int n = ds->n;
-    double h = s->h, th = s->theta, t0 = s->t, t1 = s->t + s->h;
+    double h = st->h, th = d->theta;
     if (!d->W_const) {
-        ns_status st = nsm_em_build_W(s, j, t1);
-        if (st != NS_OK) return st;
+        ns_status s = build_W(ds, j, d, h, st->t1, err);
+        if (s != NS_OK) return s;
     }
     double *rhs = d->free;
-    int rc = eval_f(ds, t1, d->qk, rhs, d->J2, d->w2);
-    if (rc == 0) rc = eval_f(ds, t0, d->qk, d->w1, d->J2, d->w2);
-    if (rc != 0) { nsm_set_err(s->err, "system %d: vector field callback returned %d", j, rc); return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT; }
-    for (int i = 0; i < n; i++) rhs[i] = h * (th * rhs[i] + (1.0 - th) * d->w1[i]);
-    ns_status st = ns_factor_solve(d->F, rhs, 1, n);
-    if (st != NS_OK) { nsm_set_err(s->err, "system %d: solve with W failed", j); return st; }
-    for (int i = 0; i < n; i++) rhs[i] += d->qk[i];
+    ns_status s = nsm_ds_eval_field(ds, j, st->t1, d->q, rhs, NULL, d->J2, err);
+    if (s == NS_OK && st->iter == 0) s = nsm_ds_eval_field(ds, j, st->t0, d->qk, d->Fk, NULL, d->J2, err);
+    if (s != NS_OK) return s;
+    for (int i = 0; i < n; i++) rhs[i] = h * (th * rhs[i] + (1.0 - th) * d->Fk[i]);
+    if (st->iter > 0)
+        for (int c = 0; c < n; c++) {
+            double dx = d->q[c] - d->qk[c];
+            if (dx == 0.0) continue;
+            if (ds->Mx) for (int i = 0; i < n; i++) rhs[i] -= ds->Mx[i + (size_t)c * n] * dx;
+            else rhs[c] -= dx;
+        }
+    s = ns_factor_solve(d->F_W, rhs, 1, n);
+    if (s != NS_OK) { nsm_set_err(err, "system %d: solve with W failed", j); return s; }
+    for (int i = 0; i < n; i++) rhs[i] += d->q[i];
     return NS_OK;
 }
+
+static void update(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
+{
+    (void)ds; (void)d; (void)st;   /* x = x_free + h W r is the whole update */
+}
+
+/* R = M (x − x_k) − h (θ f(t_{k+1}, x) + (1−θ) f_k) − h r, relative. */
+static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
+{
+    if (nsm_ds_kind_of(ds)->linear) return 0.0;
+    int n = ds->n;
+    double h = st->h, th = d->theta;
+    if (nsm_ds_eval_field(ds, j, st->t1, d->q, d->F, NULL, d->J2, err) != NS_OK) return -1.0;
+    double rmax = 0.0, scale = 0.0;
+    for (int i = 0; i < n; i++) {
+        double mx = 0.0;
+        if (ds->Mx) for (int c = 0; c < n; c++) mx += ds->Mx[i + (size_t)c * n] * (d->q[c] - d->qk[c]);
+        else mx = d->q[i] - d->qk[i];
+        double f = h * (th * d->F[i] + (1.0 - th) * d->Fk[i]);
+        double r = mx - f - h * d->p[i];
+        rmax = fmax(rmax, fabs(r));
+        scale = fmax(scale, fmax(fabs(mx), fmax(fabs(f), fabs(h * d->p[i]))));
+    }
+    return scale > 0.0 ? rmax / scale : 0.0;
+}
+
+const nsm_osi nsm_osi_euler_moreau = {
+    .name = "Euler–Moreau", .corrects_velocity = 0, .input_scale = input_scale,
+    .build_W = build_W, .begin = begin, .free_state = free_state, .update = update,
+    .residual = residual,
+};

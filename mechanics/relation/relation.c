@@ -1,89 +1,79 @@
-/* relation.c — relations: constructors and accessors.
+/* relation.c — relations: the type table, shared helpers and accessors.
  * Contract: include/nonsmooth/nsm_relation.h. Arrays are copied. */
-#include "nsm_internal.h"
+#include "relation/relation_kind.h"
+#include "ds/ds_kind.h"
 #include <stdlib.h>
 #include <string.h>
 
-static double *dup(const double *src, size_t len)
-{
-    double *d = calloc(len ? len : 1, sizeof *d);
-    if (d && src) memcpy(d, src, len * sizeof *d);
-    return d;
-}
+static const nsm_relation_kind *const kinds[] = {
+    [NSM_REL_LAGRANGIAN_LINEAR] = &nsm_rel_kind_lagrangian_linear,
+    [NSM_REL_LAGRANGIAN_SCLERONOMOUS] = &nsm_rel_kind_scleronomous,
+    [NSM_REL_LAGRANGIAN_RHEONOMOUS] = &nsm_rel_kind_rheonomous,
+    [NSM_REL_FIRST_ORDER_LINEAR] = &nsm_rel_kind_first_order_linear,
+};
 
-static nsm_relation *rel_alloc(nsm_relation_type type, int m, int ncols)
+const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r) { return kinds[r->type]; }
+
+nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols, const char *who)
 {
-    if (m <= 0 || ncols <= 0 || m > 1000000 || ncols > 1000000) return NULL;
+    if (m <= 0 || ncols <= 0 || m > 1000000 || ncols > 1000000)
+        return nsm_ctor_fail("%s: m = %d and ncols = %d must be in 1..1000000", who, m, ncols);
     nsm_relation *r = calloc(1, sizeof *r);
-    if (!r) return NULL;
+    if (!r) return nsm_ctor_fail("%s: out of memory", who);
+    nsm_ctor_ok();
     r->type = type; r->m = m; r->ncols = ncols;
     return r;
 }
 
-nsm_relation *nsm_relation_lagrangian_linear_new(int m, int ncols,
-                                                 const double *H,
-                                                 const double *b)
+void nsm_relation_transpose(int m, int nc, const double *H, double *G)
 {
-    if (!H) return NULL;
-    nsm_relation *r = rel_alloc(NSM_REL_LAGRANGIAN_LINEAR, m, ncols);
-    if (!r) return NULL;
-    r->H = dup(H, (size_t)m * ncols);
-    r->b = dup(b, (size_t)m);
-    if (!r->H || !r->b) { nsm_relation_free(r); return NULL; }
-    return r;
+    for (int c = 0; c < m; c++)
+        for (int i = 0; i < nc; i++) G[i + (size_t)c * nc] = H[c + (size_t)i * m];
 }
 
-ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b)
+void nsm_matvec(int m, int nc, const double *A, const double *x, double *y)
 {
-    if (!r || r->type != NSM_REL_LAGRANGIAN_LINEAR || !H) return NS_BAD_INPUT;
-    memcpy(r->H, H, (size_t)r->m * r->ncols * sizeof *H);
-    if (b) memcpy(r->b, b, (size_t)r->m * sizeof *b);
-    r->version++;
+    for (int i = 0; i < m; i++) y[i] = 0.0;
+    for (int c = 0; c < nc; c++) {
+        double xc = x[c];
+        if (xc == 0.0) continue;
+        const double *Ac = A + (size_t)c * m;
+        for (int i = 0; i < m; i++) y[i] += Ac[i] * xc;
+    }
+}
+
+ns_status nsm_relation_eval(const nsm_relation *r, int inter, double t,
+                            const double *Q, const double *V, const double *lam,
+                            double *y0, double *y1, double *H, double *work,
+                            char *err)
+{
+    const nsm_relation_kind *k = nsm_relation_kind_of(r);
+    int m = r->m, nc = r->ncols;
+    const char *what = "h/jacobian";
+    int rc = k->output(r, t, Q, lam, y0, H, work);
+    if (rc == 0 && (!nsm_all_finite(y0, (size_t)m) || !nsm_all_finite(H, (size_t)m * nc))) rc = NSM_CB_NAN;
+    if (rc == 0 && V && y1) {
+        nsm_matvec(m, nc, H, V, y1);
+        if (k->dhdt) {
+            what = "dh/dt";
+            rc = k->dhdt(r, t, Q, work);
+            if (rc == 0 && !nsm_all_finite(work, (size_t)m)) rc = NSM_CB_NAN;
+            if (rc == 0) for (int i = 0; i < m; i++) y1[i] += work[i];
+        }
+    }
+    if (rc != 0) {
+        if (rc == NSM_CB_NAN)
+            nsm_set_err(err, "interaction %d (%s relation): the %s callback returned a non-finite value at t = %.17g",
+                        inter, k->name, what, t);
+        else
+            nsm_set_err(err, "interaction %d (%s relation): the %s callback returned %d at t = %.17g",
+                        inter, k->name, what, rc, t);
+        return rc < 0 && rc != NSM_CB_NAN ? NS_DIVERGED : NS_BAD_INPUT;
+    }
     return NS_OK;
 }
 
-nsm_relation *nsm_relation_scleronomous_new(int m, int ncols, nsm_h_fn h,
-                                            nsm_jach_fn jach, void *user)
-{
-    if (!h || !jach) return NULL;
-    nsm_relation *r = rel_alloc(NSM_REL_LAGRANGIAN_SCLERONOMOUS, m, ncols);
-    if (!r) return NULL;
-    r->h = h; r->jach = jach; r->user = user;
-    return r;
-}
-
-nsm_relation *nsm_relation_rheonomous_new(int m, int ncols, nsm_h_fn h,
-                                          nsm_jach_fn jach, nsm_h_fn dhdt,
-                                          void *user)
-{
-    if (!h || !jach || !dhdt) return NULL;
-    nsm_relation *r = rel_alloc(NSM_REL_LAGRANGIAN_RHEONOMOUS, m, ncols);
-    if (!r) return NULL;
-    r->h = h; r->jach = jach; r->dhdt = dhdt; r->user = user;
-    return r;
-}
-
-nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
-                                                  const double *C,
-                                                  const double *D,
-                                                  const double *B,
-                                                  const double *e)
-{
-    if (!C || !B) return NULL;
-    nsm_relation *r = rel_alloc(NSM_REL_FIRST_ORDER_LINEAR, m, ncols);
-    if (!r) return NULL;
-    r->C = dup(C, (size_t)m * ncols);
-    r->B = dup(B, (size_t)ncols * m);
-    r->D = D ? dup(D, (size_t)m * m) : NULL;
-    r->e = e ? dup(e, (size_t)m) : NULL;
-    if (!r->C || !r->B || (D && !r->D) || (e && !r->e)) {
-        nsm_relation_free(r);
-        return NULL;
-    }
-    return r;
-}
-
-nsm_relation_type nsm_relation_get_type(const nsm_relation *r) { return r->type; }
+nsm_relation_type nsm_relation_get_type(const nsm_relation *r) { return r ? r->type : (nsm_relation_type)-1; }
 int nsm_relation_size(const nsm_relation *r) { return r ? r->m : 0; }
 int nsm_relation_ncols(const nsm_relation *r) { return r ? r->ncols : 0; }
 

@@ -4,12 +4,16 @@
  * acceleration LCP with the double-condition update), accessors.
  * Contract: include/nonsmooth/nsm_event_driven.h. */
 #include "simulation/event_driven_internal.h"
+#include "ds/ds_kind.h"
+#include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 void nsm_ed_options_default(nsm_ed_options *o)
 {
+    if (!o) return;
     memset(o, 0, sizeof *o);
     o->method = NSM_ED_ADAMS;
     o->rtol = 1e-10;
@@ -41,25 +45,18 @@ void nsm_ed_free(nsm_ed *s)
         free(s->in[i].H); free(s->in[i].Q); free(s->in[i].V); free(s->in[i].work);
     }
     free(s->in); free(s->rows);
-    free(s->qoff); free(s->x); free(s->acc); free(s->force); free(s->Mlu); free(s->piv);
-    free(s->moff); free(s->mconst);
+    for (int j = 0; j < s->nd; j++) {
+        if (s->Mmat) ns_matrix_free(s->Mmat[j]);
+        if (s->MF) ns_factor_free(s->MF[j]);
+        if (s->dswork) free(s->dswork[j]);
+    }
+    free(s->Mmat); free(s->MF); free(s->dswork); free(s->vq); free(s->vv);
+    free(s->qoff); free(s->x); free(s->acc); free(s->force); free(s->mconst);
     free(s->y0); free(s->y1); free(s->y2); free(s->lam1); free(s->lam2); free(s->gamma);
     free(s->in1); free(s->in2); free(s->releasing); free(s->gshift); free(s->MinvHt);
     free(s->W); free(s->qv); free(s->z); free(s->w); free(s->sel); free(s->rootsfound);
     free(s->solver_name);
     free(s);
-}
-
-static const char *law_name(nsm_nslaw_type t)
-{
-    switch (t) {
-    case NSM_LAW_NEWTON: return "Newton impact";
-    case NSM_LAW_NEWTON_COULOMB: return "Newton impact + Coulomb friction";
-    case NSM_LAW_COMPLEMENTARITY: return "complementarity";
-    case NSM_LAW_RELAY: return "relay";
-    case NSM_LAW_EQUALITY: return "equality";
-    }
-    return "unknown";
 }
 
 /* The model is one the scheme handles: Lagrangian systems, Newton laws on
@@ -82,10 +79,10 @@ static int check_model(const nsm_model *m, char *err)
         if (l->type != NSM_LAW_NEWTON) {
             nsm_set_err(err, "nsm_ed_new: interaction %d has a %s law; the event-driven scheme handles "
                         "perfect unilateral constraints with Newton impact laws only (friction and "
-                        "other laws: use the time-stepping scheme, nsm_sim)", i, law_name(l->type));
+                        "other laws: use the time-stepping scheme, nsm_sim)", i, nsm_nslaw_kind_of(l)->name);
             return -1;
         }
-        if (I->rel->type == NSM_REL_FIRST_ORDER_LINEAR) {
+        if (!nsm_relation_kind_of(I->rel)->lagrangian) {
             nsm_set_err(err, "nsm_ed_new: interaction %d has a first-order relation", i);
             return -1;
         }
@@ -109,6 +106,10 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: solver options: %s", e2); return NULL; }
     if (check_model(model, err) != 0) return NULL;
+    if (o->solver && !ns_solver_find(o->solver, NS_KIND_LCP)) {
+        nsm_set_err(err, "nsm_ed_new: '%s' is not an LCP solver (the impact and acceleration problems are LCPs)", o->solver);
+        return NULL;
+    }
 
     nsm_ed *s = calloc(1, sizeof *s);
     if (!s) { nsm_set_err(err, "out of memory"); return NULL; }
@@ -124,21 +125,24 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     s->o.solver = s->solver_name;
     s->t = o->t0;
     s->nd = model->nds;
-    ALLOC(s->qoff, s->nd); ALLOC(s->moff, s->nd); ALLOC(s->mconst, s->nd);
-    size_t mtot = 0;
+    ALLOC(s->qoff, s->nd); ALLOC(s->mconst, s->nd);
+    ALLOC(s->Mmat, s->nd); ALLOC(s->MF, s->nd); ALLOC(s->dswork, s->nd);
+    ALLOC(s->vq, s->nd); ALLOC(s->vv, s->nd);
     for (int j = 0; j < s->nd; j++) {
+        int n = model->ds[j]->n;
         s->qoff[j] = s->ntot;
-        s->moff[j] = mtot;
-        s->ntot += model->ds[j]->n;
-        mtot += (size_t)model->ds[j]->n * model->ds[j]->n;
-        s->mconst[j] = model->ds[j]->type == NSM_DS_LAGRANGIAN_LTI;
+        s->ntot += n;
+        s->mconst[j] = nsm_ds_kind_of(model->ds[j])->constant;
+        s->Mmat[j] = ns_matrix_dense_new(n, n);
+        if (!s->Mmat[j]) goto nomem;
+        ALLOC(s->dswork[j], 3 * (size_t)n + 2 * (size_t)n * n);
     }
     ALLOC(s->x, 2 * s->ntot); ALLOC(s->acc, s->ntot); ALLOC(s->force, s->ntot);
-    ALLOC(s->Mlu, mtot); ALLOC(s->piv, s->ntot);
     for (int j = 0; j < s->nd; j++) {
         const nsm_ds *ds = model->ds[j];
         memcpy(s->x + s->qoff[j], ds->q0, (size_t)ds->n * sizeof(double));
         memcpy(s->x + s->ntot + s->qoff[j], ds->v0, (size_t)ds->n * sizeof(double));
+        if (nsm_ds_check_mass(ds, j, err) != NS_OK) { nsm_ed_free(s); return NULL; }
         if (nsm_ed_factor_mass(s, j, ds->q0) != 0) { nsm_set_err(err, "nsm_ed_new: %s", s->err); nsm_ed_free(s); return NULL; }
     }
     /* contact rows: one per component of every live interaction */
@@ -160,7 +164,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         nsm_ed_inter *in = &s->in[i];
         in->m = I->rel->m; in->ncols = I->rel->ncols; in->first_row = r;
         ALLOC(in->H, (size_t)in->m * in->ncols); ALLOC(in->Q, in->ncols); ALLOC(in->V, in->ncols);
-        ALLOC(in->work, 2 * in->m + in->ncols);
+        ALLOC(in->work, 4 * in->m + in->ncols);
         in->y0 = s->y0 + r; in->y1 = s->y1 + r; in->y2 = s->y2 + r;
         in->lam1 = s->lam1 + r; in->lam2 = s->lam2 + r;
         double e = nsm_nslaw_restitution(model->laws[I->law]);
@@ -240,33 +244,37 @@ ns_status nsm_ed_add_event(nsm_ed *s, double t)
 
 int nsm_ed_has_next_event(const nsm_ed *s)
 {
+    if (!s) return 0;
     nsm_event ev;
     return nsm_events_peek(&s->ev, &ev);
 }
 
-double nsm_ed_starting_time(const nsm_ed *s) { return s->ev.have_current ? s->ev.current.t : s->o.t0; }
+double nsm_ed_starting_time(const nsm_ed *s) { return !s ? NAN : s->ev.have_current ? s->ev.current.t : s->o.t0; }
 
 double nsm_ed_next_time(const nsm_ed *s)
 {
+    if (!s) return NAN;
     nsm_event ev;
     return nsm_events_peek(&s->ev, &ev) ? ev.t : INFINITY;
 }
 
-const nsm_event *nsm_ed_current_event(const nsm_ed *s) { return s->ev.have_current ? &s->ev.current : NULL; }
-int nsm_ed_next_event(const nsm_ed *s, nsm_event *ev) { return nsm_events_peek(&s->ev, ev); }
+const nsm_event *nsm_ed_current_event(const nsm_ed *s) { return s && s->ev.have_current ? &s->ev.current : NULL; }
+int nsm_ed_next_event(const nsm_ed *s, nsm_event *ev) { return s && ev ? nsm_events_peek(&s->ev, ev) : 0; }
 
 int nsm_ed_past_events(const nsm_ed *s, nsm_event *out, int max)
 {
+    if (!s) return 0;
     long n = s->ev.npast < s->ev.cap_past ? s->ev.npast : s->ev.cap_past;
     long first = s->ev.npast - n;
     int k = 0;
-    for (long i = first; i < s->ev.npast && k < max; i++) out[k++] = s->ev.past[i % s->ev.cap_past];
+    for (long i = first; out && i < s->ev.npast && k < max; i++) out[k++] = s->ev.past[i % s->ev.cap_past];
     return (int)n;
 }
 
 /* ---- stepping ---- */
 int nsm_ed_advance_to_event(nsm_ed *s)
 {
+    if (!s) return -1;
     nsm_event next;
     if (!nsm_events_peek(&s->ev, &next)) { nsm_set_err(s->err, "no event left"); return -1; }
     s->stats.advances++;
@@ -378,6 +386,7 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
 
 ns_status nsm_ed_process_events(nsm_ed *s)
 {
+    if (!s) return NS_BAD_INPUT;
     nsm_event ev;
     if (!nsm_events_pop(&s->ev, &ev)) { nsm_set_err(s->err, "no event to process"); return NS_BAD_INPUT; }
     s->stats.events[ev.type]++;
@@ -393,6 +402,7 @@ ns_status nsm_ed_process_events(nsm_ed *s)
 
 ns_status nsm_ed_run(nsm_ed *s, nsm_ed_observer_fn obs, void *user)
 {
+    if (!s) return NS_BAD_INPUT;
     while (nsm_ed_has_next_event(s)) {
         if (nsm_ed_advance_to_event(s) < 0) { nsm_cvode_collect_stats(s->cv); return NS_DIVERGED; }
         ns_status st = nsm_ed_process_events(s);
@@ -405,25 +415,26 @@ ns_status nsm_ed_run(nsm_ed *s, nsm_ed_observer_fn obs, void *user)
 
 int nsm_ed_root_info(const nsm_ed *s, int *rows, int max)
 {
-    for (int r = 0; r < s->nrows && r < max; r++) rows[r] = s->rootsfound[r];
+    if (!s) return 0;
+    for (int r = 0; rows && r < s->nrows && r < max; r++) rows[r] = s->rootsfound[r];
     return s->nrows;
 }
-int nsm_ed_nrows(const nsm_ed *s) { return s->nrows; }
+int nsm_ed_nrows(const nsm_ed *s) { return s ? s->nrows : 0; }
 void nsm_ed_row(const nsm_ed *s, int r, int *inter, int *comp)
 {
-    int ok = r >= 0 && r < s->nrows;
+    int ok = s && r >= 0 && r < s->nrows;
     if (inter) *inter = ok ? s->rows[r].inter : -1;
     if (comp) *comp = ok ? s->rows[r].comp : -1;
 }
 
 /* ---- data ---- */
-double nsm_ed_time(const nsm_ed *s) { return s->t; }
-double *nsm_ed_q(nsm_ed *s, int j) { return j >= 0 && j < s->nd ? s->x + s->qoff[j] : NULL; }
-double *nsm_ed_v(nsm_ed *s, int j) { return j >= 0 && j < s->nd ? s->x + s->ntot + s->qoff[j] : NULL; }
+double nsm_ed_time(const nsm_ed *s) { return s ? s->t : NAN; }
+double *nsm_ed_q(nsm_ed *s, int j) { return s && j >= 0 && j < s->nd ? s->x + s->qoff[j] : NULL; }
+double *nsm_ed_v(nsm_ed *s, int j) { return s && j >= 0 && j < s->nd ? s->x + s->ntot + s->qoff[j] : NULL; }
 
 static const nsm_ed_inter *inter_of(const nsm_ed *s, int i)
 {
-    return i >= 0 && i < s->ninter_slots && s->in[i].m > 0 ? &s->in[i] : NULL;
+    return s && i >= 0 && i < s->ninter_slots && s->in[i].m > 0 ? &s->in[i] : NULL;
 }
 
 const double *nsm_ed_y(const nsm_ed *s, int i, int level)
@@ -442,6 +453,7 @@ const double *nsm_ed_lambda(const nsm_ed *s, int i, int level)
 
 int nsm_ed_index_set(const nsm_ed *s, int level, int *ids, int max)
 {
+    if (!s) return 0;
     int count = 0;
     for (int i = 0; i < s->ninter_slots; i++) {
         const nsm_ed_inter *in = inter_of(s, i);
@@ -456,5 +468,5 @@ int nsm_ed_index_set(const nsm_ed *s, int level, int *ids, int max)
     return count;
 }
 
-const nsm_ed_stats *nsm_ed_get_stats(const nsm_ed *s) { return &s->stats; }
+const nsm_ed_stats *nsm_ed_get_stats(const nsm_ed *s) { return s ? &s->stats : NULL; }
 const char *nsm_ed_error(const nsm_ed *s) { return s ? s->err : "no simulation"; }

@@ -51,7 +51,7 @@ typedef struct nsm_ed_inter {
     int m, ncols, first_row;
     double *H;          /* (m × ncols) ∇h at the last kinematics */
     double *Q, *V;      /* (ncols) gathered coordinates / velocities */
-    double *work;       /* (2 m + ncols) */
+    double *work;       /* (4 m + ncols) */
     double *y0, *y1, *y2, *lam1, *lam2; /* (m) views into the row arrays */
 } nsm_ed_inter;
 
@@ -65,8 +65,10 @@ struct nsm_ed {
     double *x;                 /* (2 ntot): q then v */
     double *acc;               /* (ntot) q̈ of the last acceleration solve */
     double *force;             /* (ntot) work */
-    double *Mlu; int *piv;     /* per system: LU of M_j (n_j² each), pivots */
-    size_t *moff;              /* (nd) offset of M_j in Mlu */
+    ns_matrix **Mmat;          /* (nd) M_j (dense n_j × n_j) */
+    ns_factor **MF;            /* (nd) its factorisation (ns_factor) */
+    double **dswork;           /* (nd) evaluation work of system j */
+    const double **vq, **vv;   /* (nd) views into x for gathering */
     int *mconst;               /* (nd) 1: LTI, factorised once */
     int ninter_slots;
     nsm_ed_inter *in;          /* (ninter_slots); m = 0 for dead slots */
@@ -108,7 +110,7 @@ int nsm_ed_relative_accelerations(nsm_ed *s);
 int nsm_ed_project_velocities(nsm_ed *s, const unsigned char *mark);
 /** gshift of every row from the state at s->t (before a CVODE restart). */
 int nsm_ed_root_shifts(nsm_ed *s);
-/** LU of M_j(q) into s->Mlu (0, or nonzero with s->err set). */
+/** Factorisation of M_j(q) (0, or nonzero with s->err set). */
 int nsm_ed_factor_mass(nsm_ed *s, int j, const double *q);
 void nsm_ed_log(nsm_ed *s, int level, const char *fmt, ...)
 #if defined(__GNUC__)

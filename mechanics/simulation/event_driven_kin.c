@@ -11,6 +11,8 @@
  *       0 ≤ y[1]⁺ + e y[1]⁻ ⊥ λ[1] ≥ 0,   v⁺ = v⁻ + M⁻¹ ∇hᵀ λ[1].
  * Contract: event_driven_internal.h. */
 #include "simulation/event_driven_internal.h"
+#include "ds/ds_kind.h"
+#include "relation/relation_kind.h"
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -29,40 +31,29 @@ void nsm_ed_log(nsm_ed *s, int level, const char *fmt, ...)
     s->o.log(s->o.log_user, level, msg);
 }
 
-/* Q, V of interaction i gathered from x. */
+/* Q, V of interaction i gathered from x (Q moved by delta·dq when dq). */
 static void gather(nsm_ed *s, int i, const double *x, const double *dq, double delta)
 {
     const nsm_interaction *I = &s->model->inter[i];
     nsm_ed_inter *in = &s->in[i];
-    for (int k = 0; k < I->nds; k++) {
-        int j = I->ds[k], n = s->model->ds[j]->n, off = I->off[k];
-        const double *q = x + s->qoff[j], *v = x + s->ntot + s->qoff[j];
-        for (int a = 0; a < n; a++) {
-            in->Q[off + a] = q[a] + (dq ? delta * dq[off + a] : 0.0);
-            in->V[off + a] = v[a];
-        }
+    for (int j = 0; j < s->nd; j++) {
+        s->vq[j] = x + s->qoff[j];
+        s->vv[j] = x + s->ntot + s->qoff[j];
     }
+    nsm_inter_gather(s->model, I, s->vq, in->Q);
+    nsm_inter_gather(s->model, I, s->vv, in->V);
+    if (dq) for (int c = 0; c < in->ncols; c++) in->Q[c] += delta * dq[c];
 }
 
-/* y1 (m) ← ∇h(Q, t) V + ∂h/∂t(Q, t) with Q = in->Q; H (m×ncols) work. */
-static int rate(const nsm_relation *r, nsm_ed_inter *in, double t, double *H, double *y1)
+/* y0 (m), y1 = ∇h V + ∂h/∂t (m, if non-NULL) and H at (t, in->Q, in->V),
+ * through the relation's table (the layer time-stepping uses too). */
+static int eval(nsm_ed *s, int i, double t, double *y0, double *y1, double *H)
 {
-    int m = in->m, nc = in->ncols;
-    int rc = r->jach(t, nc, in->Q, m, H, r->user);
-    if (rc != 0) return rc;
-    for (int a = 0; a < m; a++) {
-        double acc = 0.0;
-        for (int c = 0; c < nc; c++) acc += H[a + (size_t)c * m] * in->V[c];
-        y1[a] = acc;
-    }
-    if (r->type == NSM_REL_LAGRANGIAN_RHEONOMOUS) {
-        double buf[64], *d = m <= 64 ? buf : malloc((size_t)m * sizeof *d);
-        if (!d) return -1;
-        rc = r->dhdt(t, nc, in->Q, m, d, r->user);
-        for (int a = 0; rc == 0 && a < m; a++) y1[a] += d[a];
-        if (d != buf) free(d);
-    }
-    return rc;
+    const nsm_relation *r = s->model->inter[i].rel;
+    nsm_ed_inter *in = &s->in[i];
+    ns_status st = nsm_relation_eval(r, i, t, in->Q, y1 ? in->V : NULL, NULL, y0, y1, H,
+                                     in->work + 3 * in->m, s->err);
+    return st == NS_OK ? 0 : (st == NS_DIVERGED ? -1 : 1);
 }
 
 int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level)
@@ -72,46 +63,34 @@ int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level)
         nsm_ed_inter *in = &s->in[i];
         if (in->m == 0) continue;
         const nsm_relation *r = m->inter[i].rel;
+        const nsm_relation_kind *k = nsm_relation_kind_of(r);
         int mm = in->m, nc = in->ncols;
         gather(s, i, x, NULL, 0.0);
-        int rc = 0;
-        if (r->type == NSM_REL_LAGRANGIAN_LINEAR) {
-            memcpy(in->H, r->H, (size_t)mm * nc * sizeof(double));
-            for (int a = 0; a < mm; a++) {
-                double y = r->b ? r->b[a] : 0.0, yd = 0.0;
-                for (int c = 0; c < nc; c++) {
-                    y += r->H[a + (size_t)c * mm] * in->Q[c];
-                    yd += r->H[a + (size_t)c * mm] * in->V[c];
-                }
-                in->y0[a] = y;
-                if (level >= 1) in->y1[a] = yd;
-            }
-            if (level >= 2) for (int a = 0; a < mm; a++) s->gamma[in->first_row + a] = 0.0;
-            continue;
-        }
-        rc = r->h(t, nc, in->Q, mm, in->y0, r->user);
-        if (rc == 0) rc = level >= 1 ? rate(r, in, t, in->H, in->y1)
-                                     : r->jach(t, nc, in->Q, mm, in->H, r->user);
+        int rc = eval(s, i, t, in->y0, level >= 1 ? in->y1 : NULL, in->H);
         if (rc != 0) {
-            nsm_set_err(s->err, "relation of interaction %d failed (%d) at t = %.17g", i, rc, t);
+            nsm_set_err(s->err, "relation of interaction %d failed (%d) at t = %.17g: %s", i, rc, t, s->err);
             return rc;
         }
         if (level < 2) continue;
+        if (k->linear) {
+            for (int a = 0; a < mm; a++) s->gamma[in->first_row + a] = 0.0;
+            continue;
+        }
         /* γ by central differences of y[1] along (V, 1) or (V, 0) + ∂²h/∂t² */
         double vn = 1.0;
         for (int c = 0; c < nc; c++) vn = fmax(vn, fabs(in->V[c]));
         double delta = cbrt(DBL_EPSILON) / vn;
-        int exact_tt = r->type == NSM_REL_LAGRANGIAN_RHEONOMOUS && r->d2hdt2;
-        double dt = (r->type == NSM_REL_LAGRANGIAN_RHEONOMOUS && !exact_tt) ? delta : 0.0;
-        double *yp = in->work, *ym = in->work + mm;
+        int exact_tt = k->dhdt && r->d2hdt2;
+        double dt = (k->dhdt && !exact_tt) ? delta : 0.0;
+        double *yp = in->work, *ym = in->work + mm, *y0t = in->work + 2 * mm;
         double *Hw = malloc((size_t)mm * nc * sizeof *Hw);
         double *V0 = malloc((size_t)nc * sizeof *V0);
         if (!Hw || !V0) { free(Hw); free(V0); nsm_set_err(s->err, "out of memory"); return -1; }
         memcpy(V0, in->V, (size_t)nc * sizeof *V0);
         gather(s, i, x, V0, delta);
-        rc = rate(r, in, t + dt, Hw, yp);
+        rc = eval(s, i, t + dt, y0t, yp, Hw);
         gather(s, i, x, V0, -delta);
-        if (rc == 0) rc = rate(r, in, t - dt, Hw, ym);
+        if (rc == 0) rc = eval(s, i, t - dt, y0t, ym, Hw);
         gather(s, i, x, NULL, 0.0);
         for (int a = 0; rc == 0 && a < mm; a++) s->gamma[in->first_row + a] = (yp[a] - ym[a]) / (2 * delta);
         if (rc == 0 && exact_tt) {
@@ -127,83 +106,35 @@ int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level)
     return 0;
 }
 
-/* ---- dense LU with partial pivoting (M_j, small) ---- */
-static int lu_factor(int n, double *A, int *piv)
+/* Solves M_j z = b in place with the factor of system j. */
+static void mass_solve(nsm_ed *s, int j, double *b)
 {
-    for (int k = 0; k < n; k++) {
-        int p = k;
-        for (int i = k + 1; i < n; i++) if (fabs(A[i + (size_t)k * n]) > fabs(A[p + (size_t)k * n])) p = i;
-        piv[k] = p;
-        if (A[p + (size_t)k * n] == 0.0) return -1;
-        if (p != k) for (int c = 0; c < n; c++) { double tmp = A[k + (size_t)c * n]; A[k + (size_t)c * n] = A[p + (size_t)c * n]; A[p + (size_t)c * n] = tmp; }
-        for (int i = k + 1; i < n; i++) {
-            double l = A[i + (size_t)k * n] /= A[k + (size_t)k * n];
-            for (int c = k + 1; c < n; c++) A[i + (size_t)c * n] -= l * A[k + (size_t)c * n];
-        }
-    }
-    return 0;
+    ns_factor_solve(s->MF[j], b, 1, s->model->ds[j]->n);
 }
 
-static void lu_solve(int n, const double *A, const int *piv, double *b)
-{
-    for (int k = 0; k < n; k++) {
-        if (piv[k] != k) { double tmp = b[k]; b[k] = b[piv[k]]; b[piv[k]] = tmp; }
-        for (int i = k + 1; i < n; i++) b[i] -= A[i + (size_t)k * n] * b[k];
-    }
-    for (int k = n - 1; k >= 0; k--) {
-        b[k] /= A[k + (size_t)k * n];
-        for (int i = 0; i < k; i++) b[i] -= A[i + (size_t)k * n] * b[k];
-    }
-}
-
-/* Factorises M_j(q) into s->Mlu (nonlinear systems; LTI once at creation). */
+/* Factorises M_j(q) through ns_factor (nonlinear systems at each call;
+ * LTI once at creation). */
 int nsm_ed_factor_mass(nsm_ed *s, int j, const double *q)
 {
     const nsm_ds *ds = s->model->ds[j];
-    int n = ds->n;
-    double *A = s->Mlu + s->moff[j];
-    if (ds->type == NSM_DS_LAGRANGIAN_LTI) memcpy(A, ds->M, (size_t)n * n * sizeof *A);
-    else {
-        memset(A, 0, (size_t)n * n * sizeof *A);
-        int rc = ds->lag.mass(n, q, A, ds->lag.user);
-        if (rc != 0) { nsm_set_err(s->err, "mass callback of system %d failed (%d)", j, rc); return rc; }
-    }
-    if (lu_factor(n, A, s->piv + s->qoff[j]) != 0) {
-        nsm_set_err(s->err, "the mass matrix of system %d is singular", j);
+    ns_matrix *A = s->Mmat[j];
+    ns_status st = nsm_ds_eval_lagrangian(ds, j, s->t, q, NULL, A->dense, NULL, NULL, NULL, NULL, s->err);
+    if (st != NS_OK) return st == NS_DIVERGED ? -1 : 1;
+    char e2[NS_ERRMSG_LEN] = "";
+    st = s->MF[j] ? ns_factor_numeric(s->MF[j], A, e2) : ns_factor_new(A, NS_FACTOR_DENSE_LU, &s->MF[j], e2);
+    if (st != NS_OK) {
+        nsm_set_err(s->err, "the mass matrix of system %d is singular (%s)", j, e2);
         return -1;
     }
     return 0;
 }
 
-/* force_j ← f_ext(t) − C v − K q (LTI) or f_ext − f_gyr − f_int. */
+/* force_j ← f_ext(t) − f_int − f_gyr (C v + K q for LTI) by the system's table. */
 static int forces(nsm_ed *s, int j, double t, const double *q, const double *v, double *f)
 {
     const nsm_ds *ds = s->model->ds[j];
-    int n = ds->n, rc;
-    double *tmp = s->acc + s->qoff[j];   /* scratch: overwritten by the caller next */
-    if (ds->fext_const) memcpy(f, ds->fext_const, (size_t)n * sizeof *f);
-    else memset(f, 0, (size_t)n * sizeof *f);
-    if (ds->lag.fext) {
-        if ((rc = ds->lag.fext(t, n, tmp, ds->lag.user)) != 0) return rc;
-        for (int a = 0; a < n; a++) f[a] += tmp[a];
-    }
-    if (ds->type == NSM_DS_LAGRANGIAN_LTI) {
-        for (int c = 0; c < n; c++) {
-            double vc = v[c], qc = q[c];
-            for (int a = 0; a < n; a++) {
-                if (ds->C) f[a] -= ds->C[a + (size_t)c * n] * vc;
-                if (ds->K) f[a] -= ds->K[a + (size_t)c * n] * qc;
-            }
-        }
-        return 0;
-    }
-    nsm_force_fn fn[2] = { ds->lag.fgyr, ds->lag.fint };
-    for (int k = 0; k < 2; k++) {
-        if (!fn[k]) continue;
-        if ((rc = fn[k](t, n, q, v, tmp, ds->lag.user)) != 0) return rc;
-        for (int a = 0; a < n; a++) f[a] -= tmp[a];
-    }
-    return 0;
+    ns_status st = nsm_ds_eval_lagrangian(ds, j, t, q, v, NULL, f, NULL, NULL, s->dswork[j], s->err);
+    return st == NS_OK ? 0 : (st == NS_DIVERGED ? -1 : 1);
 }
 
 /* MinvHt row r ← M⁻¹ ∇h_rᵀ over all of q (zeros outside the row's systems). */
@@ -222,7 +153,7 @@ static void minv_ht(nsm_ed *s, int r)
     for (int k = 0; k < I->nds; k++) {
         int j = I->ds[k];
         if (k == 1 && j == I->ds[0]) break;
-        lu_solve(s->model->ds[j]->n, s->Mlu + s->moff[j], s->piv + s->qoff[j], out + s->qoff[j]);
+        mass_solve(s, j, out + s->qoff[j]);
     }
 }
 
@@ -292,12 +223,9 @@ int nsm_ed_accelerations(nsm_ed *s, double t, const double *x, double *acc)
         const double *q = x + s->qoff[j], *v = x + s->ntot + s->qoff[j];
         if (!s->mconst[j] && (rc = nsm_ed_factor_mass(s, j, q)) != 0) return rc;
         double *f = s->force + s->qoff[j];
-        if ((rc = forces(s, j, t, q, v, f)) != 0) {
-            nsm_set_err(s->err, "force callback of system %d failed (%d) at t = %.17g", j, rc, t);
-            return rc;
-        }
+        if ((rc = forces(s, j, t, q, v, f)) != 0) return rc;
         memcpy(acc + s->qoff[j], f, (size_t)n * sizeof *acc);
-        lu_solve(n, s->Mlu + s->moff[j], s->piv + s->qoff[j], acc + s->qoff[j]);
+        mass_solve(s, j, acc + s->qoff[j]);
     }
     int k = 0;
     for (int r = 0; r < s->nrows; r++) if (s->in2[r]) s->sel[k++] = r;
@@ -366,18 +294,22 @@ int nsm_ed_project_velocities(nsm_ed *s, const unsigned char *mark)
     for (int r = 0; r < s->nrows; r++) if (mark[r]) s->sel[k++] = r;
     if (k == 0) return 0;
     build_W(s, k);
-    int *piv = malloc((size_t)k * sizeof *piv);
-    if (!piv) return -1;
     for (int a = 0; a < k; a++) s->z[a] = -s->y1[s->sel[a]];
-    int rc = lu_factor(k, s->W, piv);
+    ns_matrix *Wm = ns_matrix_dense_new(k, k);
+    if (!Wm) return -1;
+    memcpy(Wm->dense, s->W, (size_t)k * k * sizeof(double));
+    ns_factor *F = NULL;
+    char e2[NS_ERRMSG_LEN] = "";
+    int rc = ns_factor_new(Wm, NS_FACTOR_DENSE_LU, &F, e2) == NS_OK ? 0 : -1;
+    if (rc == 0 && ns_factor_solve(F, s->z, 1, k) != NS_OK) rc = -1;
     if (rc == 0) {
-        lu_solve(k, s->W, piv, s->z);
         double *v = s->x + s->ntot;
         for (int b = 0; b < k; b++) {
             const double *u = s->MinvHt + (size_t)s->sel[b] * s->ntot;
             for (int a = 0; a < s->ntot; a++) v[a] += u[a] * s->z[b];
         }
     }
-    free(piv);
+    ns_factor_free(F);
+    ns_matrix_free(Wm);
     return rc;
 }

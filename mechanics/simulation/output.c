@@ -1,11 +1,13 @@
 /* output.c — one CSV row per step: t, states, y and λ of the interactions
  * live when the header was written. Contract: nsm_simulation.h. */
 #include "simulation/sim_internal.h"
+#include "relation/relation_kind.h"
 #include <stdlib.h>
 #include <string.h>
 
 nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
 {
+    if (!path || !s) { nsm_set_err(err, "nsm_output_open: NULL %s", path ? "simulation" : "path"); return NULL; }
     FILE *f = fopen(path, "w");
     if (!f) { nsm_set_err(err, "%s: cannot open for writing", path); return NULL; }
     nsm_output *o = calloc(1, sizeof *o);
@@ -31,7 +33,7 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
         if (!m->inter[i].alive) continue;
         o->inter[o->ninter] = i;
         o->gen[o->ninter++] = m->inter[i].gen;
-        int first = m->inter[i].rel->type == NSM_REL_FIRST_ORDER_LINEAR;
+        int first = !nsm_relation_kind_of(m->inter[i].rel)->lagrangian;
         for (int c = 0; c < m->inter[i].rel->m; c++) {
             fprintf(f, ",y0_%d_%d", i, c);
             if (!first) fprintf(f, ",y1_%d_%d", i, c);
@@ -44,7 +46,7 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
 
 ns_status nsm_output_row(nsm_output *o, nsm_sim *s)
 {
-    if (!o) return NS_BAD_INPUT;
+    if (!o || !s) return NS_BAD_INPUT;
     FILE *f = o->f;
     fprintf(f, "%.10g", nsm_sim_time(s));
     for (int j = 0; j < o->nds; j++) {
@@ -59,7 +61,7 @@ ns_status nsm_output_row(nsm_output *o, nsm_sim *s)
         const double *y0 = alive ? nsm_sim_y(s, i, 0) : NULL;
         const double *y1 = alive ? nsm_sim_y(s, i, 1) : NULL;
         r = alive ? s->model->inter[i].rel : NULL;
-        int first = r && r->type == NSM_REL_FIRST_ORDER_LINEAR;
+        int first = r && !nsm_relation_kind_of(r)->lagrangian;
         const double *l = alive ? nsm_sim_lambda(s, i, first ? 0 : 1) : NULL;
         int mm = r ? r->m : 0;
         for (int c = 0; c < mm; c++) {

@@ -1,8 +1,10 @@
-/* sim_internal.h — the simulation data (nsm_sim) shared by osi/, osnsp/
- * and simulation/. Private to the mechanics library. */
+/* sim_internal.h — the simulation data (nsm_sim) shared by osnsp/ and
+ * simulation/. Private to the mechanics library. The integrators (osi/)
+ * never see it: they get a system and its data (osi/osi.h). */
 #ifndef NSM_SIM_INTERNAL_H
 #define NSM_SIM_INTERNAL_H
 #include "nsm_internal.h"
+#include "osi/osi.h"
 
 struct nsm_sim {
     nsm_model *model;                  /* borrowed */
@@ -11,6 +13,9 @@ struct nsm_sim {
     double t, h, theta;
     long k;
     nsm_dsdata *d; int nd;
+    const double **vq, **vv, **vfree, **vqk, **vvk; /* (nd) per-system views for gathering */
+    nsm_step step;                     /* the step in progress */
+    int newton;                        /* some system is nonlinear: iterate */
     nsm_idata *id; int cap_id;
     /* one-step problem */
     int *act; unsigned *act_gen; int nact, cap_act;
@@ -24,8 +29,10 @@ struct nsm_sim {
     int nrows;
     ns_int *row_start, *row_ptr, *block_col; int cap_rs, cap_bc;
     int *scratch; int cap_scratch;
-    double *qvec; int cap_q;
+    double *qvec; int cap_q;           /* evaluation work */
+    double *qbuf; int cap_qb;          /* q of the one-step problem */
     double *xbuf; int cap_x;
+    double *xbuf_H; int cap_H;         /* H as evaluated, before it is kept */
     int solved_this_step;
     ns_result res;
     nsm_sim_stats stats;
@@ -33,17 +40,26 @@ struct nsm_sim {
     char err[NS_ERRMSG_LEN];
 };
 
-/* osi/moreau_jean.c */
-ns_status nsm_mj_build_W(nsm_sim *s, int j, double t);
-ns_status nsm_mj_free_state(nsm_sim *s, int j);
-/* osi/euler_moreau.c */
-ns_status nsm_em_build_W(nsm_sim *s, int j, double t);
-ns_status nsm_em_free_state(nsm_sim *s, int j);
-/* osnsp/osnsp.c */
-ns_status nsm_osnsp_prepare_interactions(nsm_sim *s);
-ns_status nsm_osnsp_assemble_and_solve(nsm_sim *s);
-ns_status nsm_osnsp_refresh_outputs(nsm_sim *s);
+/* osnsp/interactions.c */
 nsm_idata *nsm_sim_idata(nsm_sim *s, int inter);
+void nsm_idata_free(nsm_idata *d);
+/** y (and H, G) of every live interaction at the state `which` (0: the
+ *  current iterate q, v / x; 1: the step start q_k, v_k / x_k) at time t. */
+ns_status nsm_osnsp_refresh_outputs(nsm_sim *s, int which, double t);
+/** H and G of the active interactions with a nonlinear relation at the
+ *  current iterate (Newton linearisation point), time t. */
+ns_status nsm_osnsp_linearise(nsm_sim *s, double t);
+/** y of interaction inter at the current iterate (borrowed, valid until
+ *  the next evaluation). H, G are refreshed there too. */
+ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y);
+int nsm_grow(void **p, int *cap, int need, size_t elt);
+ns_status nsm_sim_work(nsm_sim *s, int n);
+/* osnsp/index_set.c */
+ns_status nsm_osnsp_prepare_interactions(nsm_sim *s);
+/* osnsp/assembly.c */
+ns_status nsm_osnsp_assemble(nsm_sim *s);
+/* osnsp/solve.c */
+ns_status nsm_osnsp_solve(nsm_sim *s);
 void nsm_sim_log(nsm_sim *s, int level, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))

@@ -1,7 +1,11 @@
 /* simulation.c — time-stepping simulation: data of a model (states, y, λ,
- * index sets), the step driver and accessors.
- * Contract: include/nonsmooth/nsm_simulation.h. */
+ * index sets), the step driver (with the Newton loop of nonlinear systems)
+ * and accessors. The integrators (osi/) and the one-step problem (osnsp/)
+ * do the work. Contract: include/nonsmooth/nsm_simulation.h. */
 #include "simulation/sim_internal.h"
+#include "ds/ds_kind.h"
+#include "relation/relation_kind.h"
+#include "nslaw/nslaw_kind.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,13 +25,18 @@ void nsm_sim_log(nsm_sim *s, int level, const char *fmt, ...)
 
 void nsm_sim_options_default(nsm_sim_options *o)
 {
+    if (!o) return;
     memset(o, 0, sizeof *o);
     o->theta = 0.5;
     ns_options_default(&o->solver_options);
     o->warm_start = 1;
     o->gap_tol = 1e-12;
+    o->activation = NSM_ACTIVATION_GAMMA;
+    o->activation_gamma = 0.5;
     o->separating_restitution = 1;
     o->theta_output = 0;
+    o->newton_tol = 1e-10;
+    o->newton_max_iter = 20;
     o->dump_every = 1;
 }
 
@@ -43,9 +52,10 @@ static char *dupstr(const char *s)
 static void dsdata_free(nsm_dsdata *d)
 {
     free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
+    free(d->dv); free(d->Fk); free(d->F); free(d->Mq);
     free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
     ns_matrix_free(d->Wmat);
-    ns_factor_free(d->F);
+    ns_factor_free(d->F_W);
 }
 
 void nsm_sim_free(nsm_sim *s)
@@ -53,20 +63,95 @@ void nsm_sim_free(nsm_sim *s)
     if (!s) return;
     for (int j = 0; j < s->nd; j++) dsdata_free(&s->d[j]);
     free(s->d);
-    for (int i = 0; i < s->cap_id; i++) {
-        nsm_idata *d = &s->id[i];
-        free(d->y0); free(d->y1); free(d->lam0); free(d->lam1); free(d->H);
-        free(d->WHt[0]); free(d->WHt[1]); free(d->y1_prev);
-    }
+    free(s->vq); free(s->vv); free(s->vfree); free(s->vqk); free(s->vvk);
+    for (int i = 0; i < s->cap_id; i++) nsm_idata_free(&s->id[i]);
     free(s->id);
     free(s->act); free(s->act_gen); free(s->prev_act); free(s->prev_gen);
     ns_problem_free(s->prob);
     ns_solution_free(s->sol);
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
-    free(s->qvec); free(s->xbuf);
+    free(s->qvec); free(s->qbuf); free(s->xbuf); free(s->xbuf_H);
     ns_result_clear(&s->res);
     free(s->solver_name); free(s->dump_dir); free(s->dump_prefix);
     free(s);
+}
+
+static ns_status dsdata_init(nsm_sim *s, int j)
+{
+    const nsm_ds *ds = s->model->ds[j];
+    nsm_dsdata *d = &s->d[j];
+    int n = ds->n;
+    size_t nn = (size_t)n * n, sz = sizeof(double);
+    d->n = n;
+    d->lagrangian = nsm_ds_is_lagrangian(ds);
+    d->theta = isnan(ds->theta) ? s->theta : ds->theta;
+    d->q = calloc((size_t)n, sz); d->v = calloc((size_t)n, sz);
+    d->qk = calloc((size_t)n, sz); d->vk = calloc((size_t)n, sz);
+    d->free = calloc((size_t)n, sz); d->p = calloc((size_t)n, sz);
+    d->dv = calloc((size_t)n, sz); d->Fk = calloc((size_t)n, sz); d->F = calloc((size_t)n, sz);
+    d->Mq = calloc(nn, sz);
+    d->w1 = calloc((size_t)n, sz); d->w2 = calloc((size_t)n, sz);
+    d->w3 = calloc(3 * (size_t)n + 2 * nn, sz);
+    d->J1 = calloc(2 * nn, sz); d->J2 = calloc(2 * nn, sz);
+    d->Wmat = ns_matrix_dense_new(n, n);
+    if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
+        !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
+        nsm_set_err(s->err, "out of memory");
+        return NS_NO_MEMORY;
+    }
+    if (d->lagrangian) {
+        memcpy(d->q, ds->q0, (size_t)n * sz);
+        memcpy(d->v, ds->v0, (size_t)n * sz);
+    } else {
+        memcpy(d->q, ds->x0, (size_t)n * sz);
+    }
+    memcpy(d->qk, d->q, (size_t)n * sz);
+    memcpy(d->vk, d->v, (size_t)n * sz);
+    s->vq[j] = d->q; s->vv[j] = d->v; s->vfree[j] = d->free; s->vqk[j] = d->qk; s->vvk[j] = d->vk;
+    const nsm_ds_kind *k = nsm_ds_kind_of(ds);
+    d->W_const = k->constant;
+    if (!k->constant && d->lagrangian) {
+        /* M(q0) etc. for the first factorisation (a singular mass fails here) */
+        ns_status st = nsm_ds_eval_lagrangian(ds, j, s->t, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, s->err);
+        if (st != NS_OK) return st;
+    }
+    if (!k->linear) s->newton = 1;
+    /* factorise now: a singular mass / iteration matrix fails here */
+    return nsm_osi_of(d)->build_W(ds, j, d, s->h, d->lagrangian ? s->t : s->t + s->h, s->err);
+}
+
+/* The solver name (if any) must solve at least one kind of problem the
+ * model's laws can make (the kind of each step depends on its active set,
+ * so a name that fits one of them is accepted). */
+static ns_status check_solver(const nsm_model *m, const char *name, char *err)
+{
+    if (!name) return NS_OK;
+    int rows[NSM_ROWS_NCLASSES] = { 0 }, dims = 0;
+    for (int l = 0; l < m->nlaws; l++) {
+        nsm_row_class c = nsm_nslaw_kind_of(m->laws[l])->rows;
+        rows[c] = 1;
+        if (c == NSM_ROWS_FRICTION) dims |= m->laws[l]->size == 2 ? 1 : 2;
+    }
+    ns_kind cand[8]; int nc = 0;
+    if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_LCP;
+    if (rows[NSM_ROWS_EQUALITY]) { cand[nc++] = NS_KIND_EQUALITY; if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_MLCP; }
+    if (rows[NSM_ROWS_RELAY]) cand[nc++] = NS_KIND_RELAY;
+    if (dims & 1) cand[nc++] = NS_KIND_FC2D;
+    if (dims & 2) cand[nc++] = NS_KIND_FC3D;
+    for (int k = 0; k < nc; k++) if (ns_solver_find(name, cand[k])) return NS_OK;
+    if (nc == 0) {   /* no law yet: the name must exist at all */
+        for (size_t i = 0; i < ns_solver_count(); i++)
+            if (strcmp(ns_solver_at(i)->name, name) == 0) return NS_OK;
+        nsm_set_err(err, "nsm_sim_new: unknown solver '%s' (see nsolve --list-solvers)", name);
+        return NS_BAD_INPUT;
+    }
+    char kinds[256] = "";
+    for (int k = 0; k < nc; k++) {
+        strncat(kinds, k ? ", " : "", sizeof kinds - strlen(kinds) - 1);
+        strncat(kinds, ns_kind_name(cand[k]), sizeof kinds - strlen(kinds) - 1);
+    }
+    nsm_set_err(err, "nsm_sim_new: solver '%s' solves none of this model's problem kinds (%s)", name, kinds);
+    return NS_BAD_INPUT;
 }
 
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
@@ -75,9 +160,22 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
     if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
     if (!(o->gap_tol >= 0.0) || !isfinite(o->gap_tol)) { nsm_set_err(err, "nsm_sim_new: gap_tol = %g must be finite and >= 0", o->gap_tol); return NULL; }
+    if (o->activation != NSM_ACTIVATION_GAMMA && o->activation != NSM_ACTIVATION_PREDICTED) {
+        nsm_set_err(err, "nsm_sim_new: activation = %d is not a nsm_activation value", (int)o->activation);
+        return NULL;
+    }
+    if (!(o->activation_gamma >= 0.0) || !isfinite(o->activation_gamma)) {
+        nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
+        return NULL;
+    }
+    if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
+        nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
+        return NULL;
+    }
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
+    if (check_solver(model, o->solver, err) != NS_OK) return NULL;
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s) { nsm_set_err(err, "out of memory"); return NULL; }
     s->model = model;
@@ -94,140 +192,188 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     ns_result_init(&s->res);
     s->nd = model->nds;
     s->d = calloc((size_t)s->nd, sizeof *s->d);
-    if (!s->d) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
+    s->vq = calloc((size_t)s->nd, sizeof *s->vq); s->vv = calloc((size_t)s->nd, sizeof *s->vv);
+    s->vfree = calloc((size_t)s->nd, sizeof *s->vfree);
+    s->vqk = calloc((size_t)s->nd, sizeof *s->vqk); s->vvk = calloc((size_t)s->nd, sizeof *s->vvk);
+    if (!s->d || !s->vq || !s->vv || !s->vfree || !s->vqk || !s->vvk) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
     for (int j = 0; j < s->nd; j++) {
-        const nsm_ds *ds = model->ds[j];
-        nsm_dsdata *d = &s->d[j];
-        int n = ds->n;
-        size_t nn = (size_t)n * n;
-        d->n = n;
-        d->lagrangian = nsm_ds_is_lagrangian(ds);
-        d->q = calloc((size_t)n, sizeof(double)); d->v = calloc((size_t)n, sizeof(double));
-        d->qk = calloc((size_t)n, sizeof(double)); d->vk = calloc((size_t)n, sizeof(double));
-        d->free = calloc((size_t)n, sizeof(double)); d->p = calloc((size_t)n, sizeof(double));
-        d->w1 = calloc((size_t)n, sizeof(double)); d->w2 = calloc((size_t)n, sizeof(double));
-        d->w3 = calloc((size_t)n, sizeof(double));
-        d->J1 = calloc(2 * nn, sizeof(double)); d->J2 = calloc(2 * nn, sizeof(double));
-        d->Wmat = ns_matrix_dense_new(n, n);
-        if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->w1 ||
-            !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
-            nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL;
-        }
-        if (d->lagrangian) {
-            memcpy(d->q, ds->q0, (size_t)n * sizeof(double));
-            memcpy(d->v, ds->v0, (size_t)n * sizeof(double));
-        } else {
-            memcpy(d->q, ds->x0, (size_t)n * sizeof(double));
-        }
-        memcpy(d->qk, d->q, (size_t)n * sizeof(double));
-        memcpy(d->vk, d->v, (size_t)n * sizeof(double));
-        d->W_const = ds->type == NSM_DS_LAGRANGIAN_LTI || ds->type == NSM_DS_FIRST_ORDER_LTI;
-        /* factorise now: a singular mass / iteration matrix fails here */
-        ns_status st = d->lagrangian ? nsm_mj_build_W(s, j, s->t) : nsm_em_build_W(s, j, s->t + s->h);
-        if (st != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
+        if (nsm_ds_check_mass(model->ds[j], j, err) != NS_OK) { nsm_sim_free(s); return NULL; }
+        if (dsdata_init(s, j) != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
     }
-    ns_status st = nsm_osnsp_refresh_outputs(s);
+    ns_status st = nsm_osnsp_refresh_outputs(s, 0, s->t);
     if (st != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
     return s;
 }
 
-ns_status nsm_sim_compute_free_state(nsm_sim *s)
+static void set_step(nsm_sim *s, int iter)
 {
-    if (s->model->nds != s->nd) {
-        nsm_set_err(s->err, "systems were added to the model after the simulation was created");
-        return NS_BAD_INPUT;
-    }
+    s->step.t0 = s->t;
+    s->step.t1 = s->t + s->h;
+    s->step.h = s->h;
+    s->step.iter = iter;
+}
+
+static ns_status free_states(nsm_sim *s)
+{
     for (int j = 0; j < s->nd; j++) {
-        nsm_dsdata *d = &s->d[j];
-        memcpy(d->qk, d->q, (size_t)d->n * sizeof(double));
-        memcpy(d->vk, d->v, (size_t)d->n * sizeof(double));
-        ns_status st = d->lagrangian ? nsm_mj_free_state(s, j) : nsm_em_free_state(s, j);
+        ns_status st = nsm_osi_of(&s->d[j])->free_state(s->model->ds[j], j, &s->d[j], &s->step, s->err);
         if (st != NS_OK) return st;
     }
     return NS_OK;
 }
 
-ns_status nsm_sim_solve(nsm_sim *s)
+ns_status nsm_sim_compute_free_state(nsm_sim *s)
 {
-    ns_status st = nsm_osnsp_prepare_interactions(s);
-    if (st != NS_OK) return st;
-    return nsm_osnsp_assemble_and_solve(s);
+    if (!s) return NS_BAD_INPUT;
+    if (s->model->nds != s->nd) {
+        nsm_set_err(s->err, "systems were added to the model after the simulation was created");
+        return NS_BAD_INPUT;
+    }
+    set_step(s, 0);
+    for (int j = 0; j < s->nd; j++) nsm_osi_of(&s->d[j])->begin(s->model->ds[j], &s->d[j], &s->step);
+    return free_states(s);
 }
 
-ns_status nsm_sim_update(nsm_sim *s)
+/* Linearisation of the relations at the iterate, assembly and solve. */
+static ns_status solve_iteration(nsm_sim *s)
+{
+    s->solved_this_step = 0;
+    for (int j = 0; j < s->nd; j++) memset(s->d[j].p, 0, (size_t)s->d[j].n * sizeof(double));
+    if (s->nact == 0) return NS_OK;
+    ns_status st = nsm_osnsp_linearise(s, s->step.t1);
+    if (st == NS_OK) st = nsm_osnsp_assemble(s);
+    if (st == NS_OK) st = nsm_osnsp_solve(s);
+    return st;
+}
+
+ns_status nsm_sim_solve(nsm_sim *s)
+{
+    if (!s) return NS_BAD_INPUT;
+    ns_status st = nsm_osnsp_prepare_interactions(s);
+    if (st != NS_OK) return st;
+    return solve_iteration(s);
+}
+
+/* v = v_free + Σ W G λ (x = x_free + h Σ W G λ), p = Σ G λ, then the
+ * integrator's update (q by the θ rule). */
+static void apply_input(nsm_sim *s)
 {
     nsm_model *m = s->model;
-    double h = s->h, th = s->theta;
     for (int j = 0; j < s->nd; j++) {
         nsm_dsdata *d = &s->d[j];
         memset(d->p, 0, (size_t)d->n * sizeof(double));
-        if (d->lagrangian) memcpy(d->v, d->free, (size_t)d->n * sizeof(double));
-        else memcpy(d->q, d->free, (size_t)d->n * sizeof(double));
+        memcpy(d->lagrangian ? d->v : d->q, d->free, (size_t)d->n * sizeof(double));
     }
     for (int a = 0; s->solved_this_step && a < s->nact; a++) {
         int ia = s->act[a];
         const nsm_interaction *I = &m->inter[ia];
         const nsm_relation *r = I->rel;
         nsm_idata *id = &s->id[ia];
-        int first = r->type == NSM_REL_FIRST_ORDER_LINEAR;
-        const double *lam = first ? id->lam0 : id->lam1;
+        int lag = nsm_relation_kind_of(r)->lagrangian;
+        const double *lam = lag ? id->lam1 : id->lam0;
         for (int k = 0; k < I->nds; k++) {
             nsm_dsdata *d = &s->d[I->ds[k]];
+            const nsm_osi *osi = nsm_osi_of(d);
             int n = d->n, off = I->off[k];
-            double *target = first ? d->q : d->v;
-            double scale = first ? h : 1.0;
-            const double *WHt = id->WHt[k];
+            double *target = osi->corrects_velocity ? d->v : d->q;
+            double scale = osi->input_scale(&s->step);
+            const double *WG = id->WHt[k];
             for (int c = 0; c < id->m; c++) {
                 double l = lam[c];
                 if (l == 0.0) continue;
+                const double *Gc = id->G + off + (size_t)c * r->ncols;
                 for (int i = 0; i < n; i++) {
-                    target[i] += scale * WHt[i + (size_t)c * n] * l;
-                    d->p[i] += (first ? r->B[(off + i) + (size_t)c * r->ncols]
-                                      : id->H[c + (size_t)(off + i) * id->m]) * l;
+                    target[i] += scale * WG[i + (size_t)c * n] * l;
+                    d->p[i] += Gc[i] * l;
                 }
             }
         }
     }
-    /* inactive interactions carry no multiplier */
+    for (int j = 0; j < s->nd; j++) nsm_osi_of(&s->d[j])->update(s->model->ds[j], &s->d[j], &s->step);
+}
+
+/* After the last iteration: inactive interactions carry no multiplier,
+ * outputs at t_{k+1}. */
+static ns_status finish_step(nsm_sim *s)
+{
+    nsm_model *m = s->model;
     for (int i = 0; i < m->ninter_slots; i++) {
         if (!m->inter[i].alive || i >= s->cap_id || s->id[i].gen != m->inter[i].gen) continue;
         if (s->id[i].pos < 0 || !s->solved_this_step) {
             memset(s->id[i].lam1, 0, (size_t)s->id[i].m * sizeof(double));
-            if (m->inter[i].rel->type != NSM_REL_FIRST_ORDER_LINEAR)
+            if (nsm_relation_kind_of(m->inter[i].rel)->lagrangian)
                 memset(s->id[i].lam0, 0, (size_t)s->id[i].m * sizeof(double));
         }
     }
-    for (int j = 0; j < s->nd; j++) {
-        nsm_dsdata *d = &s->d[j];
-        if (!d->lagrangian) continue;
-        for (int i = 0; i < d->n; i++) d->q[i] = d->qk[i] + h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
-    }
-    /* outputs at t_{k+1} */
-    double t = s->t;
-    s->t = t + h;
-    ns_status st = nsm_osnsp_refresh_outputs(s);
-    s->t = t;
-    return st;
+    return nsm_osnsp_refresh_outputs(s, 0, s->t + s->h);
+}
+
+ns_status nsm_sim_update(nsm_sim *s)
+{
+    if (!s) return NS_BAD_INPUT;
+    apply_input(s);
+    return finish_step(s);
 }
 
 void nsm_sim_next_step(nsm_sim *s)
 {
+    if (!s) return;
     s->k++;
     s->t = s->o.t0 + (double)s->k * s->h;
     s->stats.steps++;
 }
 
+/* Largest relative Newton residual over the nonlinear systems (−1: error). */
+static double newton_residual(nsm_sim *s)
+{
+    double r = 0.0;
+    for (int j = 0; j < s->nd; j++) {
+        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, s->err);
+        if (rj < 0) return -1.0;
+        if (rj > r) r = rj;
+    }
+    return r;
+}
+
 ns_status nsm_sim_step(nsm_sim *s)
 {
+    if (!s) return NS_BAD_INPUT;
     ns_status st = nsm_sim_compute_free_state(s);
     if (st == NS_OK) st = nsm_sim_solve(s);
-    if (st == NS_OK) st = nsm_sim_update(s);
+    if (st != NS_OK) return st;
+    apply_input(s);
+    int iter = 1;
+    if (s->newton) {
+        for (;;) {
+            if (iter >= s->o.newton_max_iter) {
+                if (s->o.newton_max_iter > 1) s->stats.newton_nonconverged++;
+                break;
+            }
+            double r = newton_residual(s);
+            if (r < 0) return NS_BAD_INPUT;
+            if (r <= s->o.newton_tol) break;
+            set_step(s, iter);
+            st = free_states(s);
+            if (st == NS_OK) st = solve_iteration(s);
+            if (st != NS_OK) return st;
+            apply_input(s);
+            iter++;
+        }
+        s->stats.newton_iterations += iter;
+        if (iter > s->stats.newton_max) s->stats.newton_max = iter;
+    }
+    st = finish_step(s);
     if (st == NS_OK) nsm_sim_next_step(s);
     return st;
 }
 
 ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
 {
+    if (!s) return NS_BAD_INPUT;
+    if (!isfinite(T) || !(T > s->t)) {
+        nsm_set_err(s->err, "nsm_sim_run: final time T = %g must be finite and after the current time t = %g", T, s->t);
+        return NS_BAD_INPUT;
+    }
     while (s->t < T - 0.5 * s->h) {
         ns_status st = nsm_sim_step(s);
         if (st != NS_OK) return st;
@@ -236,19 +382,19 @@ ns_status nsm_sim_run(nsm_sim *s, double T, nsm_observer_fn obs, void *user)
     return NS_OK;
 }
 
-double nsm_sim_time(const nsm_sim *s) { return s->t; }
-double nsm_sim_step_size(const nsm_sim *s) { return s->h; }
-long nsm_sim_step_count(const nsm_sim *s) { return s->k; }
-nsm_model *nsm_sim_model(nsm_sim *s) { return s->model; }
+double nsm_sim_time(const nsm_sim *s) { return s ? s->t : NAN; }
+double nsm_sim_step_size(const nsm_sim *s) { return s ? s->h : NAN; }
+long nsm_sim_step_count(const nsm_sim *s) { return s ? s->k : -1; }
+nsm_model *nsm_sim_model(nsm_sim *s) { return s ? s->model : NULL; }
 
-double *nsm_sim_q(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
-double *nsm_sim_v(nsm_sim *s, int j) { return j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
-double *nsm_sim_x(nsm_sim *s, int j) { return j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
-const double *nsm_sim_p(const nsm_sim *s, int j) { return j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+double *nsm_sim_q(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].q : NULL; }
+double *nsm_sim_v(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
+double *nsm_sim_x(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
+const double *nsm_sim_p(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].p : NULL; }
 
 static const nsm_idata *idata_const(const nsm_sim *s, int i)
 {
-    if (!nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
+    if (!s || !nsm_model_inter_alive(s->model, i) || i >= s->cap_id) return NULL;
     const nsm_idata *d = &s->id[i];
     return d->gen == s->model->inter[i].gen ? d : NULL;
 }
@@ -269,6 +415,7 @@ const double *nsm_sim_lambda(const nsm_sim *s, int i, int level)
 
 int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
 {
+    if (!s) return 0;
     const nsm_model *m = s->model;
     int count = 0;
     for (int i = 0; i < m->ninter_slots; i++) {
@@ -283,21 +430,21 @@ int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
     return count;
 }
 
-const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s->prob; }
-const ns_result *nsm_sim_last_result(const nsm_sim *s) { return &s->res; }
-const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return &s->stats; }
+const ns_problem *nsm_sim_problem(const nsm_sim *s) { return s ? s->prob : NULL; }
+const ns_result *nsm_sim_last_result(const nsm_sim *s) { return s ? &s->res : NULL; }
+const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s) { return s ? &s->stats : NULL; }
 const char *nsm_sim_error(const nsm_sim *s) { return s ? s->err : "no simulation"; }
 
 double nsm_sim_kinetic_energy(nsm_sim *s, int j)
 {
-    if (j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
+    if (!s || j < 0 || j >= s->nd || !s->d[j].lagrangian) return NAN;
     const nsm_ds *ds = s->model->ds[j];
     nsm_dsdata *d = &s->d[j];
     int n = d->n;
     const double *M = ds->M;
-    if (ds->type == NSM_DS_LAGRANGIAN) {
+    if (!nsm_ds_kind_of(ds)->constant) {
         memset(d->J2, 0, (size_t)n * n * sizeof(double));
-        if (ds->lag.mass(n, d->q, d->J2, ds->lag.user) != 0) return NAN;
+        if (nsm_ds_kind_of(ds)->mass(ds, d->q, d->J2) != 0) return NAN;
         M = d->J2;
     }
     double e = 0.0;

@@ -1,0 +1,63 @@
+/* index_set.c — the index set I1 of a time step: which interactions enter
+ * the one-step problem, in problem order (equality rows first).
+ *
+ * A Lagrangian interaction whose law is unilateral (nslaw table) is active
+ * when one of its activation rows has a predicted gap ≤ gap_tol:
+ *   NSM_ACTIVATION_GAMMA (default, γ = ½):  y_k + γ h ẏ_k;
+ *   NSM_ACTIVATION_PREDICTED:               y(q_k + h v_k) + γ h ẏ_k
+ * (q_k + h v_k is the first Newton iterate set by Moreau–Jean's begin);
+ * first-order interactions and bilateral laws are always active. */
+#include "simulation/sim_internal.h"
+#include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
+#include <stdlib.h>
+#include <string.h>
+
+ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
+{
+    nsm_model *m = s->model;
+    ns_status st = nsm_osnsp_refresh_outputs(s, 1, s->t);
+    if (st != NS_OK) return st;
+    s->nact = 0;
+    if (m->ninter_slots + 1 > s->cap_act) {
+        int cap = 2 * (m->ninter_slots + 1);
+        int *a = realloc(s->act, (size_t)cap * sizeof *a);
+        if (a) s->act = a;
+        unsigned *g = realloc(s->act_gen, (size_t)cap * sizeof *g);
+        if (g) s->act_gen = g;
+        if (!a || !g) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+        s->cap_act = cap;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < m->ninter_slots; i++) {
+            const nsm_interaction *I = &m->inter[i];
+            if (!I->alive) continue;
+            nsm_idata *d = &s->id[i];
+            if (pass == 0) d->pos = -1;
+            const nsm_nslaw *L = m->laws[I->law];
+            const nsm_nslaw_kind *lk = nsm_nslaw_kind_of(L);
+            int is_eq = lk->rows == NSM_ROWS_EQUALITY;
+            if ((pass == 0) != is_eq) continue;
+            int active = 1;
+            if (nsm_relation_kind_of(I->rel)->lagrangian && lk->unilateral) {
+                active = 0;
+                int ncheck = lk->activation_rows > 0 ? lk->activation_rows : d->m;
+                const double *y = d->y0;
+                if (s->o.activation == NSM_ACTIVATION_PREDICTED) {
+                    st = nsm_osnsp_output_at_iterate(s, i, &y);
+                    if (st != NS_OK) return st;
+                }
+                double gh = s->o.activation_gamma * s->h;
+                for (int c = 0; c < ncheck; c++)
+                    if (y[c] + gh * d->y1[c] <= s->o.gap_tol) active = 1;
+            }
+            d->active = active;
+            if (!active) continue;
+            d->pos = s->nact;
+            s->act[s->nact] = i;
+            s->act_gen[s->nact] = I->gen;
+            s->nact++;
+        }
+    }
+    return NS_OK;
+}

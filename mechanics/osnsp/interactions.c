@@ -1,0 +1,149 @@
+/* interactions.c — the data of each interaction in a simulation (y, λ, H,
+ * G, W G per system) and its outputs, evaluated through the relation's
+ * table (relation/relation_kind.h). */
+#include "simulation/sim_internal.h"
+#include "relation/relation_kind.h"
+#include <stdlib.h>
+#include <string.h>
+
+int nsm_grow(void **p, int *cap, int need, size_t elt)
+{
+    if (need <= *cap) return 0;
+    int c = *cap ? *cap : 16;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * elt);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+ns_status nsm_sim_work(nsm_sim *s, int n)
+{
+    if (nsm_grow((void **)&s->qvec, &s->cap_q, n, sizeof(double)) != 0) {
+        nsm_set_err(s->err, "out of memory");
+        return NS_NO_MEMORY;
+    }
+    return NS_OK;
+}
+
+static void idata_clear(nsm_idata *d)
+{
+    free(d->y0); free(d->y1); free(d->lam0); free(d->lam1); free(d->H); free(d->G);
+    free(d->WHt[0]); free(d->WHt[1]); free(d->y1_prev);
+    memset(d, 0, sizeof *d);
+}
+
+void nsm_idata_free(nsm_idata *d) { idata_clear(d); }
+
+/* Data of a live interaction, (re)allocated when the slot is new. */
+nsm_idata *nsm_sim_idata(nsm_sim *s, int inter)
+{
+    nsm_model *m = s->model;
+    if (!nsm_model_inter_alive(m, inter)) return NULL;
+    if (inter >= s->cap_id) {
+        int old = s->cap_id;
+        int cap = old ? old : 16;
+        while (cap <= inter) cap *= 2;
+        nsm_idata *v = realloc(s->id, (size_t)cap * sizeof *v);
+        if (!v) return NULL;
+        memset(v + old, 0, (size_t)(cap - old) * sizeof *v);
+        s->id = v;
+        s->cap_id = cap;
+    }
+    nsm_idata *d = &s->id[inter];
+    const nsm_interaction *I = &m->inter[inter];
+    if (d->gen == I->gen) return d;
+    idata_clear(d);
+    int mm = I->rel->m, nc = I->rel->ncols;
+    d->m = mm;
+    d->y0 = calloc((size_t)mm, sizeof(double));
+    d->y1 = calloc((size_t)mm, sizeof(double));
+    d->lam0 = calloc((size_t)mm, sizeof(double));
+    d->lam1 = calloc((size_t)mm, sizeof(double));
+    d->y1_prev = calloc((size_t)mm, sizeof(double));
+    d->H = calloc((size_t)mm * nc, sizeof(double));
+    d->G = calloc((size_t)mm * nc, sizeof(double));
+    for (int k = 0; k < I->nds; k++)
+        d->WHt[k] = calloc((size_t)m->ds[I->ds[k]]->n * mm, sizeof(double));
+    if (!d->y0 || !d->y1 || !d->lam0 || !d->lam1 || !d->H || !d->G || !d->y1_prev ||
+        !d->WHt[0] || (I->nds == 2 && !d->WHt[1])) {
+        idata_clear(d);
+        return NULL;
+    }
+    d->H_version = 1;
+    d->pos = -1;
+    d->gen = I->gen;
+    return d;
+}
+
+/* y (if want_y), H and G of one interaction at the state `which`. */
+static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double t, int want_y)
+{
+    const nsm_interaction *I = &s->model->inter[inter];
+    const nsm_relation *r = I->rel;
+    const nsm_relation_kind *k = nsm_relation_kind_of(r);
+    int m = r->m, nc = r->ncols;
+    ns_status st = nsm_sim_work(s, 3 * nc + 3 * m);
+    if (st != NS_OK) return st;
+    double *Q = s->qvec, *V = Q + nc, *work = V + nc, *y0 = work + nc + m, *y1 = y0 + m;
+    nsm_inter_gather(s->model, I, which ? s->vqk : s->vq, Q);
+    if (k->lagrangian) nsm_inter_gather(s->model, I, which ? s->vvk : s->vv, V);
+    st = nsm_relation_eval(r, inter, t, Q, k->lagrangian ? V : NULL, d->lam0,
+                           want_y ? d->y0 : y0, want_y ? d->y1 : y1, s->xbuf_H, work, s->err);
+    if (st != NS_OK) return st;
+    /* H kept (and G, W G rebuilt) only when it changed */
+    if (!k->linear || !d->WHt_valid[0] ||
+        memcmp(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double)) != 0) {
+        memcpy(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double));
+        k->input(r, d->H, d->G);
+        d->H_version++;
+    }
+    return NS_OK;
+}
+
+static ns_status h_buffer(nsm_sim *s, const nsm_relation *r)
+{
+    if (nsm_grow((void **)&s->xbuf_H, &s->cap_H, r->m * r->ncols, sizeof(double)) != 0) {
+        nsm_set_err(s->err, "out of memory");
+        return NS_NO_MEMORY;
+    }
+    return NS_OK;
+}
+
+ns_status nsm_osnsp_refresh_outputs(nsm_sim *s, int which, double t)
+{
+    nsm_model *m = s->model;
+    for (int i = 0; i < m->ninter_slots; i++) {
+        if (!m->inter[i].alive) continue;
+        nsm_idata *d = nsm_sim_idata(s, i);
+        if (!d) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+        ns_status st = h_buffer(s, m->inter[i].rel);
+        if (st == NS_OK) st = outputs(s, i, d, which, t, 1);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+ns_status nsm_osnsp_linearise(nsm_sim *s, double t)
+{
+    nsm_model *m = s->model;
+    for (int a = 0; a < s->nact; a++) {
+        int i = s->act[a];
+        if (nsm_relation_kind_of(m->inter[i].rel)->linear) continue;
+        ns_status st = h_buffer(s, m->inter[i].rel);
+        if (st == NS_OK) st = outputs(s, i, &s->id[i], 0, t, 0);
+        if (st != NS_OK) return st;
+    }
+    return NS_OK;
+}
+
+ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y)
+{
+    ns_status st = h_buffer(s, s->model->inter[inter].rel);
+    if (st == NS_OK) st = outputs(s, inter, &s->id[inter], 0, s->step.t0, 0);
+    const nsm_relation *r = s->model->inter[inter].rel;
+    /* outputs() leaves y in the work buffer after Q, V, work */
+    *y = s->qvec + 3 * r->ncols + r->m;
+    return st;
+}

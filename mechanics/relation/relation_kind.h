@@ -1,0 +1,50 @@
+/* relation_kind.h — the behaviour of a relation type, one table row per
+ * type (nsm_relation_type), defined in that type's file, listed in
+ * relation.c. Both schemes evaluate relations through these entries only.
+ *
+ *   output: y ← h(Q, t) (+ D λ), and H ← ∇_Q h (m × ncols): the Jacobian
+ *           used to assemble the one-step problem (C for first order);
+ *   rate:   ẏ ← H V + ∂h/∂t (Lagrangian relations; NULL otherwise);
+ *   dhdt:   ∂h/∂t (Q, t) (NULL: scleronomous);
+ *   input:  G (ncols × m) ← the input matrix: p = G λ with G = Hᵀ
+ *           (Lagrangian) or r = G λ with G = B (first order);
+ *   D:      the m × m block added to the one-step matrix (NULL: none). */
+#ifndef NSM_RELATION_KIND_H
+#define NSM_RELATION_KIND_H
+#include "nsm_internal.h"
+
+typedef struct nsm_relation_kind {
+    nsm_relation_type type;
+    const char *name;
+    int lagrangian;           /* couples Lagrangian systems (y, ẏ levels) */
+    int linear;               /* H constant (changed only by nsm_relation_set_H) */
+    int (*output)(const nsm_relation *r, double t, const double *Q,
+                  const double *lam, double *y, double *H, double *work);
+    int (*dhdt)(const nsm_relation *r, double t, const double *Q, double *out);
+    void (*input)(const nsm_relation *r, const double *H, double *G);
+    const double *(*D)(const nsm_relation *r);
+} nsm_relation_kind;
+
+extern const nsm_relation_kind nsm_rel_kind_lagrangian_linear,
+    nsm_rel_kind_scleronomous, nsm_rel_kind_rheonomous,
+    nsm_rel_kind_first_order_linear;
+
+const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r);
+
+nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols, const char *who);
+/** G = Hᵀ (ncols × m) from H (m × ncols). */
+void nsm_relation_transpose(int m, int nc, const double *H, double *G);
+/** y (m) = A x for A m × nc column-major. */
+void nsm_matvec(int m, int nc, const double *A, const double *x, double *y);
+
+/** y += e (+ e(t)) of a first-order linear relation (work: m). */
+int nsm_rel_first_order_offset(const nsm_relation *r, double t, double *y, double *work);
+
+/** Evaluates y[0] (and y[1] = H V + ∂h/∂t when V and y1 are non-NULL) and
+ *  H at (t, Q); errors name interaction `inter` and the callback. work:
+ *  ncols + m. */
+ns_status nsm_relation_eval(const nsm_relation *r, int inter, double t,
+                            const double *Q, const double *V, const double *lam,
+                            double *y0, double *y1, double *H, double *work,
+                            char *err);
+#endif
