@@ -73,7 +73,7 @@ static const tut_model *const all[] = {
     &tut_double_pendulum, &tut_bouncing_ball_scleronomous, &tut_woodpecker,
     &tut_impacting_bar,
     &tut_bouncing_ball_ed, &tut_bouncing_ball_ed_rest, &tut_bouncing_ball_ed_two,
-    &tut_friction_oscillator,
+    &tut_friction_oscillator, &tut_pendulum_slider,
     &tut_circuit_rlcd, &tut_diode_bridge, &tut_diode_bridge_cap_filter,
 };
 

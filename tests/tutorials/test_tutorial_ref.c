@@ -40,14 +40,18 @@ typedef struct ref_spec {
      * and those with |ż⁻| < rest_vel are not matched (ours rests there) */
     double t_tol, row_tol, tail_vel, tail_t_tol, rest_vel;
     const char *why;        /* the reason for any tolerance beyond the README's */
+    /* time-stepping: columns held at a stated absolute tolerance instead */
+    const char *held;       /* "1,2,3" */
+    double held_tol;
+    const char *held2;      /* a second group (e.g. counts) */
+    double held2_tol;
 } ref_spec;
 
 static const ref_spec specs[] = {
-    { "DiodeBridgeCapFilter", "4,5,6",
-      "stale in the ref (Siconos' program compares columns 0-3 only: README)",
-      0, 0, 0, 0, 0, 0, 0, NULL },
-    { "BouncingBallED-TwoContacts", NULL, NULL, 0, 0, 0, 0, 1e-4, 1e-8, 1e-5,
-      "in the accumulation of impacts on the floor (from t = 6.2072 s, "
+    { .name = "DiodeBridgeCapFilter", .skip = "4,5,6",
+      .skip_why = "stale in the ref (Siconos' program compares columns 0-3 only: README)" },
+    { .name = "BouncingBallED-TwoContacts", .tail_vel = 1e-4, .tail_t_tol = 1e-8, .rest_vel = 1e-5,
+      .why = "in the accumulation of impacts on the floor (from t = 6.2072 s, "
       "|dz/dt-| < 1e-4) the ref's flights carry LSODAR's error: its impact "
       "times depart from the exact parabola t_i + 2 v_i+/g by up to ~1e-10 s "
       "per flight (ours by ~1e-11), which adds up over the ~20 flights of the "
@@ -55,6 +59,19 @@ static const ref_spec specs[] = {
       "rows at 1e-8. The ref's impacts with |dz/dt-| < 1e-5 are not matched: "
       "our scheme closes the contact at rest there (nsm_ed_options.rest_vel "
       "= 1e-5) where the ref goes on bouncing down to 2e-12 m/s" },
+    { .name = "PendulumSlider",
+      .why = "the trajectories agree to 1.6e-13 up to row 48; at row 49 (t = 0.049) our "
+      "Newton loop takes 3 linearised solves where Siconos' stops after 2 (column "
+      "10): its stopping test is the absolute 2-norm of the residual M(v - v_k) - "
+      "h(theta F_k+1 + (1 - theta) F_k) - p <= 1e-10, ours is relative to the "
+      "residual's largest term; each iterate moves q, v by up to the Newton "
+      "tolerance, and the difference grows to 2.6e-8 by t = 3 s: columns 1-9 are "
+      "held at 1e-7. Columns 10 (Newton solves per step) and 11 (active contacts) "
+      "are held at 1: besides the count above, the rail gap y = q_1 is an exact 0 "
+      "carried as a +-1e-34 round-off of the Newton iterates, whose sign decides "
+      "the gamma = 1 activation (row 2: ref 1 contact, ours 0). Requested from "
+      "mech: Siconos' absolute criterion as an option (REQUESTS.md)",
+      .held = "1,2,3,4,5,6,7,8,9", .held_tol = 1e-7, .held2 = "10,11", .held2_tol = 1.0 },
 };
 
 static const ref_spec *spec_of(const char *name)
@@ -67,15 +84,17 @@ static const ref_spec *spec_of(const char *name)
     return &def;
 }
 
-static int skipped(const ref_spec *s, int col)
+static int in_list(const char *list, int col)
 {
-    if (!s->skip) return 0;
+    if (!list) return 0;
     char buf[128];
-    snprintf(buf, sizeof buf, "%s", s->skip);
+    snprintf(buf, sizeof buf, "%s", list);
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ","))
         if (atoi(tok) == col) return 1;
     return 0;
 }
+
+static int skipped(const ref_spec *s, int col) { return in_list(s->skip, col); }
 
 /* Reads a ref: "rows cols" then rows; a file without that header (the first
  * line holds more than two numbers) is read as rows of the first line's
@@ -139,13 +158,17 @@ static int compare_ts(const tut_model *m, const ref_spec *s, const tut_table *re
         long first = -1, arg = 0;
         for (size_t i = 0; i < ref->rows; i++) scale = fmax(scale, fabs(AT(ref, i, j)));
         double tol = atol + rtol * scale;
+        int held = 0;
+        if (in_list(s->held, j)) { tol = s->held_tol; held = 1; }
+        else if (in_list(s->held2, j)) { tol = s->held2_tol; held = 1; }
         for (size_t i = 0; i < ref->rows; i++) {
             double d = fabs(AT(us, i, j) - AT(ref, i, j));
             if (!(d <= tol) && first < 0) first = (long)i;
             if (d > e || isnan(d)) { e = d; arg = (long)i; }
         }
-        printf("  column %2d: worst |ours - ref| %.3g (row %ld), relative to max|ref| %.3g: %.3g, tolerance %.3g%s\n",
-               j, e, arg, scale, scale > 0 ? e / scale : 0.0, tol, first >= 0 ? "  FAIL" : "");
+        printf("  column %2d: worst |ours - ref| %.3g (row %ld), relative to max|ref| %.3g: %.3g, tolerance %.3g%s%s\n",
+               j, e, arg, scale, scale > 0 ? e / scale : 0.0, tol, held ? " (stated, see below)" : "",
+               first >= 0 ? "  FAIL" : "");
         if (first >= 0) {
             printf("    first row beyond: %ld (t = %.17g): ours %.17g ref %.17g\n", first, AT(ref, first, 0),
                    AT(us, first, j), AT(ref, first, j));
