@@ -57,8 +57,8 @@ run_case() {  # label steps ours-args -- siconos-args
     ss="$ss $(sic_time "${sa[@]}" --steps "$steps" || true)"
   done
   local bo bs
-  bo=$(echo $os | tr ' ' '\n' | grep . | sort -g | head -1); bo=${bo:-inf}
-  bs=$(echo $ss | tr ' ' '\n' | grep . | sort -g | head -1); bs=${bs:-inf}
+  bo=$(echo $os | tr ' ' '\n' | grep . | sort -g | head -1 || true); bo=${bo:-inf}
+  bs=$(echo $ss | tr ' ' '\n' | grep . | sort -g | head -1 || true); bs=${bs:-inf}
   printf "%-28s %8s %12s %12s %8s\n" "$label" "$steps" "$bo" "$bs" \
     "$(awk -v a="$bo" -v b="$bs" 'BEGIN { if (a == "inf" || b == "inf" || b == 0) print "-"; else printf "%.3f", a / b }')"
 }
