@@ -143,8 +143,8 @@ static int compare_ts(const tut_model *m, const ref_spec *s, const tut_table *re
         printf("FAIL %s: %zu rows, the ref has %zu\n", m->name, us->rows, ref->rows);
         return 1;
     }
-    int fail = 0, worst_col = -1;
-    double worst_ratio = 0;
+    int fail = 0, worst_col = -1, abs_col = -1, rel_col = -1;
+    double worst_ratio = 0, worst_abs = 0, worst_rel = 0;
     printf("%s: %zu rows x %d columns compared (|ours - ref| <= %g + %g max|ref column|)\n", m->name, ref->rows,
            ref->cols, atol, rtol);
     for (int j = 0; j < ref->cols; j++) {
@@ -175,7 +175,11 @@ static int compare_ts(const tut_model *m, const ref_spec *s, const tut_table *re
             fail = 1;
         }
         if (scale > 0 && e / tol > worst_ratio) { worst_ratio = e / tol; worst_col = j; }
+        if (e > worst_abs) { worst_abs = e; abs_col = j; }
+        if (scale > 0 && e / scale > worst_rel) { worst_rel = e / scale; rel_col = j; }
     }
+    printf("summary %s: %zu rows; worst absolute %.2g (column %d), worst relative to max|ref column| %.2g "
+           "(column %d)\n", m->name, ref->rows, worst_abs, abs_col, worst_rel, rel_col);
     printf("%s %s: worst column %d at %.3g of its tolerance\n", fail ? "FAIL" : "ok", m->name, worst_col, worst_ratio);
     return fail;
 }
@@ -296,7 +300,14 @@ static int compare_ed(const tut_model *m, const ref_spec *s, const tut_table *re
     if (tail) printf(" (%ld in the accumulation tail: worst %.3g s, held at %g s)", tail, worst_tail_dt, s->tail_t_tol);
     if (rested) printf("; %ld of the ref below rest_vel %g not matched", rested, s->rest_vel);
     printf("\n  grid rows: %ld in the ref, %ld matched\n", R.ngrid, gmatched);
-    for (int j = 1; j < cols; j++) printf("  column %2d: worst |ours - ref| %.3g\n", j, colerr[j]);
+    int wc = 1;
+    for (int j = 1; j < cols; j++) {
+        printf("  column %2d: worst |ours - ref| %.3g\n", j, colerr[j]);
+        if (colerr[j] > colerr[wc]) wc = j;
+    }
+    printf("summary %s: %zu ref rows; %ld impacts matched, worst time %.2g s%s; %ld grid rows; worst row "
+           "difference %.2g (column %d)\n", m->name, ref->rows, matched, fmax(worst_dt, worst_tail_dt),
+           tail ? " (accumulation tail)" : "", gmatched, colerr[wc], wc);
     printf("%s %s: %zu ref rows\n", fail ? "FAIL" : "ok", m->name, ref->rows);
     free(colerr);
     free(used);
