@@ -145,6 +145,7 @@ typedef struct nsm_idata {
     int row;                  /* first scalar row */
     int active;
     double *y1_prev;          /* ẏ_k kept for Newton laws (m) */
+    int proj_in;              /* combined projection: in this step's unilateral set */
 } nsm_idata;
 
 struct nsm_output {

@@ -107,7 +107,36 @@ typedef struct nsm_sim_options {
     const char *dump_prefix;/* file name prefix (default "step") */
     long dump_every;        /* dump every k-th solved step (default 1) */
     long dump_max;          /* stop dumping after this many files (0 = no limit) */
+    /* ---- position projection (issue 12 item 3; docs/mechanics-api.md) ----
+     * After the velocity step, position-level problems A λ + y = w with
+     * A = H Wp Hᵀ move q by Wp Hᵀ λ until every equality row of the step's
+     * problem has |y| ≤ projection_tol and every unilateral (normal) row
+     * −y ≤ projection_tol_unilateral, at most projection_max_iter times.
+     *   NONE (default): no projection;
+     *   DIRECT: Siconos' direct projection (MoreauJeanDirectProjectionOSI):
+     *     unilateral rows 0 ≤ w ⊥ λ ≥ 0, equality rows w = 0;
+     *   COMBINED: Siconos' combined projection: each step starts with no
+     *     unilateral row active, and is redone (from q_k, v_k) with every
+     *     unilateral interaction whose gap y(q_{k+1}) ≤ 0 added, until that
+     *     set is stable (at most 50 passes); its rows are projected as
+     *     equalities (held on y = 0). */
+    int projection;         /* nsm_projection: NSM_PROJECTION_NONE / DIRECT / COMBINED */
+    double projection_tol;  /* equality rows (default 1e-10) */
+    double projection_tol_unilateral; /* unilateral rows (default 1e-10) */
+    int projection_max_iter;/* position problems per step (default 10) */
+    int projection_metric;  /* 0 (default, Siconos): Wp = I; 1: Wp = W, the
+                               factorised iteration matrix (mass-weighted) */
+    /* ---- mixed laws (issue 12 item 6) ----
+     * Active rows that mix friction with equality, complementarity or relay
+     * rows (or relay with equality rows) make a generic mechanical problem
+     * (NS_KIND_GMP, one sub-problem per interaction); gmp = 1 makes every
+     * one-step problem a GMP. gmp_solver names its solver (NULL: the
+     * kind's default, gmp-nsgs); `solver` serves the other kinds. */
+    int gmp;                /* 0 (default): only for mixes; 1: always */
+    const char *gmp_solver; /* copied */
 } nsm_sim_options;
+
+enum nsm_projection { NSM_PROJECTION_NONE = 0, NSM_PROJECTION_DIRECT, NSM_PROJECTION_COMBINED };
 
 /** Defaults as documented above (h = 0: the caller must set it). */
 void nsm_sim_options_default(nsm_sim_options *o);
@@ -176,6 +205,11 @@ typedef struct nsm_sim_stats {
     long newton_iterations; /* linearised solves of nonlinear systems, summed */
     int newton_max;         /* the most in one step */
     long newton_nonconverged; /* steps that stopped at newton_max_iter */
+    long projection_iterations; /* position problems solved, summed */
+    long projection_nonconverged; /* of those, solves that did not reach 1e-12 */
+    long projection_passes; /* combined projection: velocity passes, summed */
+    double projection_violation;     /* largest violation after the last step */
+    double projection_violation_max; /* its largest value over the run */
 } nsm_sim_stats;
 const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s);
 

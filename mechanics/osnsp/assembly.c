@@ -155,6 +155,7 @@ static ns_matrix *problem_matrix(ns_problem *p)
     case NS_KIND_RELAY: return p->u.relay->M;
     case NS_KIND_EQUALITY: return p->u.equality->M;
     case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->W;
+    case NS_KIND_GMP: return p->u.gmp->M;
     default: return NULL;
     }
 }
@@ -167,6 +168,7 @@ static double *problem_q(ns_problem *p)
     case NS_KIND_RELAY: return p->u.relay->q;
     case NS_KIND_EQUALITY: return p->u.equality->q;
     case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->q;
+    case NS_KIND_GMP: return p->u.gmp->q;
     default: return NULL;
     }
 }
@@ -188,14 +190,16 @@ static ns_status choose_kind(nsm_sim *s, ns_kind *kind, int *neq)
     int n_eq = rows[NSM_ROWS_EQUALITY], n_comp = rows[NSM_ROWS_COMPLEMENTARITY];
     int n_relay = rows[NSM_ROWS_RELAY], n_fc = rows[NSM_ROWS_FRICTION];
     *neq = n_eq;
+    /* classes no single kind holds (friction with anything else, relay
+     * with equalities), or the option gmp = 1: the generic mechanical
+     * problem, one sub-problem per interaction (gmp.c) */
+    if (s->o.gmp == 1 || (n_fc && (n_eq || n_comp || n_relay)) || (n_relay && n_eq)) {
+        *kind = NS_KIND_GMP;
+        return NS_OK;
+    }
     if (n_fc) {
-        if (n_eq || n_comp || n_relay) {
-            nsm_set_err(s->err, "friction contact mixed with other laws in one problem is not supported");
-            return NS_UNSUPPORTED;
-        }
         *kind = dim == 2 ? NS_KIND_FC2D : NS_KIND_FC3D;
     } else if (n_relay) {
-        if (n_eq) { nsm_set_err(s->err, "relay mixed with equality laws is not supported"); return NS_UNSUPPORTED; }
         *kind = NS_KIND_RELAY;
     } else if (n_eq && n_comp) *kind = NS_KIND_MLCP;
     else if (n_eq) *kind = NS_KIND_EQUALITY;
@@ -212,6 +216,7 @@ static ns_status new_problem(nsm_sim *s, ns_matrix *M, ns_kind kind, int neq)
     if (kind == NS_KIND_LCP) p = ns_problem_from_lcp(ns_lcp_new(M, q));
     else if (kind == NS_KIND_EQUALITY) p = ns_problem_from_equality(ns_equality_new(M, q));
     else if (kind == NS_KIND_MLCP) p = ns_problem_from_mlcp(ns_mlcp_new(neq, n - neq, M, q));
+    else if (kind == NS_KIND_GMP) p = nsm_gmp_problem(s, M, q);
     else if (kind == NS_KIND_RELAY) {
         double *lb = malloc((size_t)n * sizeof *lb), *ub = malloc((size_t)n * sizeof *ub);
         if (lb && ub) {

@@ -50,6 +50,8 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                 double gh = s->o.activation_gamma * s->h;
                 for (int c = 0; c < ncheck; c++)
                     if (y[c] + gh * d->y1[c] <= s->o.gap_tol) active = 1;
+                /* combined projection: the pass's set (projection.c) */
+                if (s->o.projection == NSM_PROJECTION_COMBINED) active = d->proj_in;
             }
             d->active = active;
             if (!active) continue;

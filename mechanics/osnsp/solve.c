@@ -55,7 +55,8 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
     dump_problem(s);
     ns_result_clear(&s->res);
     ns_result_init(&s->res);
-    ns_status rs = ns_solve(s->prob, s->solver_name, &opt, s->sol, &s->res);
+    ns_status rs = ns_solve(s->prob, s->kind == NS_KIND_GMP ? s->gmp_solver_name : s->solver_name,
+                            &opt, s->sol, &s->res);
     s->stats.solver_seconds += s->res.seconds;
     s->stats.solver_iterations += s->res.iterations;
     if (!ns_status_is_outcome(rs)) {

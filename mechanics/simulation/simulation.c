@@ -3,9 +3,9 @@
  * and accessors. The integrators (osi/) and the one-step problem (osnsp/)
  * do the work. Contract: include/nonsmooth/nsm_simulation.h. */
 #include "simulation/sim_internal.h"
-#include "ds/ds_kind.h"
-#include "relation/relation_kind.h"
 #include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
+#include "ds/ds_kind.h"
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -38,6 +38,10 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->newton_tol = 1e-10;
     o->newton_max_iter = 20;
     o->dump_every = 1;
+    o->projection = NSM_PROJECTION_NONE;
+    o->projection_tol = 1e-10;
+    o->projection_tol_unilateral = 1e-10;
+    o->projection_max_iter = 10;
 }
 
 static char *dupstr(const char *s)
@@ -67,12 +71,13 @@ void nsm_sim_free(nsm_sim *s)
     for (int i = 0; i < s->cap_id; i++) nsm_idata_free(&s->id[i]);
     free(s->id);
     free(s->act); free(s->act_gen); free(s->prev_act); free(s->prev_gen);
+    free(s->proj_rows);
     ns_problem_free(s->prob);
     ns_solution_free(s->sol);
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
     free(s->qvec); free(s->qbuf); free(s->xbuf); free(s->xbuf_H);
     ns_result_clear(&s->res);
-    free(s->solver_name); free(s->dump_dir); free(s->dump_prefix);
+    free(s->solver_name); free(s->dump_dir); free(s->dump_prefix); free(s->gmp_solver_name);
     free(s);
 }
 
@@ -172,10 +177,21 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
         nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
         return NULL;
     }
+    if (o->projection < NSM_PROJECTION_NONE || o->projection > NSM_PROJECTION_COMBINED ||
+        !(o->projection_tol > 0.0) || !(o->projection_tol_unilateral > 0.0) ||
+        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1) {
+        nsm_set_err(err, "nsm_sim_new: projection options: mode %d (0..2), tolerances %g, %g (> 0), max_iter %d (>= 1), metric %d (0 or 1); gmp %d (0 or 1)",
+                    o->projection, o->projection_tol, o->projection_tol_unilateral, o->projection_max_iter, o->projection_metric, o->gmp);
+        return NULL;
+    }
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
     if (check_solver(model, o->solver, err) != NS_OK) return NULL;
+    if (o->gmp_solver && !ns_solver_find(o->gmp_solver, NS_KIND_GMP)) {
+        nsm_set_err(err, "nsm_sim_new: gmp_solver '%s' is not a solver of the generic mechanical problem (see nsolve --list-solvers --kind gmp)", o->gmp_solver);
+        return NULL;
+    }
     nsm_sim *s = calloc(1, sizeof *s);
     if (!s) { nsm_set_err(err, "out of memory"); return NULL; }
     s->model = model;
@@ -183,6 +199,8 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     s->solver_name = dupstr(o->solver);
     s->dump_dir = dupstr(o->dump_dir);
     s->dump_prefix = dupstr(o->dump_prefix);
+    s->gmp_solver_name = dupstr(o->gmp_solver);
+    s->o.gmp_solver = s->gmp_solver_name;
     s->o.solver = s->solver_name;
     s->o.dump_dir = s->dump_dir;
     s->o.dump_prefix = s->dump_prefix;
@@ -312,7 +330,9 @@ ns_status nsm_sim_update(nsm_sim *s)
 {
     if (!s) return NS_BAD_INPUT;
     apply_input(s);
-    return finish_step(s);
+    ns_status st = finish_step(s);
+    if (st == NS_OK && s->o.projection) st = nsm_projection_run(s);
+    return st;
 }
 
 void nsm_sim_next_step(nsm_sim *s)
@@ -335,7 +355,9 @@ static double newton_residual(nsm_sim *s)
     return r;
 }
 
-ns_status nsm_sim_step(nsm_sim *s)
+/* The velocity step: free state, one-step problem, Newton iterations,
+ * outputs at t_{k+1}. */
+static ns_status velocity_step(nsm_sim *s)
 {
     if (!s) return NS_BAD_INPUT;
     ns_status st = nsm_sim_compute_free_state(s);
@@ -362,7 +384,52 @@ ns_status nsm_sim_step(nsm_sim *s)
         s->stats.newton_iterations += iter;
         if (iter > s->stats.newton_max) s->stats.newton_max = iter;
     }
-    st = finish_step(s);
+    return finish_step(s);
+}
+
+/* Combined projection: passes of velocity step + projection from (q_k,
+ * v_k), the unilateral set growing by the interactions whose gap closed,
+ * until it is stable. */
+static ns_status combined_step(nsm_sim *s)
+{
+    nsm_model *m = s->model;
+    for (int i = 0; i < m->ninter_slots; i++)
+        if (m->inter[i].alive && nsm_sim_idata(s, i)) s->id[i].proj_in = 0;
+    for (int pass = 0; pass < 50; pass++) {
+        if (pass > 0)
+            for (int j = 0; j < s->nd; j++) {
+                memcpy(s->d[j].q, s->d[j].qk, (size_t)s->d[j].n * sizeof(double));
+                memcpy(s->d[j].v, s->d[j].vk, (size_t)s->d[j].n * sizeof(double));
+            }
+        s->stats.projection_passes++;
+        ns_status st = velocity_step(s);
+        if (st == NS_OK) st = nsm_projection_run(s);
+        if (st != NS_OK) return st;
+        int grew = 0;
+        for (int i = 0; i < m->ninter_slots; i++) {
+            const nsm_interaction *I = &m->inter[i];
+            if (!I->alive || i >= s->cap_id || s->id[i].gen != I->gen || s->id[i].proj_in) continue;
+            const nsm_nslaw_kind *lk = nsm_nslaw_kind_of(m->laws[I->law]);
+            if (!lk->unilateral || !nsm_relation_kind_of(I->rel)->lagrangian) continue;
+            int nc = lk->activation_rows > 0 ? lk->activation_rows : s->id[i].m;
+            for (int c = 0; c < nc; c++)
+                if (s->id[i].y0[c] <= 0.0) { s->id[i].proj_in = 1; grew = 1; break; }
+        }
+        if (!grew) return NS_OK;
+    }
+    nsm_set_err(s->err, "t = %g: combined projection: the active set did not settle in 50 passes", s->t);
+    return NS_DIVERGED;
+}
+
+ns_status nsm_sim_step(nsm_sim *s)
+{
+    if (!s) return NS_BAD_INPUT;
+    ns_status st;
+    if (s->o.projection == NSM_PROJECTION_COMBINED) st = combined_step(s);
+    else {
+        st = velocity_step(s);
+        if (st == NS_OK && s->o.projection == NSM_PROJECTION_DIRECT) st = nsm_projection_run(s);
+    }
     if (st == NS_OK) nsm_sim_next_step(s);
     return st;
 }

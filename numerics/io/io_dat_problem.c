@@ -348,7 +348,7 @@ static ns_status read_gmp(ns_lexer *lx, ns_problem **out)
         if ((st = ns_lex_int_range(lx, f, 0, 9, &t))) goto done;
         type[r] = (int)t;
         mu[r] = NAN;
-        if (t == NS_GMP_FC3D) {
+        if (t == NS_GMP_FC3D || t == NS_GMP_FC2D) {   /* FC2D μ: our extension */
             snprintf(f, sizeof f, "mu[%d]", r);
             if ((st = ns_lex_real(lx, f, &mu[r]))) goto done;
         }
@@ -563,15 +563,17 @@ static ns_status write_gmp(FILE *f, const ns_gmp *p, char *err)
         if (p->type[r] < 0 || p->type[r] > 9)
             return ns_fail(err, NS_BAD_INPUT, "gmp: type[%d] = %d is not a file code 0..9",
                            r, p->type[r]);
-        if (p->type[r] == NS_GMP_FC3D && (!p->mu || !isfinite(p->mu[r])))
+        if ((p->type[r] == NS_GMP_FC3D || p->type[r] == NS_GMP_FC2D) && (!p->mu || !isfinite(p->mu[r])))
             return ns_fail(err, NS_BAD_INPUT, "gmp: mu[%d]: missing or not finite", r);
+        if (p->type[r] == NS_GMP_RELAY)
+            return ns_fail(err, NS_UNSUPPORTED, "gmp: block %d: relay blocks have no file layout (bounds)", r);
     }
     if ((st = ns_dat_write_matrix(f, p->M, "M", err))) return st;
     ns_dat_write_values(f, p->q, (size_t)p->M->cols, "\n");
     fputc('\n', f);
     for (ns_int r = 0; r < p->nblocks; r++) {
         fprintf(f, "%d\n", p->type[r]);
-        if (p->type[r] == NS_GMP_FC3D) fprintf(f, "%.17g\n", p->mu[r]);
+        if (p->type[r] == NS_GMP_FC3D || p->type[r] == NS_GMP_FC2D) fprintf(f, "%.17g\n", p->mu[r]);
     }
     return NS_OK;
 }

@@ -1,0 +1,191 @@
+/* projection.c — position projection after the velocity step (issue 12
+ * item 3): Siconos' direct and combined projection schemes (V. Acary,
+ * CMAME 256, 2013), written from their description.
+ *
+ * After the velocity step has given q_{k+1}, the position constraints of
+ * the interactions of the step's problem are enforced by a sequence of
+ * position-level problems, at most projection_max_iter of them:
+ *   y = h(q_{k+1}) at the current positions, H = ∇h(q_{k+1});
+ *   stop when every equality row has |y| ≤ projection_tol and every
+ *   unilateral row −y ≤ projection_tol_unilateral (combined: |y|);
+ *   else solve, for λ (one entry per projected row),
+ *       A λ + y = w,  A = H Wp Hᵀ,
+ *       equality rows w = 0; unilateral rows 0 ≤ w ⊥ λ ≥ 0 (direct) or
+ *       w = 0 (combined: the contact is held on y = 0),
+ *   an equality / LCP / MLCP (equality rows first), and move the positions
+ *       q_j ← q_j + Wp_j Σ_α (H_α^j)ᵀ λ_α,
+ *   Wp = I (Siconos' default, projection_metric 0) or the factorised
+ *   iteration matrix W_j = (M + hθC + h²θ²K)⁻¹ (projection_metric 1: a
+ *   mass-weighted, dimensionally consistent step).
+ * Velocities are left as the velocity step gave them. Rows projected:
+ * every row of an equality law; the activation rows (normal rows) of a
+ * unilateral law on a Lagrangian relation. Relations with a D term
+ * (compliant) and first-order interactions are not projected. λ of the
+ * last projection solve is kept as λ[0] of each projected interaction
+ * (Siconos' lambda(0)); statistics: nsm_sim_stats.projection_*. */
+#include "simulation/sim_internal.h"
+#include "nslaw/nslaw_kind.h"
+#include "relation/relation_kind.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Rows of interaction i taken by the projection: 0 (none), and *eq = 1
+ * when they are equality rows of the position problem. */
+static int projected_rows(const nsm_sim *s, int i, int *eq)
+{
+    const nsm_model *m = s->model;
+    const nsm_interaction *I = &m->inter[i];
+    const nsm_relation_kind *rk = nsm_relation_kind_of(I->rel);
+    if (!rk->lagrangian || (rk->D && rk->D(I->rel))) return 0;
+    const nsm_nslaw *L = m->laws[I->law];
+    const nsm_nslaw_kind *lk = nsm_nslaw_kind_of(L);
+    if (lk->rows == NSM_ROWS_EQUALITY) { *eq = 1; return L->size; }
+    if (!lk->unilateral) return 0;
+    *eq = s->o.projection == NSM_PROJECTION_COMBINED;
+    return lk->activation_rows > 0 ? lk->activation_rows : L->size;
+}
+
+typedef struct prow { int inter, nrows, eq, start; } prow;
+
+/* Largest violation (equality |y|, unilateral −y or |y|) over the set;
+ * *run = 1 when some row is above its tolerance. */
+static double violation(const nsm_sim *s, const prow *P, int np, int *run)
+{
+    double vmax = 0.0;
+    *run = 0;
+    for (int a = 0; a < np; a++) {
+        const nsm_idata *d = &s->id[P[a].inter];
+        const nsm_nslaw *L = s->model->laws[s->model->inter[P[a].inter].law];
+        int bilateral = nsm_nslaw_kind_of(L)->rows == NSM_ROWS_EQUALITY;
+        double tol = bilateral ? s->o.projection_tol : s->o.projection_tol_unilateral;
+        for (int c = 0; c < P[a].nrows; c++) {
+            double v = (bilateral || P[a].eq) ? fabs(d->y0[c]) : fmax(0.0, -d->y0[c]);
+            if (v > vmax) vmax = v;
+            if (v > tol) *run = 1;
+        }
+    }
+    return vmax;
+}
+
+ns_status nsm_projection_run(nsm_sim *s)
+{
+    nsm_model *m = s->model;
+    double t1 = s->t + s->h;
+    if (nsm_grow((void **)&s->proj_rows, &s->cap_proj, s->nact + 1, sizeof(prow)) != 0) goto oom;
+    prow *P = s->proj_rows;
+    int np = 0, nr = 0, neq = 0;
+    /* equality rows first, then the complementarity rows */
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = 0; a < s->nact; a++) {
+            int eq = 0, k = projected_rows(s, s->act[a], &eq);
+            if (k == 0 || eq != (pass == 0)) continue;
+            P[np].inter = s->act[a]; P[np].nrows = k; P[np].eq = eq; P[np].start = nr;
+            np++; nr += k;
+            if (eq) neq += k;
+        }
+    s->stats.projection_violation = 0.0;
+    if (np == 0) return NS_OK;
+    for (int a = 0; a < np; a++) memset(s->id[P[a].inter].lam0, 0, (size_t)P[a].nrows * sizeof(double));
+    int maxn = 0;
+    for (int j = 0; j < s->nd; j++) if (s->d[j].n > maxn) maxn = s->d[j].n;
+    for (int it = 0; it < s->o.projection_max_iter; it++) {
+        int run;
+        s->stats.projection_violation = violation(s, P, np, &run);
+        if (!run) break;
+        s->stats.projection_iterations++;
+        ns_matrix *A = ns_matrix_dense_new(nr, nr);
+        if (!A) goto oom;
+        /* work: y (nr), column X (maxn · max m) */
+        int maxm = 0;
+        for (int a = 0; a < np; a++) if (P[a].nrows > maxm) maxm = P[a].nrows;
+        if (nsm_sim_work(s, nr + maxn * maxm + 1) != NS_OK) { ns_matrix_free(A); return NS_NO_MEMORY; }
+        double *y = s->qvec, *X = y + nr;
+        for (int a = 0; a < np; a++) {
+            const nsm_idata *da = &s->id[P[a].inter];
+            for (int c = 0; c < P[a].nrows; c++) y[P[a].start + c] = da->y0[c];
+        }
+        /* A_ab = Σ_{j shared} H_a^j Wp_j (H_b^j)ᵀ */
+        for (int b = 0; b < np; b++) {
+            const nsm_interaction *IB = &m->inter[P[b].inter];
+            const nsm_idata *db = &s->id[P[b].inter];
+            for (int kb = 0; kb < IB->nds; kb++) {
+                int j = IB->ds[kb], n = s->d[j].n, offb = IB->off[kb], mb = P[b].nrows;
+                for (int c = 0; c < mb; c++)
+                    for (int i = 0; i < n; i++) X[i + (size_t)c * n] = db->H[c + (size_t)(offb + i) * db->m];
+                if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, X, mb, n);
+                for (int a = 0; a < np; a++) {
+                    const nsm_interaction *IA = &m->inter[P[a].inter];
+                    const nsm_idata *da = &s->id[P[a].inter];
+                    for (int ka = 0; ka < IA->nds; ka++) {
+                        if (IA->ds[ka] != j) continue;
+                        int offa = IA->off[ka];
+                        for (int c = 0; c < mb; c++)
+                            for (int r = 0; r < P[a].nrows; r++) {
+                                double acc = 0.0;
+                                for (int i = 0; i < n; i++)
+                                    acc += da->H[r + (size_t)(offa + i) * da->m] * X[i + (size_t)c * n];
+                                A->dense[(P[a].start + r) + (size_t)(P[b].start + c) * nr] += acc;
+                            }
+                    }
+                }
+            }
+        }
+        ns_problem *pb;
+        if (neq == nr) pb = ns_problem_from_equality(ns_equality_new(A, y));
+        else if (neq == 0) pb = ns_problem_from_lcp(ns_lcp_new(A, y));
+        else pb = ns_problem_from_mlcp(ns_mlcp_new(neq, nr - neq, A, y));
+        if (!pb) goto oom;
+        ns_solution *sol = ns_solution_new(pb);
+        if (!sol) { ns_problem_free(pb); goto oom; }
+        ns_options opt;
+        ns_options_default(&opt);
+        opt.tol = 1e-12;
+        ns_result res;
+        ns_result_init(&res);
+        ns_status rs = ns_solve(pb, NULL, &opt, sol, &res);
+        if (!ns_status_is_outcome(rs)) {
+            nsm_set_err(s->err, "t = %g: the position projection (%s) failed: %s (%s)", t1,
+                        ns_kind_name(pb->kind), ns_status_name(rs), res.message);
+            ns_result_clear(&res); ns_solution_free(sol); ns_problem_free(pb);
+            return rs;
+        }
+        if (rs != NS_OK) s->stats.projection_nonconverged++;
+        ns_result_clear(&res);
+        /* λ per row, then q_j += Wp_j Σ (H^j)ᵀ λ */
+        for (int a = 0; a < np; a++) {
+            nsm_idata *da = &s->id[P[a].inter];
+            for (int c = 0; c < P[a].nrows; c++) {
+                int r = P[a].start + c;
+                da->lam0[c] = (pb->kind == NS_KIND_MLCP && r >= neq) ? sol->vec[1][r - neq] : sol->vec[0][r];
+            }
+        }
+        ns_solution_free(sol);
+        ns_problem_free(pb);
+        for (int a = 0; a < np; a++) {
+            const nsm_interaction *IA = &m->inter[P[a].inter];
+            const nsm_idata *da = &s->id[P[a].inter];
+            for (int ka = 0; ka < IA->nds; ka++) {
+                int j = IA->ds[ka], n = s->d[j].n, off = IA->off[ka];
+                double *dq = X;
+                for (int i = 0; i < n; i++) {
+                    double acc = 0.0;
+                    for (int c = 0; c < P[a].nrows; c++) acc += da->H[c + (size_t)(off + i) * da->m] * da->lam0[c];
+                    dq[i] = acc;
+                }
+                if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, dq, 1, n);
+                for (int i = 0; i < n; i++) s->d[j].q[i] += dq[i];
+            }
+        }
+        ns_status st = nsm_osnsp_refresh_outputs(s, 0, t1);
+        if (st != NS_OK) return st;
+    }
+    int run;
+    s->stats.projection_violation = violation(s, P, np, &run);
+    if (s->stats.projection_violation > s->stats.projection_violation_max)
+        s->stats.projection_violation_max = s->stats.projection_violation;
+    return NS_OK;
+oom:
+    nsm_set_err(s->err, "out of memory in the position projection");
+    return NS_NO_MEMORY;
+}
