@@ -31,6 +31,7 @@ struct nsm_ds {
     double *q0, *v0;          /* Lagrangian initial state (n) */
     double *x0;               /* first-order initial state (n) */
     double *M, *C, *K;        /* LTI (n×n); C, K NULL = zero */
+    ns_matrix *Ms, *Cs, *Ks;  /* sparse LTI: SPARSE (CSC) n×n; Cs, Ks NULL = zero */
     double *A;                /* first-order LTI (n×n) */
     double *fext_const;       /* (n) or NULL */
     nsm_lagrangian_fns lag;   /* nonlinear Lagrangian; lag.fext also LTI */

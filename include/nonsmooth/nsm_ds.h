@@ -18,6 +18,7 @@
 #ifndef NSM_DS_H
 #define NSM_DS_H
 #include "ns_status.h"
+#include "ns_matrix.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,7 +28,8 @@ typedef enum nsm_ds_type {
     NSM_DS_LAGRANGIAN_LTI,      /* M, C, K constant */
     NSM_DS_FIRST_ORDER,         /* ẋ = f(t, x) + r, callbacks */
     NSM_DS_FIRST_ORDER_LINEAR,  /* ẋ = A(t) x + b(t) + r */
-    NSM_DS_FIRST_ORDER_LTI      /* ẋ = A x + b(t) + r, A constant */
+    NSM_DS_FIRST_ORDER_LTI,     /* ẋ = A x + b(t) + r, A constant */
+    NSM_DS_LAGRANGIAN_LTI_SPARSE /* M, C, K constant, kept in SPARSE storage */
 } nsm_ds_type;
 
 typedef struct nsm_ds nsm_ds;
@@ -72,6 +74,19 @@ ns_status nsm_ds_set_stiffness(nsm_ds *ds, const double *K);
 ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user);
 /** Constant f_ext (copied, n values) used when no callback is set. */
 ns_status nsm_ds_set_fext_constant(nsm_ds *ds, const double *fext);
+
+/** Linear time-invariant Lagrangian system with M, C, K in SPARSE storage
+ *  (issue 12 item 7), for large systems (FEM): M (required), C and K (NULL
+ *  = zero) are n×n ns_matrix of any storage, copied and kept as compressed
+ *  sparse columns; no n×n dense matrix is ever formed. The iteration
+ *  matrix W⁻¹ = M + hθC + h²θ²K is assembled sparse and factorised by
+ *  ns_factor (CHOLMOD when symmetric, UMFPACK otherwise); the products W Hᵀ
+ *  of the one-step problem come from that factor. f_ext as for the dense
+ *  LTI type (nsm_ds_set_fext, nsm_ds_set_fext_constant). NULL (reason in
+ *  nsm_constructor_error()) on bad sizes, non-finite entries or a missing M. */
+nsm_ds *nsm_ds_lagrangian_lti_sparse_new(int n, const ns_matrix *M,
+                                         const ns_matrix *C, const ns_matrix *K,
+                                         const double *q0, const double *v0);
 
 /** Nonlinear Lagrangian system with callbacks (fns copied). */
 nsm_ds *nsm_ds_lagrangian_new(int n, const nsm_lagrangian_fns *fns,

@@ -126,6 +126,17 @@ typedef struct nsm_sim_options {
     int projection_max_iter;/* position problems per step (default 10) */
     int projection_metric;  /* 0 (default, Siconos): Wp = I; 1: Wp = W, the
                                factorised iteration matrix (mass-weighted) */
+    int projection_hysteresis; /* DIRECT only: 1 = Siconos' index set of
+                               MoreauJeanDirectProjectionOSI, kept from step
+                               to step: a unilateral interaction enters when
+                               y + γhẏ ≤ projection_activate_pos (γ =
+                               activation_gamma, row 0) and leaves when
+                               y + γhẏ > projection_deactivate_pos and
+                               ẏ ≥ projection_deactivate_vel; 0 (default):
+                               the activation rule of every step */
+    double projection_activate_pos;   /* default 0 */
+    double projection_deactivate_pos; /* default 1e-4 */
+    double projection_deactivate_vel; /* default 0 */
     /* ---- mixed laws (issue 12 item 6) ----
      * Active rows that mix friction with equality, complementarity or relay
      * rows (or relay with equality rows) make a generic mechanical problem

@@ -14,6 +14,7 @@ static const nsm_ds_kind *const kinds[] = {
     [NSM_DS_FIRST_ORDER] = &nsm_ds_kind_first_order,
     [NSM_DS_FIRST_ORDER_LINEAR] = &nsm_ds_kind_first_order_linear,
     [NSM_DS_FIRST_ORDER_LTI] = &nsm_ds_kind_first_order_lti,
+    [NSM_DS_LAGRANGIAN_LTI_SPARSE] = &nsm_ds_kind_lagrangian_lti_sparse,
 };
 
 const nsm_ds_kind *nsm_ds_kind_of(const nsm_ds *ds) { return kinds[ds->type]; }
@@ -72,7 +73,7 @@ ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user)
 {
     if (!ds || !nsm_ds_is_lagrangian(ds)) return NS_BAD_INPUT;
     ds->lag.fext = fext;
-    if (ds->type == NSM_DS_LAGRANGIAN_LTI) ds->lag.user = user;
+    if (nsm_ds_kind_of(ds)->constant) ds->lag.user = user;
     else if (user) ds->lag.user = user;
     return NS_OK;
 }
@@ -95,6 +96,7 @@ void nsm_ds_free(nsm_ds *ds)
     if (!ds) return;
     free(ds->q0); free(ds->v0); free(ds->x0);
     free(ds->M); free(ds->C); free(ds->K); free(ds->A);
+    ns_matrix_free(ds->Ms); ns_matrix_free(ds->Cs); ns_matrix_free(ds->Ks);
     free(ds->fext_const); free(ds->Mx);
     free(ds->bc_dof); free(ds->bc_v0);
     free(ds);

@@ -17,6 +17,8 @@ typedef struct nsm_ds_kind {
     int lagrangian;           /* state (q, v); otherwise x */
     int constant;             /* M, C, K (or A, M) constant: W factorised once */
     int linear;               /* one linearised step is exact (no Newton loop) */
+    int sparse;               /* M, C, K SPARSE (ds->Ms, Cs, Ks): no n×n dense
+                                 matrix anywhere; W sparse (ns_factor AUTO) */
     /* Lagrangian: M (n×n, zeroed by the caller) ← M(q). */
     int (*mass)(const nsm_ds *ds, const double *q, double *M);
     /* Lagrangian: F ← f_ext(t) − f_int(t, q, v) − f_gyr(q, v); when Kt
@@ -31,6 +33,7 @@ typedef struct nsm_ds_kind {
                  double *J, double *work, const char **what);
 } nsm_ds_kind;
 
+extern const nsm_ds_kind nsm_ds_kind_lagrangian_lti_sparse;
 extern const nsm_ds_kind nsm_ds_kind_lagrangian, nsm_ds_kind_lagrangian_lti,
     nsm_ds_kind_first_order, nsm_ds_kind_first_order_linear,
     nsm_ds_kind_first_order_lti;
@@ -51,6 +54,9 @@ double *nsm_dup(const double *src, size_t len);
 int nsm_ds_fext(const nsm_ds *ds, double t, double *out, double *tmp);
 /** 1 if every entry of v (len) is finite. */
 int nsm_all_finite(const double *v, size_t len);
+
+/* lagrangian_lti_sparse.c: M + a C + b K of a sparse system (CSC, new). */
+ns_matrix *nsm_ds_sparse_combination(const nsm_ds *ds, double a, double b);
 
 /* iteration.c: the evaluation layer used by both schemes */
 /** Lagrangian: M ← M(q), F, Kt, Ct at (t, q, v) (Kt/Ct NULL: not wanted);

@@ -53,7 +53,8 @@ ns_status nsm_ds_factor(int j, ns_matrix *Wmat, ns_factor **F, const char *what,
 {
     char e2[NS_ERRMSG_LEN] = "";
     ns_status st;
-    if (!*F) st = ns_factor_new(Wmat, NS_FACTOR_DENSE_LU, F, e2);
+    /* dense: LU; sparse: CHOLMOD when symmetric, else UMFPACK (AUTO) */
+    if (!*F) st = ns_factor_new(Wmat, Wmat->storage == NS_DENSE ? NS_FACTOR_DENSE_LU : NS_FACTOR_AUTO, F, e2);
     else st = ns_factor_numeric(*F, Wmat, e2);
     if (st != NS_OK) {
         nsm_set_err(err, "system %d: the iteration matrix %s is %s (%s)", j, what,
@@ -69,6 +70,21 @@ ns_status nsm_ds_factor(int j, ns_matrix *Wmat, ns_factor **F, const char *what,
  * the model says so. */
 ns_status nsm_ds_check_mass(const nsm_ds *ds, int j, char *err)
 {
+    if (nsm_ds_kind_of(ds)->sparse) {   /* sparse: the same checks without a dense copy */
+        if (!ns_matrix_is_symmetric(ds->Ms, 1e-12)) {
+            nsm_set_err(err, "system %d: the constant (sparse) mass matrix is not symmetric", j);
+            return NS_BAD_INPUT;
+        }
+        ns_factor *F = NULL;
+        char e2[NS_ERRMSG_LEN] = "";
+        ns_status st = ns_factor_new(ds->Ms, NS_FACTOR_SPARSE_CHOL, &F, e2);
+        ns_factor_free(F);
+        if (st != NS_OK) {
+            nsm_set_err(err, "system %d: the constant (sparse) mass matrix is not positive definite (%s)", j, e2);
+            return st == NS_NO_MEMORY ? st : NS_SINGULAR;
+        }
+        return NS_OK;
+    }
     const double *M = nsm_ds_is_lagrangian(ds) ? (nsm_ds_kind_of(ds)->constant ? ds->M : NULL) : ds->Mx;
     if (!M) return NS_OK;
     int n = ds->n;

@@ -29,6 +29,17 @@ ns_status nsm_mj_build_W(const nsm_ds *ds, int j, nsm_dsdata *d, double h, doubl
     int n = ds->n;
     size_t nn = (size_t)n * n;
     double th = d->theta;
+    if (nsm_ds_kind_of(ds)->sparse) {   /* W⁻¹ assembled sparse, CHOLMOD / UMFPACK */
+        ns_matrix *Ws = nsm_ds_sparse_combination(ds, h * th, h * h * th * th);
+        if (!Ws) { nsm_set_err(err, "system %d: out of memory for the sparse iteration matrix", j); return NS_NO_MEMORY; }
+        ns_matrix_free(d->Wmat);
+        d->Wmat = Ws;
+        ns_status st = nsm_ds_factor(j, d->Wmat, &d->F_W, "M + hθC + h²θ²K (sparse)", err);
+        if (st != NS_OK) return st;
+        d->W_ready = 1;
+        d->W_version++;
+        return NS_OK;
+    }
     double *W = d->Wmat->dense;
     if (nsm_ds_kind_of(ds)->constant) {
         for (size_t i = 0; i < nn; i++)
@@ -62,7 +73,13 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
         }
         for (int i = 0; i < n; i++) rhs[i] = th * rhs[i] + (1.0 - th) * f0[i];
         /* rhs -= C v_k + K (q_k + hθ v_k) */
-        for (int c = 0; c < n; c++) {
+        if (nsm_ds_kind_of(ds)->sparse) {
+            if (ds->Cs) ns_matrix_gemv(-1.0, ds->Cs, d->vk, 1.0, rhs);
+            if (ds->Ks) {
+                for (int i = 0; i < n; i++) f0[i] = d->qk[i] + h * th * d->vk[i];
+                ns_matrix_gemv(-1.0, ds->Ks, f0, 1.0, rhs);
+            }
+        } else for (int c = 0; c < n; c++) {
             double vc = d->vk[c], qc = d->qk[c] + h * th * vc;
             const double *Cc = ds->C ? ds->C + (size_t)c * n : NULL;
             const double *Kc = ds->K ? ds->K + (size_t)c * n : NULL;

@@ -52,6 +52,15 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                     if (y[c] + gh * d->y1[c] <= s->o.gap_tol) active = 1;
                 /* combined projection: the pass's set (projection.c) */
                 if (s->o.projection == NSM_PROJECTION_COMBINED) active = d->proj_in;
+                /* direct projection with Siconos' hysteresis: the set persists;
+                 * a row enters when y + γhẏ ≤ activate_pos, leaves when
+                 * y + γhẏ > deactivate_pos and ẏ ≥ deactivate_vel (row 0) */
+                else if (s->o.projection == NSM_PROJECTION_DIRECT && s->o.projection_hysteresis) {
+                    double yp = y[0] + gh * d->y1[0];
+                    if (d->proj_in) active = !(yp > s->o.projection_deactivate_pos && d->y1[0] >= s->o.projection_deactivate_vel);
+                    else active = yp <= s->o.projection_activate_pos;
+                    d->proj_in = active;
+                }
             }
             d->active = active;
             if (!active) continue;

@@ -42,6 +42,9 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->projection_tol = 1e-10;
     o->projection_tol_unilateral = 1e-10;
     o->projection_max_iter = 10;
+    o->projection_activate_pos = 0.0;
+    o->projection_deactivate_pos = 1e-4;
+    o->projection_deactivate_vel = 0.0;
 }
 
 static char *dupstr(const char *s)
@@ -94,11 +97,14 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     d->qk = calloc((size_t)n, sz); d->vk = calloc((size_t)n, sz);
     d->free = calloc((size_t)n, sz); d->p = calloc((size_t)n, sz);
     d->dv = calloc((size_t)n, sz); d->Fk = calloc((size_t)n, sz); d->F = calloc((size_t)n, sz);
-    d->Mq = calloc(nn, sz);
+    /* a sparse system never gets an n×n dense buffer (its W is built sparse) */
+    int sparse = nsm_ds_kind_of(ds)->sparse;
+    size_t nnd = sparse ? 1 : nn;
+    d->Mq = calloc(nnd, sz);
     d->w1 = calloc((size_t)n, sz); d->w2 = calloc((size_t)n, sz);
-    d->w3 = calloc(3 * (size_t)n + 2 * nn, sz);
-    d->J1 = calloc(2 * nn, sz); d->J2 = calloc(2 * nn, sz);
-    d->Wmat = ns_matrix_dense_new(n, n);
+    d->w3 = calloc(3 * (size_t)n + 2 * nnd, sz);
+    d->J1 = calloc(2 * nnd, sz); d->J2 = calloc(2 * nnd, sz);
+    d->Wmat = sparse ? ns_matrix_sparse_new(n, n, 0) : ns_matrix_dense_new(n, n);
     if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
         !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
         nsm_set_err(s->err, "out of memory");
@@ -509,6 +515,12 @@ double nsm_sim_kinetic_energy(nsm_sim *s, int j)
     nsm_dsdata *d = &s->d[j];
     int n = d->n;
     const double *M = ds->M;
+    if (nsm_ds_kind_of(ds)->sparse) {   /* ½ vᵀ M v with the sparse M */
+        ns_matrix_gemv(1.0, ds->Ms, d->v, 0.0, d->w2);
+        double e = 0.0;
+        for (int i = 0; i < n; i++) e += d->v[i] * d->w2[i];
+        return 0.5 * e;
+    }
     if (!nsm_ds_kind_of(ds)->constant) {
         memset(d->J2, 0, (size_t)n * n * sizeof(double));
         if (nsm_ds_kind_of(ds)->mass(ds, d->q, d->J2) != 0) return NAN;

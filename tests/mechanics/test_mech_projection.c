@@ -146,6 +146,50 @@ static void ball(int projection)
     nsm_model_free(m);
 }
 
+/* Siconos' hysteresis of the direct projection's index set: with a
+ * deactivation threshold far above the flight (1e3 m) the contact, once
+ * entered (y + γhẏ ≤ 0), never leaves; with the default (1e-4 m) it leaves
+ * during the first flight after the impact. */
+static void hysteresis(double deact, long *after_in, long *after_out)
+{
+    double M[1] = { 1 }, q0[1] = { 1 }, v0[1] = { 0 }, f[1] = { -G }, Hm[1] = { 1 }, b[1] = { -0.1 };
+    nsm_model *m = nsm_model_new();
+    nsm_ds *ds = nsm_ds_lagrangian_lti_new(1, M, q0, v0);
+    nsm_ds_set_fext_constant(ds, f);
+    int d = nsm_model_add_ds(m, ds);
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.9));
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 1, Hm, b), law, d, -1) >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.005;
+    o.projection = NSM_PROJECTION_DIRECT;
+    o.projection_hysteresis = 1;
+    o.projection_deactivate_pos = deact;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("%s", err);
+    int entered = 0;
+    *after_in = *after_out = 0;
+    for (int k = 0; k < 600; k++) {
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        int in = nsm_sim_index_set(s, 1, NULL, 0);
+        if (in) entered = 1;
+        if (entered) { if (in) (*after_in)++; else (*after_out)++; }
+    }
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_hysteresis(void **state)
+{
+    (void)state;
+    long in, out;
+    hysteresis(1e3, &in, &out);
+    assert_true(in > 100 && out == 0);
+    hysteresis(1e-4, &in, &out);
+    assert_true(in > 0 && out > 50);
+}
+
 static void test_ball_direct(void **state) { (void)state; ball(NSM_PROJECTION_DIRECT); }
 static void test_ball_combined(void **state) { (void)state; ball(NSM_PROJECTION_COMBINED); }
 static void test_ball_without(void **state) { (void)state; ball(NSM_PROJECTION_NONE); }
@@ -200,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_ball_combined),
         cmocka_unit_test(test_ball_without),
         cmocka_unit_test(test_mass_metric),
+        cmocka_unit_test(test_hysteresis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
