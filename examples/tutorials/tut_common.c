@@ -75,7 +75,7 @@ static const tut_model *const all[] = {
     &tut_bouncing_ball_ed, &tut_bouncing_ball_ed_rest, &tut_bouncing_ball_ed_two,
     &tut_friction_oscillator, &tut_pendulum_slider,
     &tut_circuit_rlcd, &tut_diode_bridge, &tut_diode_bridge_cap_filter,
-    &tut_bouncing_ball_direct, &tut_bouncing_ball_combined,
+    &tut_bouncing_ball_direct, &tut_bouncing_ball_combined, &tut_slider_crank,
 };
 
 const tut_model *const *tut_models(int *n)

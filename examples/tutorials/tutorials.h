@@ -87,7 +87,7 @@ extern const tut_model tut_woodpecker, tut_impacting_bar;
 extern const tut_model tut_bouncing_ball_ed, tut_bouncing_ball_ed_rest,
     tut_bouncing_ball_ed_two;
 extern const tut_model tut_friction_oscillator, tut_pendulum_slider;
-extern const tut_model tut_bouncing_ball_direct, tut_bouncing_ball_combined;
+extern const tut_model tut_bouncing_ball_direct, tut_bouncing_ball_combined, tut_slider_crank;
 extern const tut_model tut_circuit_rlcd, tut_diode_bridge,
     tut_diode_bridge_cap_filter;
 
