@@ -128,6 +128,10 @@ typedef struct nsm_dsdata {
     int W_const;              /* 1: factorised once */
     int W_ready;
     unsigned W_version;       /* bumped at each factorisation */
+    double *Wfull;            /* boundary conditions: W⁻¹ before the prescribed
+                                 rows/columns were replaced by identity (n×n) */
+    double *rhs0, *base;      /* boundary conditions: free-state rhs and base */
+    double *bcr;              /* boundary conditions: reaction impulse (n) */
     double *w1, *w2, *w3;     /* (n) work */
     double *J1, *J2;          /* (n×n) work, 2 n² each */
 } nsm_dsdata;
@@ -146,6 +150,7 @@ typedef struct nsm_idata {
     int row;                  /* first scalar row */
     int active;
     double *y1_prev;          /* ẏ_k kept for Newton laws (m) */
+    int reldeg;               /* relative degree (0, 1, 2); −1 not computed */
     int proj_in;              /* combined projection: in this step's unilateral set */
 } nsm_idata;
 

@@ -102,6 +102,21 @@ nsm_ds *nsm_ds_first_order_linear_new(int n, nsm_matrix_fn A, nsm_time_fn b,
 nsm_ds *nsm_ds_first_order_lti_new(int n, const double *A, nsm_time_fn b,
                                    void *user, const double *x0);
 
+/** Prescribed velocity (Siconos' BoundaryCondition) on ndof degrees of
+ *  freedom dof[0..ndof−1] of a Lagrangian system: their velocity is imposed,
+ *  v[dof[b]](t) = fn(t)[b] (fn fills ndof values) or the constant v[b] when
+ *  fn is NULL; the multipliers do not move them, and the impulse the
+ *  imposition needs in each step is nsm_sim_bc_reaction (time-stepping
+ *  only; nsm_ed_new refuses it). Copied; ndof = 0 removes them. */
+ns_status nsm_ds_set_boundary_condition(nsm_ds *ds, int ndof, const int *dof,
+                                        const double *v, nsm_time_fn fn, void *user);
+/** θ of this system's integrator (default: the simulation's). */
+ns_status nsm_ds_set_theta(nsm_ds *ds, double theta);
+/** First-order systems: constant mass matrix M (n×n, copied; NULL = I):
+ *  M ẋ = f(t, x) + r. M must make M − hθJ invertible (checked when the
+ *  simulation factorises it). */
+ns_status nsm_ds_set_mass(nsm_ds *ds, const double *M);
+
 nsm_ds_type nsm_ds_get_type(const nsm_ds *ds);
 /** Dimension: n = size of q (Lagrangian) or of x (first order). */
 int nsm_ds_size(const nsm_ds *ds);

@@ -110,6 +110,11 @@ typedef struct nsm_ed_options {
     const char *solver;      /* LCP solver for ≥ 2 rows (NULL = "lemke") */
     ns_options solver_options;
     long history;            /* past events kept (default 4096; older dropped) */
+    nsm_solve_hook_fn solve_hook; void *solve_hook_user; /* called when an
+                                impact or acceleration LCP does not converge
+                                (as nsm_sim_options.solve_hook); without it
+                                such an LCP is accepted when its error is
+                                ≤ 1e3·tol, otherwise it fails */
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
 } nsm_ed_options;
 
@@ -200,6 +205,7 @@ typedef struct nsm_ed_stats {
     long accel_lcps;         /* acceleration LCPs at events */
     long rhs_lcps;           /* acceleration LCPs inside f and g */
     long lcp_failures;
+    long lcp_retries;        /* LCP solves repeated at the hook's request */
 } nsm_ed_stats;
 const nsm_ed_stats *nsm_ed_get_stats(const nsm_ed *s);
 

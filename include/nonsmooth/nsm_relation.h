@@ -9,6 +9,10 @@
  *  Lagrangian scleronomous: y = h(Q),      ẏ = ∇h(Q) Q̇,        p = ∇hᵀ λ
  *  Lagrangian rheonomous:   y = h(Q, t),   ẏ = ∇h Q̇ + ∂h/∂t,   p = ∇hᵀ λ
  *  First-order linear:      y = C X + D λ + e,                   r = B λ
+ *  Lagrangian compliant linear: y = H Q + b, ẏ = H Q̇ + D λ[1],  p = Hᵀ λ
+ *                           (the law at velocity level on H v + D P, P
+ *                           the step's impulse: D adds to the one-step
+ *                           matrix, as Siconos' LagrangianCompliantLinearTIR)
  *
  * Matrices are dense column-major and copied; H, C are m×ncols, B is
  * ncols×m, D is m×m. A relation is owned by the caller until
@@ -17,6 +21,7 @@
 #ifndef NSM_RELATION_H
 #define NSM_RELATION_H
 #include "ns_status.h"
+#include "nsm_ds.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -25,7 +30,8 @@ typedef enum nsm_relation_type {
     NSM_REL_LAGRANGIAN_LINEAR = 0,
     NSM_REL_LAGRANGIAN_SCLERONOMOUS,
     NSM_REL_LAGRANGIAN_RHEONOMOUS,
-    NSM_REL_FIRST_ORDER_LINEAR
+    NSM_REL_FIRST_ORDER_LINEAR,
+    NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR
 } nsm_relation_type;
 
 typedef struct nsm_relation nsm_relation;
@@ -41,6 +47,11 @@ typedef int (*nsm_jach_fn)(double t, int nq, const double *Q, int m,
 nsm_relation *nsm_relation_lagrangian_linear_new(int m, int ncols,
                                                  const double *H,
                                                  const double *b);
+/** y = H Q + b with compliance D (m×m) at velocity level; b may be NULL. */
+nsm_relation *nsm_relation_lagrangian_compliant_linear_new(int m, int ncols,
+                                                           const double *H,
+                                                           const double *D,
+                                                           const double *b);
 /** Replaces H (and b if non-NULL) of a Lagrangian linear relation, e.g. when
  *  a contact's normal turns between steps. */
 ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b);
@@ -58,6 +69,15 @@ nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
                                                   const double *D,
                                                   const double *B,
                                                   const double *e);
+
+/** Lagrangian relations: compliance D (m×m, copied; NULL removes it), so
+ *  that y = h(Q) + ... and ẏ = ∇h Q̇ + D λ[1] (the compliant relation
+ *  y = h(q) + Dλ at velocity level, as the compliant linear type). */
+ns_status nsm_relation_set_compliance(nsm_relation *r, const double *D);
+
+/** First-order linear relation: a time-varying offset, y = C X + D λ + e
+ *  + e(t) (e fills m values; NULL removes it). */
+ns_status nsm_relation_set_offset_fn(nsm_relation *r, nsm_time_fn e, void *user);
 
 nsm_relation_type nsm_relation_get_type(const nsm_relation *r);
 int nsm_relation_size(const nsm_relation *r);   /* m */

@@ -3,7 +3,7 @@
  *
  * One step on [t_k, t_k + h]:
  *   nsm_sim_compute_free_state  W_j, free velocities / states of every system
- *   nsm_sim_solve               index set I1 (predicted gap y + h/2 ẏ ≤ gap_tol for
+ *   nsm_sim_solve               index set I1 (by default predicted gap y + h/2 ẏ ≤ gap_tol for
  *                               Lagrangian unilateral interactions; every
  *                               first-order / equality interaction), assembly
  *                               of the one-step problem in BLOCK storage over
@@ -41,8 +41,43 @@ typedef struct nsm_sim nsm_sim;
 
 /** Called when the one-step solver does not converge (res->status). Return
  *  0 to accept the solution and go on, > 0 to accept and count it, < 0 to
- *  stop (the step fails with NS_DIVERGED). */
+ *  stop (the step fails with NS_DIVERGED). Kept for compatibility: the
+ *  solve hook below can also retry. */
 typedef int (*nsm_nonconv_fn)(nsm_sim *sim, const ns_result *res, void *user);
+
+/** What a solve hook sees: the problem just solved and its result. */
+typedef struct nsm_solve_info {
+    const char *scheme;        /* "time-stepping" or "event-driven" */
+    const char *what;          /* "one-step", "impact" or "acceleration" */
+    long step;                 /* time-stepping: step index k; event-driven: −1 */
+    double t;                  /* time of the problem (t_k, or the event) */
+    const ns_problem *problem; /* borrowed, valid during the call */
+    const ns_result *result;   /* status, error, iterations of this solve */
+    const char *solver;        /* the solver used (NULL = the kind's default) */
+    int attempt;               /* 0 for the first solve of this problem */
+} nsm_solve_info;
+
+/** The settings of the next attempt, filled with those of the last one;
+ *  the hook may change them (they apply to the retry only). */
+typedef struct nsm_solve_settings {
+    const char *solver;        /* a registered name of the problem's kind, or
+                                  NULL for the kind's default; must stay valid
+                                  until the retry returns */
+    ns_options options;        /* tol, max_iter, local options, ... */
+} nsm_solve_settings;
+
+typedef enum nsm_hook_action {
+    NSM_HOOK_STOP = -1,        /* stop: the step / event fails */
+    NSM_HOOK_ACCEPT = 0,       /* accept the solution (counted as non-converged) */
+    NSM_HOOK_RETRY = 1         /* solve the same problem again with *next */
+} nsm_hook_action;
+
+/** Called after a solve that did not converge (Siconos' check-solver
+ *  function, and more): it may accept, stop, or change solver, tolerance or
+ *  iteration limit in *next and retry (at most 16 attempts per problem). */
+typedef nsm_hook_action (*nsm_solve_hook_fn)(const nsm_solve_info *info,
+                                             nsm_solve_settings *next,
+                                             void *user);
 /** Called after each step by nsm_sim_run: 0 go on, < 0 stop (not an error). */
 typedef int (*nsm_observer_fn)(nsm_sim *sim, void *user);
 
@@ -57,6 +92,15 @@ typedef enum nsm_activation {
     NSM_ACTIVATION_GAMMA = 0,
     NSM_ACTIVATION_PREDICTED
 } nsm_activation;
+
+/** Stopping test of the Newton loop, on the residual r of each nonlinear
+ *  system (see newton_tol):
+ *    NSM_NEWTON_RELATIVE (default): max|r_i| / (largest term of r) ≤ tol;
+ *    NSM_NEWTON_ABS_NORM2: ‖r‖₂ ≤ tol (Siconos' test). */
+typedef enum nsm_newton_criterion {
+    NSM_NEWTON_RELATIVE = 0,
+    NSM_NEWTON_ABS_NORM2
+} nsm_newton_criterion;
 
 typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
@@ -96,11 +140,18 @@ typedef struct nsm_sim_options {
                                when the residual of every such system,
                                relative to its largest term, is ≤ newton_tol
                                (default 1e-10) */
+    nsm_newton_criterion newton_criterion; /* default NSM_NEWTON_RELATIVE */
     int newton_max_iter;    /* at most this many linearised solves per step
                                (default 20; 1 = Siconos' single linearised
                                step at the predictor q_k + h v_k). A step
                                that reaches it is accepted and counted in
                                nsm_sim_stats.newton_nonconverged */
+    int accept_nonconverged;   /* a one-step problem that does not converge:
+                               0 (default) stops the step with the solver's
+                               status and a message naming step, time, kind,
+                               solver and error; 1 accepts it (counted in
+                               stats.nonconverged). A hook decides first. */
+    nsm_solve_hook_fn solve_hook; void *solve_hook_user;
     nsm_nonconv_fn on_nonconvergence; void *nonconv_user;
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
     const char *dump_dir;   /* if set, every solved problem is written there */
@@ -144,6 +195,15 @@ typedef struct nsm_sim_options {
      * one-step problem a GMP. gmp_solver names its solver (NULL: the
      * kind's default, gmp-nsgs); `solver` serves the other kinds. */
     int gmp;                /* 0 (default): only for mixes; 1: always */
+    int global_fc;          /* 1: a friction-only step is solved in the
+                               global formulation (NS_KIND_GFC2D/3D:
+                               M v = H r + q, u = Hᵀ v + b) with M the
+                               block-diagonal iteration matrices W⁻¹ of the
+                               systems in contact (sparse ones kept sparse),
+                               H their Gᵀ blocks, q = W⁻¹ v_free, b the
+                               restitution / ∂h/∂t terms; W = H M⁻¹ Hᵀ is
+                               never formed. Solver: `solver` if it names a
+                               GFC solver, else nsn-ac. 0 (default): local FC */
     const char *gmp_solver; /* copied */
 } nsm_sim_options;
 
@@ -187,12 +247,22 @@ double *nsm_sim_v(nsm_sim *s, int ds);
 double *nsm_sim_x(nsm_sim *s, int ds);
 /** Generalised force / impulse put on ds by the last step (p or r). */
 const double *nsm_sim_p(const nsm_sim *s, int ds);
+/** Impulse of the last step on the prescribed-velocity dofs of ds (the
+ *  reaction of nsm_ds_set_boundary_condition; 0 on the other dofs). */
+const double *nsm_sim_bc_reaction(const nsm_sim *s, int ds);
 
 /** y[level] and λ[level] of an interaction (borrowed, length m; NULL for a
  *  bad id or level). Lagrangian: y[0] = y, y[1] = ẏ, λ[1] = the impulse P of
  *  the last step (force ≈ P/h); first order: level 0 only. */
 const double *nsm_sim_y(const nsm_sim *s, int inter, int level);
 const double *nsm_sim_lambda(const nsm_sim *s, int inter, int level);
+
+/** Relative degree of an interaction (its largest over its rows): 2 for a
+ *  Lagrangian relation (the law is enforced at velocity level), 1 or 0 for
+ *  a first-order one (0 when D's row is nonzero, 1 when C B's row is);
+ *  −1 for a bad id. A first-order row of relative degree ≥ 2 is refused
+ *  (nsm_sim_new or the step that meets it: NS_BAD_INPUT with the row). */
+int nsm_sim_relative_degree(const nsm_sim *s, int inter);
 
 /** Index set I_level (0: all live, 1: active in the last step's problem, 2:
  *  those of I1 with |ẏ| ≤ tol after the step). Fills up to max ids, returns
@@ -207,7 +277,8 @@ const ns_result *nsm_sim_last_result(const nsm_sim *s);
 typedef struct nsm_sim_stats {
     long steps;             /* steps taken */
     long solves;            /* one-step problems solved */
-    long nonconverged;      /* solves that did not reach tol */
+    long nonconverged;      /* solves that did not reach tol (accepted) */
+    long retries;           /* solves repeated at a hook's request */
     long rebuilds;          /* assemblies with a new block structure */
     long refills;           /* assemblies reusing the structure, new values */
     long reuses;            /* assemblies reusing structure and values */

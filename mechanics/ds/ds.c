@@ -87,6 +87,44 @@ ns_status nsm_ds_set_fext_constant(nsm_ds *ds, const double *fext)
     return (fext && !ds->fext_const) ? NS_NO_MEMORY : NS_OK;
 }
 
+ns_status nsm_ds_set_boundary_condition(nsm_ds *ds, int ndof, const int *dof,
+                                        const double *v, nsm_time_fn fn, void *user)
+{
+    if (!ds || !nsm_ds_is_lagrangian(ds) || ndof < 0 || ndof > ds->n || (ndof > 0 && !dof) ||
+        (ndof > 0 && !v && !fn))
+        return NS_BAD_INPUT;
+    for (int b = 0; b < ndof; b++) {
+        if (dof[b] < 0 || dof[b] >= ds->n) return NS_BAD_INPUT;
+        for (int c = 0; c < b; c++) if (dof[c] == dof[b]) return NS_BAD_INPUT;
+        if (v && !isfinite(v[b])) return NS_BAD_INPUT;
+    }
+    int *d = ndof ? malloc((size_t)ndof * sizeof *d) : NULL;
+    double *vv = ndof && v ? malloc((size_t)ndof * sizeof *vv) : NULL;
+    if (ndof && (!d || (v && !vv))) { free(d); free(vv); return NS_NO_MEMORY; }
+    if (ndof) memcpy(d, dof, (size_t)ndof * sizeof *d);
+    if (vv) memcpy(vv, v, (size_t)ndof * sizeof *vv);
+    free(ds->bc_dof); free(ds->bc_v0);
+    ds->bc_dof = d; ds->bc_v0 = vv; ds->nbc = ndof;
+    ds->bc_fn = fn; ds->bc_user = user;
+    return NS_OK;
+}
+
+ns_status nsm_ds_set_theta(nsm_ds *ds, double theta)
+{
+    if (!ds || !(theta >= 0.0 && theta <= 1.0)) return NS_BAD_INPUT;
+    ds->theta = theta;
+    return NS_OK;
+}
+
+ns_status nsm_ds_set_mass(nsm_ds *ds, const double *M)
+{
+    if (!ds || nsm_ds_is_lagrangian(ds)) return NS_BAD_INPUT;
+    if (M && !nsm_all_finite(M, (size_t)ds->n * ds->n)) return NS_BAD_INPUT;
+    free(ds->Mx);
+    ds->Mx = M ? nsm_dup(M, (size_t)ds->n * ds->n) : NULL;
+    return M && !ds->Mx ? NS_NO_MEMORY : NS_OK;
+}
+
 nsm_ds_type nsm_ds_get_type(const nsm_ds *ds) { return ds ? ds->type : (nsm_ds_type)-1; }
 int nsm_ds_size(const nsm_ds *ds) { return ds ? ds->n : 0; }
 int nsm_ds_is_lagrangian(const nsm_ds *ds) { return ds && nsm_ds_kind_of(ds)->lagrangian; }

@@ -3,10 +3,13 @@
  *
  * Both schemes (time-stepping osi/ and event-driven simulation/) evaluate a
  * system through these entries only; none of them switches on the type.
- * Storage seam (issue 12 item 7): every matrix here is dense n×n
- * column-major. A type with another storage adds entries that fill an
- * ns_matrix of its storage (mass_matrix / iteration_matrix); iteration.c
- * already factorises through ns_factor, whose method follows the storage. */
+ * Storage (issue 12 item 7): the matrices of these entries are dense n×n
+ * column-major. A kind with .sparse set (lagrangian_lti_sparse.c) keeps
+ * M, C, K in CSC (ds->Ms, Cs, Ks); the integrator then builds W⁻¹ sparse
+ * (nsm_ds_sparse_combination) and the simulation allocates no n×n buffer;
+ * its dense entries only scatter for callers that work densely (small n).
+ * iteration.c factorises through ns_factor (dense LU, or AUTO for sparse:
+ * CHOLMOD when symmetric, UMFPACK otherwise). */
 #ifndef NSM_DS_KIND_H
 #define NSM_DS_KIND_H
 #include "nsm_internal.h"

@@ -85,7 +85,7 @@ ns_status nsm_ds_check_mass(const nsm_ds *ds, int j, char *err)
         }
         return NS_OK;
     }
-    const double *M = nsm_ds_is_lagrangian(ds) ? (nsm_ds_kind_of(ds)->constant ? ds->M : NULL) : ds->Mx;
+    const double *M = nsm_ds_is_lagrangian(ds) && nsm_ds_kind_of(ds)->constant ? ds->M : NULL;
     if (!M) return NS_OK;
     int n = ds->n;
     double mx = 0.0;

@@ -74,22 +74,25 @@ static void update(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 }
 
 /* R = M (x − x_k) − h (θ f(t_{k+1}, x) + (1−θ) f_k) − h r, relative. */
-static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
+static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, double *abs2, char *err)
 {
+    *abs2 = 0.0;
     if (nsm_ds_kind_of(ds)->linear) return 0.0;
     int n = ds->n;
     double h = st->h, th = d->theta;
     if (nsm_ds_eval_field(ds, j, st->t1, d->q, d->F, NULL, d->J2, err) != NS_OK) return -1.0;
-    double rmax = 0.0, scale = 0.0;
+    double rmax = 0.0, scale = 0.0, r2 = 0.0;
     for (int i = 0; i < n; i++) {
         double mx = 0.0;
         if (ds->Mx) for (int c = 0; c < n; c++) mx += ds->Mx[i + (size_t)c * n] * (d->q[c] - d->qk[c]);
         else mx = d->q[i] - d->qk[i];
         double f = h * (th * d->F[i] + (1.0 - th) * d->Fk[i]);
         double r = mx - f - h * d->p[i];
+        r2 += r * r;
         rmax = fmax(rmax, fabs(r));
         scale = fmax(scale, fmax(fabs(mx), fmax(fabs(f), fabs(h * d->p[i]))));
     }
+    *abs2 = sqrt(r2);
     return scale > 0.0 ? rmax / scale : 0.0;
 }
 

@@ -48,11 +48,48 @@ ns_status nsm_mj_build_W(const nsm_ds *ds, int j, nsm_dsdata *d, double h, doubl
     } else {
         for (size_t i = 0; i < nn; i++) W[i] = d->Mq[i] + h * th * d->J2[i] + h * h * th * th * d->J1[i];
     }
+    if (ds->nbc) {
+        /* prescribed velocities: keep W⁻¹, then identity on those rows and
+         * columns (their velocity is imposed, not solved for) */
+        memcpy(d->Wfull, W, nn * sizeof *W);
+        for (int b = 0; b < ds->nbc; b++) {
+            int i = ds->bc_dof[b];
+            for (int c = 0; c < n; c++) { W[i + (size_t)c * n] = 0.0; W[c + (size_t)i * n] = 0.0; }
+            W[i + (size_t)i * n] = 1.0;
+        }
+    }
     ns_status st = nsm_ds_factor(j, d->Wmat, &d->F_W,
                                  nsm_ds_kind_of(ds)->constant ? "M + hθC + h²θ²K" : "M(q) + hθC_t + h²θ²K_t", err);
     if (st != NS_OK) return st;
     d->W_ready = 1;
     d->W_version++;
+    return NS_OK;
+}
+
+/* Prescribed velocities v̄_B(t): rhs_U −= W⁻¹_UB Δ_B, rhs_B = Δ_B with
+ * Δ_B = v̄_B(t_{k+1}) − base_B, so that the solve with the modified W
+ * gives v_B = v̄_B and the other rows the coupled answer. */
+static ns_status impose_bc(const nsm_ds *ds, int j, nsm_dsdata *d, double t1, const double *base, double *rhs, char *err)
+{
+    int n = ds->n;
+    memcpy(d->rhs0, rhs, (size_t)n * sizeof *rhs);
+    memcpy(d->base, base, (size_t)n * sizeof *base);
+    double *vb = d->w1;
+    if (ds->bc_fn) {
+        int rc = ds->bc_fn(t1, ds->nbc, vb, ds->bc_user);
+        if (rc != 0 || !nsm_all_finite(vb, (size_t)ds->nbc)) {
+            nsm_set_err(err, "system %d: the prescribed-velocity callback %s at t = %.17g", j,
+                        rc ? "failed" : "returned a non-finite value", t1);
+            return NS_BAD_INPUT;
+        }
+    } else memcpy(vb, ds->bc_v0, (size_t)ds->nbc * sizeof *vb);
+    for (int b = 0; b < ds->nbc; b++) {
+        int i = ds->bc_dof[b];
+        double delta = vb[b] - base[i];
+        for (int r = 0; r < n; r++) rhs[r] -= d->Wfull[r + (size_t)i * n] * delta;
+        vb[b] = delta;
+    }
+    for (int b = 0; b < ds->nbc; b++) rhs[ds->bc_dof[b]] = vb[b];
     return NS_OK;
 }
 
@@ -87,6 +124,7 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
             if (Kc && qc != 0.0) for (int i = 0; i < n; i++) rhs[i] -= Kc[i] * qc;
         }
         for (int i = 0; i < n; i++) rhs[i] *= h;
+        if (ds->nbc && (s = impose_bc(ds, j, d, st->t1, d->vk, rhs, err)) != NS_OK) return s;
         s = ns_factor_solve(d->F_W, rhs, 1, n);
         if (s != NS_OK) { nsm_set_err(err, "system %d: solve with W failed", j); return s; }
         for (int i = 0; i < n; i++) rhs[i] += d->vk[i];
@@ -107,6 +145,7 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
             if (dv == 0.0) continue;
             for (int i = 0; i < n; i++) rhs[i] -= d->Mq[i + (size_t)c * n] * dv;
         }
+    if (ds->nbc && (s = impose_bc(ds, j, d, st->t1, d->v, rhs, err)) != NS_OK) return s;
     s = ns_factor_solve(d->F_W, rhs, 1, n);
     if (s != NS_OK) { nsm_set_err(err, "system %d: solve with W failed", j); return s; }
     for (int i = 0; i < n; i++) rhs[i] += d->v[i];
@@ -123,29 +162,40 @@ static void begin(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 
 static void update(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 {
-    (void)ds;
     double h = st->h, th = d->theta;
-    for (int i = 0; i < d->n; i++) d->q[i] = d->qk[i] + h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
+    int n = d->n;
+    for (int i = 0; i < n; i++) d->q[i] = d->qk[i] + h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
+    /* reaction of the prescribed velocities: the impulse that closes the
+     * step's equation W⁻¹ (v − base) = rhs + p + R on their rows */
+    for (int b = 0; b < ds->nbc; b++) {
+        int i = ds->bc_dof[b];
+        double a = 0.0;
+        for (int c = 0; c < n; c++) a += d->Wfull[i + (size_t)c * n] * (d->v[c] - d->base[c]);
+        d->bcr[i] = a - d->rhs0[i] - d->p[i];
+    }
 }
 
 /* R = M(q)(v − v_k) − h (θ F(t_{k+1}, q, v) + (1−θ) F_k) − p, relative to
  * the largest of its terms; leaves M, F, K_t, C_t at (q, v). */
-static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
+static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, double *abs2, char *err)
 {
+    *abs2 = 0.0;
     if (nsm_ds_kind_of(ds)->linear) return 0.0;
     int n = ds->n;
     double h = st->h, th = d->theta;
     if (nsm_ds_eval_lagrangian(ds, j, st->t1, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, err) != NS_OK)
         return -1.0;
-    double rmax = 0.0, scale = 0.0;
+    double rmax = 0.0, scale = 0.0, r2 = 0.0;
     for (int i = 0; i < n; i++) {
         double mv = 0.0;
         for (int c = 0; c < n; c++) mv += d->Mq[i + (size_t)c * n] * (d->v[c] - d->vk[c]);
         double f = h * (th * d->F[i] + (1.0 - th) * d->Fk[i]);
         double r = mv - f - d->p[i];
+        r2 += r * r;
         rmax = fmax(rmax, fabs(r));
         scale = fmax(scale, fmax(fabs(mv), fmax(fabs(f), fabs(d->p[i]))));
     }
+    *abs2 = sqrt(r2);
     return scale > 0.0 ? rmax / scale : 0.0;
 }
 

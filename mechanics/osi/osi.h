@@ -33,8 +33,10 @@ typedef struct nsm_osi {
     void (*begin)(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st);
     ns_status (*free_state)(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err);
     void (*update)(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st);
-    /* relative Newton residual of the current iterate (≥ 0), or −1 on error */
-    double (*residual)(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err);
+    /* Newton residual of the current iterate: relative to its largest term
+     * (returned, ≥ 0, or −1 on error) and its absolute 2-norm (*abs2) */
+    double (*residual)(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st,
+                       double *abs2, char *err);
 } nsm_osi;
 
 extern const nsm_osi nsm_osi_moreau_jean, nsm_osi_euler_moreau;

@@ -29,6 +29,7 @@
 #include "simulation/sim_internal.h"
 #include "nslaw/nslaw_kind.h"
 #include "relation/relation_kind.h"
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +51,10 @@ static int update_WG(nsm_sim *s, int inter, nsm_idata *d)
         for (int c = 0; c < m; c++)
             memcpy(X + (size_t)c * n, d->G + off + (size_t)c * nc, (size_t)n * sizeof *X);
         ns_factor_solve(dd->F_W, X, m, n);
+        /* prescribed velocities are not moved by the multipliers */
+        const nsm_ds *ds = s->model->ds[I->ds[k]];
+        for (int b = 0; b < ds->nbc; b++)
+            for (int c = 0; c < m; c++) X[ds->bc_dof[b] + (size_t)c * n] = 0.0;
         d->WHt_valid[k] = 1;
         d->WHt_Wver[k] = dd->W_version;
         d->WHt_Hver[k] = hv;
@@ -266,8 +271,31 @@ static double restitution(const nsm_sim *s, double th, double e, double uk)
     return es > e ? es : e;
 }
 
+/* Entries of q at the round-off level of their own terms (|q_i| ≤ 16 ε
+ * Σ|terms|: a free relative velocity that cancels exactly, e.g. touching
+ * bodies moving together) are set to 0: their sign is noise, and a
+ * relative LCP error divided by such a ‖q‖ would call an exact solution
+ * unconverged. absq holds Σ|terms| per row. */
+static void snap_roundoff(int m, double *qa, const double *absq)
+{
+    for (int i = 0; i < m; i++)
+        if (fabs(qa[i]) <= 16.0 * DBL_EPSILON * absq[i]) qa[i] = 0.0;
+}
+
+/* |A| |x| for A m×nc column-major. */
+static void abs_matvec(int m, int nc, const double *A, const double *x, double *y)
+{
+    for (int i = 0; i < m; i++) y[i] = 0.0;
+    for (int c = 0; c < nc; c++) {
+        double xc = fabs(x[c]);
+        if (xc == 0.0) continue;
+        const double *Ac = A + (size_t)c * m;
+        for (int i = 0; i < m; i++) y[i] += fabs(Ac[i]) * xc;
+    }
+}
+
 /* q_α of one active interaction into qa. */
-static ns_status q_block(nsm_sim *s, int ia, double *qa)
+ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
 {
     nsm_model *m = s->model;
     const nsm_interaction *I = &m->inter[ia];
@@ -275,11 +303,11 @@ static ns_status q_block(nsm_sim *s, int ia, double *qa)
     const nsm_relation_kind *rk = nsm_relation_kind_of(r);
     nsm_idata *d = &s->id[ia];
     const nsm_nslaw *L = m->laws[I->law];
-    if (nsm_grow((void **)&s->xbuf, &s->cap_x, 2 * r->ncols + 2 * r->m, sizeof(double)) != 0) {
+    if (nsm_grow((void **)&s->xbuf, &s->cap_x, 2 * r->ncols + 3 * r->m, sizeof(double)) != 0) {
         nsm_set_err(s->err, "out of memory");
         return NS_NO_MEMORY;
     }
-    double *Z = s->xbuf, *Q = Z + r->ncols, *work = Q;
+    double *Z = s->xbuf, *Q = Z + r->ncols, *work = Q, *absq = Q + r->ncols + 2 * r->m;
     nsm_inter_gather(m, I, s->vfree, Z);
     double th = s->d[I->ds[0]].theta;
     if (!rk->lagrangian && s->o.theta_output) {   /* X_{k+θ} without r */
@@ -287,9 +315,13 @@ static ns_status q_block(nsm_sim *s, int ia, double *qa)
         for (int c = 0; c < r->ncols; c++) Z[c] = th * Z[c] + (1.0 - th) * Q[c];
     }
     nsm_matvec(r->m, r->ncols, d->H, Z, qa);
+    abs_matvec(r->m, r->ncols, d->H, Z, absq);
     if (!rk->lagrangian) {
-        int rc = nsm_rel_first_order_offset(r, s->step.t1, qa, work);
+        for (int c = 0; c < r->m; c++) work[c] = qa[c];
+        int rc = nsm_rel_first_order_offset(r, s->step.t1, qa, work + r->m);
         if (rc != 0) { nsm_set_err(s->err, "interaction %d: e(t) callback returned %d", ia, rc); return NS_BAD_INPUT; }
+        for (int c = 0; c < r->m; c++) absq[c] += fabs(qa[c] - work[c]);
+        snap_roundoff(r->m, qa, absq);
         return NS_OK;
     }
     if (rk->dhdt) {
@@ -297,24 +329,32 @@ static ns_status q_block(nsm_sim *s, int ia, double *qa)
         double *out = Z;   /* Z no longer needed */
         int rc = rk->dhdt(r, s->step.t1, Q, out);
         if (rc != 0) { nsm_set_err(s->err, "interaction %d: dh/dt callback returned %d", ia, rc); return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT; }
-        for (int c = 0; c < r->m; c++) qa[c] += out[c];
+        for (int c = 0; c < r->m; c++) { qa[c] += out[c]; absq[c] += fabs(out[c]); }
     }
     int ni = nsm_nslaw_impact_rows(L);
-    for (int c = 0; c < ni; c++) qa[c] += restitution(s, th, L->e, d->y1[c]) * d->y1[c];
+    for (int c = 0; c < ni; c++) {
+        double t = restitution(s, th, L->e, d->y1[c]) * d->y1[c];
+        qa[c] += t;
+        absq[c] += fabs(t);
+    }
+    snap_roundoff(r->m, qa, absq);
     return NS_OK;
 }
 
 ns_status nsm_osnsp_assemble(nsm_sim *s)
 {
+    ns_kind kind; int neq;
+    ns_status st = choose_kind(s, &kind, &neq);
+    if (st != NS_OK) return st;
+    s->global = 0;
+    /* option global_fc: friction only → (M, H, q, b, μ), no W G (gfc.c) */
+    if (s->o.global_fc && (kind == NS_KIND_FC2D || kind == NS_KIND_FC3D)) return nsm_gfc_assemble(s, kind);
     /* W G products */
     int dirty = 0;
     for (int a = 0; a < s->nact; a++) dirty |= update_WG(s, s->act[a], &s->id[s->act[a]]);
     int same = s->have_problem && s->nact == s->nact_prev;
     for (int a = 0; same && a < s->nact; a++)
         same = s->act[a] == s->prev_act[a] && s->act_gen[a] == s->prev_gen[a];
-    ns_kind kind; int neq;
-    ns_status st = choose_kind(s, &kind, &neq);
-    if (st != NS_OK) return st;
     if (same && kind != s->kind) same = 0;
     ns_matrix *M = NULL;
     if (!same) {
@@ -345,7 +385,7 @@ ns_status nsm_osnsp_assemble(nsm_sim *s)
         nsm_set_err(s->err, "out of memory");
         st = NS_NO_MEMORY;
     }
-    for (int a = 0; st == NS_OK && a < s->nact; a++) st = q_block(s, s->act[a], s->qbuf + s->row_start[a]);
+    for (int a = 0; st == NS_OK && a < s->nact; a++) st = nsm_osnsp_q_block(s, s->act[a], s->qbuf + s->row_start[a]);
     if (st != NS_OK) { if (!same) ns_matrix_free(M); return st; }
     if (!same) {
         double *keep = s->qvec;

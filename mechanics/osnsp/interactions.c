@@ -73,6 +73,7 @@ nsm_idata *nsm_sim_idata(nsm_sim *s, int inter)
     }
     d->H_version = 1;
     d->pos = -1;
+    d->reldeg = -1;
     d->gen = I->gen;
     return d;
 }
@@ -92,6 +93,9 @@ static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double 
     st = nsm_relation_eval(r, inter, t, Q, k->lagrangian ? V : NULL, d->lam0,
                            want_y ? d->y0 : y0, want_y ? d->y1 : y1, s->xbuf_H, work, s->err);
     if (st != NS_OK) return st;
+    const double *D = k->D ? k->D(r) : NULL;
+    if (k->lagrangian && D && want_y)   /* ẏ = H v + D λ[1] */
+        for (int c = 0; c < m; c++) for (int i = 0; i < m; i++) d->y1[i] += D[i + (size_t)c * m] * d->lam1[c];
     /* H kept (and G, W G rebuilt) only when it changed */
     if (!k->linear || !d->WHt_valid[0] ||
         memcmp(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double)) != 0) {
@@ -111,6 +115,37 @@ static ns_status h_buffer(nsm_sim *s, const nsm_relation *r)
     return NS_OK;
 }
 
+/* Relative degree of an interaction (the largest over its rows); its law
+ * is enforced at kinematic level max(r − 1, 0): velocity for Lagrangian
+ * relations (r = 2), the output itself for first-order ones (r = 0, 1).
+ * A first-order row of degree ≥ 2 has no λ in y nor in ẏ: Euler–Moreau's
+ * one-step row h C W B would vanish with h, so it is refused. */
+static ns_status relative_degree(nsm_sim *s, int inter, nsm_idata *d)
+{
+    const nsm_relation *r = s->model->inter[inter].rel;
+    const nsm_relation_kind *k = nsm_relation_kind_of(r);
+    int deg = 0;
+    for (int i = 0; i < r->m; i++) {
+        int di = k->relative_degree ? k->relative_degree(r, i) : 2;
+        if (di < 0) {
+            nsm_set_err(s->err, "interaction %d (%s relation), row %d: relative degree undefined "
+                        "(>= 2: D's row and (C B)'s row are zero, so λ appears neither in y nor in "
+                        "its derivative; Euler–Moreau cannot enforce this law)", inter, k->name, i);
+            return NS_BAD_INPUT;
+        }
+        if (di > deg) deg = di;
+    }
+    d->reldeg = deg;
+    return NS_OK;
+}
+
+int nsm_sim_relative_degree(const nsm_sim *s, int inter)
+{
+    if (!s || !nsm_model_inter_alive(s->model, inter) || inter >= s->cap_id) return -1;
+    const nsm_idata *d = &s->id[inter];
+    return d->gen == s->model->inter[inter].gen ? d->reldeg : -1;
+}
+
 ns_status nsm_osnsp_refresh_outputs(nsm_sim *s, int which, double t)
 {
     nsm_model *m = s->model;
@@ -118,6 +153,10 @@ ns_status nsm_osnsp_refresh_outputs(nsm_sim *s, int which, double t)
         if (!m->inter[i].alive) continue;
         nsm_idata *d = nsm_sim_idata(s, i);
         if (!d) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+        if (d->reldeg < 0) {
+            ns_status st = relative_degree(s, i, d);
+            if (st != NS_OK) return st;
+        }
         ns_status st = h_buffer(s, m->inter[i].rel);
         if (st == NS_OK) st = outputs(s, i, d, which, t, 1);
         if (st != NS_OK) return st;

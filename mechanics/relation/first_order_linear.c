@@ -30,6 +30,14 @@ nsm_relation *nsm_relation_first_order_linear_new(int m, int ncols,
     return r;
 }
 
+ns_status nsm_relation_set_offset_fn(nsm_relation *r, nsm_time_fn e, void *user)
+{
+    if (!r || r->type != NSM_REL_FIRST_ORDER_LINEAR) return NS_BAD_INPUT;
+    r->e_fn = e;
+    r->e_user = user;
+    return NS_OK;
+}
+
 /* e (+ e(t)) added to y; work: m */
 int nsm_rel_first_order_offset(const nsm_relation *r, double t, double *y, double *work)
 {
@@ -59,7 +67,23 @@ static void input(const nsm_relation *r, const double *H, double *G)
 }
 static const double *dblock(const nsm_relation *r) { return r->D; }
 
+/* y_i = C_i X + D_i λ + e_i: degree 0 if D_i ≠ 0; else ẏ_i = C_i (f + B λ)
+ * gives 1 if C_i B ≠ 0 (B over the coupled state: the systems' blocks are
+ * consecutive, so C_i B sums C_i^j B^j); otherwise ≥ 2: undefined here. */
+static int relative_degree(const nsm_relation *r, int i)
+{
+    int m = r->m, nc = r->ncols;
+    if (r->D) for (int c = 0; c < m; c++) if (r->D[i + (size_t)c * m] != 0.0) return 0;
+    for (int c = 0; c < m; c++) {
+        double cb = 0.0;
+        for (int k = 0; k < nc; k++) cb += r->C[i + (size_t)k * m] * r->B[k + (size_t)c * nc];
+        if (cb != 0.0) return 1;
+    }
+    return -1;
+}
+
 const nsm_relation_kind nsm_rel_kind_first_order_linear = {
     .type = NSM_REL_FIRST_ORDER_LINEAR, .name = "first-order linear",
     .lagrangian = 0, .linear = 1, .output = output, .input = input, .D = dblock,
+    .relative_degree = relative_degree,
 };

@@ -10,6 +10,7 @@ static const nsm_relation_kind *const kinds[] = {
     [NSM_REL_LAGRANGIAN_SCLERONOMOUS] = &nsm_rel_kind_scleronomous,
     [NSM_REL_LAGRANGIAN_RHEONOMOUS] = &nsm_rel_kind_rheonomous,
     [NSM_REL_FIRST_ORDER_LINEAR] = &nsm_rel_kind_first_order_linear,
+    [NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR] = &nsm_rel_kind_lagrangian_compliant_linear,
 };
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r) { return kinds[r->type]; }
@@ -70,6 +71,18 @@ ns_status nsm_relation_eval(const nsm_relation *r, int inter, double t,
                         inter, k->name, what, rc, t);
         return rc < 0 && rc != NSM_CB_NAN ? NS_DIVERGED : NS_BAD_INPUT;
     }
+    return NS_OK;
+}
+
+ns_status nsm_relation_set_compliance(nsm_relation *r, const double *D)
+{
+    if (!r || !nsm_relation_kind_of(r)->lagrangian) return NS_BAD_INPUT;
+    size_t mm = (size_t)r->m * r->m;
+    if (D && !nsm_all_finite(D, mm)) return NS_BAD_INPUT;
+    double *d = D ? nsm_dup(D, mm) : NULL;
+    if (D && !d) return NS_NO_MEMORY;
+    free(r->D);
+    r->D = d;
     return NS_OK;
 }
 

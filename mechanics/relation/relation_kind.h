@@ -23,11 +23,17 @@ typedef struct nsm_relation_kind {
     int (*dhdt)(const nsm_relation *r, double t, const double *Q, double *out);
     void (*input)(const nsm_relation *r, const double *H, double *G);
     const double *(*D)(const nsm_relation *r);
+    /* relative degree of row i of the interaction (y's lowest derivative in
+     * which λ appears): 0 when D's row i is nonzero, else 1 when (C B)'s
+     * row i is nonzero (first order; CB summed over the systems), 2 for a
+     * Lagrangian relation without D (λ enters q̈); −1 when undefined (≥ 2 for
+     * a first-order relation). NULL: 2. */
+    int (*relative_degree)(const nsm_relation *r, int row);
 } nsm_relation_kind;
 
 extern const nsm_relation_kind nsm_rel_kind_lagrangian_linear,
     nsm_rel_kind_scleronomous, nsm_rel_kind_rheonomous,
-    nsm_rel_kind_first_order_linear;
+    nsm_rel_kind_first_order_linear, nsm_rel_kind_lagrangian_compliant_linear;
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r);
 

@@ -16,6 +16,14 @@ nsm_relation *nsm_relation_rheonomous_new(int m, int ncols, nsm_h_fn h,
     return r;
 }
 
+/* declared in nsm_event_driven.h: the exact ∂²h/∂t² for the event-driven γ */
+ns_status nsm_relation_set_d2hdt2(nsm_relation *r, nsm_h_fn d2hdt2)
+{
+    if (!r || r->type != NSM_REL_LAGRANGIAN_RHEONOMOUS) return NS_BAD_INPUT;
+    r->d2hdt2 = d2hdt2;
+    return NS_OK;
+}
+
 static int dhdt(const nsm_relation *r, double t, const double *Q, double *out)
 {
     return r->dhdt(t, r->ncols, Q, r->m, out, r->user);

@@ -29,12 +29,6 @@ void nsm_ed_options_default(nsm_ed_options *o)
     o->solver_options.tol = 1e-12;
 }
 
-ns_status nsm_relation_set_d2hdt2(nsm_relation *r, nsm_h_fn d2hdt2)
-{
-    if (!r || r->type != NSM_REL_LAGRANGIAN_RHEONOMOUS) return NS_BAD_INPUT;
-    r->d2hdt2 = d2hdt2;
-    return NS_OK;
-}
 
 void nsm_ed_free(nsm_ed *s)
 {
@@ -66,6 +60,11 @@ static int check_model(const nsm_model *m, char *err)
     if (m->nds == 0) { nsm_set_err(err, "nsm_ed_new: the model has no dynamical system"); return -1; }
     for (int j = 0; j < m->nds; j++) {
         const nsm_ds *ds = m->ds[j];
+        if (ds->nbc) {
+            nsm_set_err(err, "nsm_ed_new: system %d has prescribed velocities (boundary conditions); "
+                        "the event-driven scheme does not handle them (use nsm_sim)", j);
+            return -1;
+        }
         if (!nsm_ds_is_lagrangian(ds)) {
             nsm_set_err(err, "nsm_ed_new: system %d is first order; the event-driven scheme handles "
                         "Lagrangian systems only (use the time-stepping scheme, nsm_sim)", j);
@@ -80,6 +79,11 @@ static int check_model(const nsm_model *m, char *err)
             nsm_set_err(err, "nsm_ed_new: interaction %d has a %s law; the event-driven scheme handles "
                         "perfect unilateral constraints with Newton impact laws only (friction and "
                         "other laws: use the time-stepping scheme, nsm_sim)", i, nsm_nslaw_kind_of(l)->name);
+            return -1;
+        }
+        if (nsm_relation_kind_of(I->rel)->D && nsm_relation_kind_of(I->rel)->D(I->rel)) {
+            nsm_set_err(err, "nsm_ed_new: interaction %d has a compliant relation (D); the event-driven "
+                        "scheme handles perfect constraints only", i);
             return -1;
         }
         if (!nsm_relation_kind_of(I->rel)->lagrangian) {

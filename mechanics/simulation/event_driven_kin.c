@@ -172,7 +172,7 @@ static double h_dot(const nsm_ed *s, int r, const double *u)
 }
 
 /* 0 ≤ z ⊥ w = W z + q ≥ 0 of size k (W, q, z, w in s). 0 ok, −1 failure. */
-static int lcp(nsm_ed *s, int k)
+static int lcp(nsm_ed *s, int k, const char *what)
 {
     if (k == 1) {
         if (s->qv[0] >= 0.0) { s->z[0] = 0.0; s->w[0] = s->qv[0]; return 0; }
@@ -188,16 +188,36 @@ static int lcp(nsm_ed *s, int k)
     ns_solution *sol = ns_solution_new(p);
     ns_result res; ns_result_init(&res);
     int rc = -1;
-    if (sol) {
-        ns_status st = ns_solve(p, s->solver_name, &s->o.solver_options, sol, &res);
+    nsm_solve_settings cur = { s->solver_name, s->o.solver_options };
+    for (int attempt = 0; sol; attempt++) {
+        ns_result_clear(&res);
+        ns_result_init(&res);
+        ns_status st = ns_solve(p, cur.solver, &cur.options, sol, &res);
         double *z = ns_solution_get(sol, "z"), *w = ns_solution_get(sol, "w");
-        if (z && w && (st == NS_OK || res.error <= 1e3 * s->o.solver_options.tol)) {
+        int accept = z && w && st == NS_OK;
+        if (!accept && z && w && ns_status_is_outcome(st) && s->o.solve_hook) {
+            nsm_solve_info info = { "event-driven", what, -1, s->t, p, &res, cur.solver, attempt };
+            nsm_solve_settings next = cur;
+            nsm_hook_action act = s->o.solve_hook(&info, &next, s->o.solve_hook_user);
+            if (act == NSM_HOOK_RETRY && attempt + 1 < 16 &&
+                (!next.solver || ns_solver_find(next.solver, NS_KIND_LCP))) {
+                cur = next;
+                s->stats.lcp_retries++;
+                continue;
+            }
+            accept = act == NSM_HOOK_ACCEPT;
+        } else if (!accept && z && w) {
+            accept = res.error <= 1e3 * s->o.solver_options.tol;
+        }
+        if (accept) {
             memcpy(s->z, z, (size_t)k * sizeof(double));
             memcpy(s->w, w, (size_t)k * sizeof(double));
             rc = 0;
         } else {
-            nsm_set_err(s->err, "LCP (%d rows) not solved: status %d, error %g %s", k, (int)st, res.error, res.message);
+            nsm_set_err(s->err, "t = %.17g: %s LCP (%d rows) not solved by '%s': %s, error %g %s", s->t, what, k,
+                        cur.solver ? cur.solver : "default", ns_status_name(st), res.error, res.message);
         }
+        break;
     }
     ns_result_clear(&res);
     ns_solution_free(sol);
@@ -234,7 +254,7 @@ int nsm_ed_accelerations(nsm_ed *s, double t, const double *x, double *acc)
     if ((rc = nsm_ed_kinematics(s, t, x, 2)) != 0) return rc;
     build_W(s, k);
     for (int a = 0; a < k; a++) s->qv[a] = h_dot(s, s->sel[a], acc) + s->gamma[s->sel[a]];
-    if (lcp(s, k) != 0) {
+    if (lcp(s, k, "acceleration") != 0) {
         if (!s->err[0]) nsm_set_err(s->err, "acceleration LCP failed at t = %.17g", t);
         return 1;   /* recoverable: CVODE retries with a smaller step */
     }
@@ -265,7 +285,7 @@ int nsm_ed_impact(nsm_ed *s, int *nrest)
         if (!s->in2[r] && y1 < -s->o.vel_tol && (-y1 < s->o.rest_vel || hop < s->o.rest_gap)) { e = 0.0; (*nrest)++; }
         s->qv[a] = (1.0 + e) * y1;
     }
-    if (lcp(s, k) != 0) {
+    if (lcp(s, k, "impact") != 0) {
         if (!s->err[0]) nsm_set_err(s->err, "impact LCP failed at t = %.17g", s->t);
         return -1;
     }

@@ -38,6 +38,8 @@ struct nsm_sim {
     nsm_sim_stats stats;
     long dumped;
     void *proj_rows; int cap_proj;     /* position projection rows (projection.c) */
+    int global;                        /* the step's problem is a GFC (gfc.c) */
+    int *gfc_off;                      /* (nd) offset of each system in the GFC's v, −1 if absent */
     char err[NS_ERRMSG_LEN];
 };
 
@@ -64,6 +66,11 @@ ns_status nsm_osnsp_assemble(nsm_sim *s);
 ns_status nsm_projection_run(nsm_sim *s);
 /* osnsp/gmp.c: the generic mechanical problem of the active set (takes M) */
 ns_problem *nsm_gmp_problem(nsm_sim *s, ns_matrix *M, const double *q);
+/* osnsp/assembly.c: q_α of one active interaction */
+ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa);
+/* osnsp/gfc.c: the global friction-contact problem of the active set
+ * (option global_fc); sets s->prob, s->sol, s->kind, s->global */
+ns_status nsm_gfc_assemble(nsm_sim *s, ns_kind fckind);
 /* osnsp/solve.c */
 ns_status nsm_osnsp_solve(nsm_sim *s);
 void nsm_sim_log(nsm_sim *s, int level, const char *fmt, ...)

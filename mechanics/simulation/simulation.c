@@ -60,6 +60,7 @@ static void dsdata_free(nsm_dsdata *d)
 {
     free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
     free(d->dv); free(d->Fk); free(d->F); free(d->Mq);
+    free(d->Wfull); free(d->rhs0); free(d->base); free(d->bcr);
     free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
     ns_matrix_free(d->Wmat);
     ns_factor_free(d->F_W);
@@ -74,7 +75,7 @@ void nsm_sim_free(nsm_sim *s)
     for (int i = 0; i < s->cap_id; i++) nsm_idata_free(&s->id[i]);
     free(s->id);
     free(s->act); free(s->act_gen); free(s->prev_act); free(s->prev_gen);
-    free(s->proj_rows);
+    free(s->proj_rows); free(s->gfc_off);
     ns_problem_free(s->prob);
     ns_solution_free(s->sol);
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
@@ -105,7 +106,13 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     d->w3 = calloc(3 * (size_t)n + 2 * nnd, sz);
     d->J1 = calloc(2 * nnd, sz); d->J2 = calloc(2 * nnd, sz);
     d->Wmat = sparse ? ns_matrix_sparse_new(n, n, 0) : ns_matrix_dense_new(n, n);
-    if (!d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
+    d->bcr = calloc((size_t)n, sz);
+    if (ds->nbc) {
+        if (sparse) { nsm_set_err(s->err, "system %d: prescribed velocities on a sparse system are not supported", j); return NS_UNSUPPORTED; }
+        d->Wfull = calloc(nn, sz); d->rhs0 = calloc((size_t)n, sz); d->base = calloc((size_t)n, sz);
+        if (!d->Wfull || !d->rhs0 || !d->base) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+    }
+    if (!d->bcr || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
         !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
         nsm_set_err(s->err, "out of memory");
         return NS_NO_MEMORY;
@@ -179,13 +186,18 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
         nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
         return NULL;
     }
+    if (o->newton_criterion != NSM_NEWTON_RELATIVE && o->newton_criterion != NSM_NEWTON_ABS_NORM2) {
+        nsm_set_err(err, "nsm_sim_new: newton_criterion = %d is not a nsm_newton_criterion value", (int)o->newton_criterion);
+        return NULL;
+    }
     if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
         nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
         return NULL;
     }
     if (o->projection < NSM_PROJECTION_NONE || o->projection > NSM_PROJECTION_COMBINED ||
         !(o->projection_tol > 0.0) || !(o->projection_tol_unilateral > 0.0) ||
-        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1) {
+        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1 ||
+        o->global_fc < 0 || o->global_fc > 1) {
         nsm_set_err(err, "nsm_sim_new: projection options: mode %d (0..2), tolerances %g, %g (> 0), max_iter %d (>= 1), metric %d (0 or 1); gmp %d (0 or 1)",
                     o->projection, o->projection_tol, o->projection_tol_unilateral, o->projection_max_iter, o->projection_metric, o->gmp);
         return NULL;
@@ -307,12 +319,16 @@ static void apply_input(nsm_sim *s)
                 if (l == 0.0) continue;
                 const double *Gc = id->G + off + (size_t)c * r->ncols;
                 for (int i = 0; i < n; i++) {
-                    target[i] += scale * WG[i + (size_t)c * n] * l;
+                    if (!s->global) target[i] += scale * WG[i + (size_t)c * n] * l;
                     d->p[i] += Gc[i] * l;
                 }
             }
         }
     }
+    /* global_fc: the GFC's v is the new velocity of the systems in contact */
+    if (s->global && s->solved_this_step)
+        for (int j = 0; j < s->nd; j++)
+            if (s->gfc_off[j] >= 0) memcpy(s->d[j].v, s->sol->vec[0] + s->gfc_off[j], (size_t)s->d[j].n * sizeof(double));
     for (int j = 0; j < s->nd; j++) nsm_osi_of(&s->d[j])->update(s->model->ds[j], &s->d[j], &s->step);
 }
 
@@ -349,13 +365,16 @@ void nsm_sim_next_step(nsm_sim *s)
     s->stats.steps++;
 }
 
-/* Largest relative Newton residual over the nonlinear systems (−1: error). */
+/* Largest Newton residual over the nonlinear systems, relative or the
+ * absolute 2-norm per system (newton_criterion); −1: error. */
 static double newton_residual(nsm_sim *s)
 {
     double r = 0.0;
     for (int j = 0; j < s->nd; j++) {
-        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, s->err);
+        double a2;
+        double rj = nsm_osi_of(&s->d[j])->residual(s->model->ds[j], j, &s->d[j], &s->step, &a2, s->err);
         if (rj < 0) return -1.0;
+        if (s->o.newton_criterion == NSM_NEWTON_ABS_NORM2) rj = a2;
         if (rj > r) r = rj;
     }
     return r;
@@ -464,6 +483,7 @@ double *nsm_sim_q(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j
 double *nsm_sim_v(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && s->d[j].lagrangian ? s->d[j].v : NULL; }
 double *nsm_sim_x(nsm_sim *s, int j) { return s && j >= 0 && j < s->nd && !s->d[j].lagrangian ? s->d[j].q : NULL; }
 const double *nsm_sim_p(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].p : NULL; }
+const double *nsm_sim_bc_reaction(const nsm_sim *s, int j) { return s && j >= 0 && j < s->nd ? s->d[j].bcr : NULL; }
 
 static const nsm_idata *idata_const(const nsm_sim *s, int i)
 {

@@ -238,12 +238,61 @@ static void test_first_order_newton(void **state)
     nsm_model_free(m);
 }
 
+/* The absolute criterion (Siconos' test): after each step the residual
+ * M(q)(v − v_k) − h (θ F(q, v) + (1 − θ) F(q_k, v_k)), recomputed here from
+ * the model's functions, has 2-norm ≤ newton_tol. */
+static void test_absolute_criterion(void **state)
+{
+    (void)state;
+    nsm_model *m = pendulum(0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-2;
+    o.newton_criterion = NSM_NEWTON_ABS_NORM2;
+    o.newton_tol = 1e-12;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    double worst = 0.0;
+    for (int k = 0; k < 200; k++) {
+        double qk[2], vk[2];
+        memcpy(qk, nsm_sim_q(s, 0), sizeof qk);
+        memcpy(vk, nsm_sim_v(s, 0), sizeof vk);
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        const double *q = nsm_sim_q(s, 0), *v = nsm_sim_v(s, 0);
+        double M[4], f1[2], f2[2], F[2], Fk[2];
+        mass(2, q, M, NULL);
+        fgyr(0, 2, q, v, f1, NULL); fint(0, 2, q, v, f2, NULL);
+        for (int i = 0; i < 2; i++) F[i] = -f1[i] - f2[i];
+        fgyr(0, 2, qk, vk, f1, NULL); fint(0, 2, qk, vk, f2, NULL);
+        for (int i = 0; i < 2; i++) Fk[i] = -f1[i] - f2[i];
+        double r2 = 0.0;
+        for (int i = 0; i < 2; i++) {
+            double r = M[i] * (v[0] - vk[0]) + M[i + 2] * (v[1] - vk[1]) - o.h * 0.5 * (F[i] + Fk[i]);
+            r2 += r * r;
+        }
+        worst = fmax(worst, sqrt(r2));
+    }
+    printf("absolute criterion, tol 1e-12: recomputed ||r||_2 <= %.2e, %.2f solves per step\n", worst,
+           (double)nsm_sim_get_stats(s)->newton_iterations / 200.0);
+    assert_true(worst <= 1e-12);
+    nsm_sim_free(s);
+    /* a loose absolute tolerance stops after the first solve */
+    o.newton_tol = 1e3;
+    s = nsm_sim_new(m, &o, err);
+    assert_int_equal(nsm_sim_run(s, 0.5, NULL, NULL), NS_OK);
+    assert_int_equal(nsm_sim_get_stats(s)->newton_max, 1);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_energy_drift),
         cmocka_unit_test(test_reference_one_iteration),
         cmocka_unit_test(test_first_order_newton),
+        cmocka_unit_test(test_absolute_criterion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,290 @@
+/* test_mech_model_types.c — the model types of issue 12 item 5:
+ *  - prescribed velocity (boundary condition): a plane (mass 2, gravity)
+ *    driven upward at 0.5 m/s carries a ball (mass 1) resting on it; the
+ *    plane follows q0 + 0.5 t exactly, the ball moves with it, and the
+ *    reaction impulse of the imposed motion per step is h (m_p + m_b) g;
+ *  - θ per system: one system at θ = 1 in a θ = ½ simulation matches a
+ *    θ = 1 simulation of it alone;
+ *  - a first-order mass matrix: M ẋ = A x (M = 2) equals ẋ = (A/2) x;
+ *  - a time-varying offset e(t) in a first-order linear relation. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "nonsmooth/nsm.h"
+
+#define GRAV 9.81
+
+static void test_boundary_condition(void **state)
+{
+    (void)state;
+    nsm_model *m = nsm_model_new();
+    double Mp = 2.0, Mb = 1.0, qp = 0.0, qb = 0.1, v0 = 0.0, vp0 = 0.5, fp = -GRAV * Mp, fb = -GRAV * Mb;
+    int plane = nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &Mp, &qp, &vp0));
+    int ball = nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &Mb, &qb, &v0));
+    nsm_ds_set_fext_constant(nsm_model_ds(m, plane), &fp);
+    nsm_ds_set_fext_constant(nsm_model_ds(m, ball), &fb);
+    int dof = 0;
+    double vbar = 0.5;
+    assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m, plane), 1, &dof, &vbar, NULL, NULL), NS_OK);
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.0));
+    double H[2] = { -1.0, 1.0 }, b = -0.1;   /* y = q_b − q_p − 0.1 */
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 2, H, &b), law, plane, ball) >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    double worst_q = 0.0;
+    for (int k = 0; k < 1000; k++) {
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        double t = nsm_sim_time(s);
+        worst_q = fmax(worst_q, fabs(nsm_sim_q(s, plane)[0] - 0.5 * t));
+        assert_true(fabs(nsm_sim_v(s, plane)[0] - 0.5) < 1e-14);
+    }
+    double R = nsm_sim_bc_reaction(s, plane)[0];
+    printf("boundary condition: |q_p - 0.5 t| <= %.2e, v_ball = %.15g, reaction/h = %.12g (m g = %.12g)\n",
+           worst_q, nsm_sim_v(s, ball)[0], R / o.h, (Mp + Mb) * GRAV);
+    assert_true(worst_q < 1e-12);
+    assert_true(fabs(nsm_sim_v(s, ball)[0] - 0.5) < 1e-12);
+    /* the ball stays on the plane, at the gap left by the first (impact)
+     * step: y_1 = −h (1 − θ) · 0.5 */
+    assert_true(fabs(nsm_sim_y(s, 0, 0)[0] + 0.5 * o.h * 0.5) < 1e-12);
+    assert_true(fabs(R / o.h - (Mp + Mb) * GRAV) < 1e-9);
+    nsm_sim_free(s);
+    /* bad input */
+    int bad = 3;
+    assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 1, &bad, &vbar, NULL, NULL), NS_BAD_INPUT);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    nsm_ed_options eo;
+    nsm_ed_options_default(&eo);
+    eo.T = 1.0;
+    assert_null(nsm_ed_new(m, &eo, err));
+    assert_non_null(strstr(err, "boundary"));
+#endif
+    nsm_model_free(m);
+}
+
+static double run_spring(double theta_sim, double theta_ds, int set)
+{
+    nsm_model *m = nsm_model_new();
+    double M = 1.0, K = 100.0, q0 = 1.0, v0 = 0.0;
+    nsm_ds *d = nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0);
+    nsm_ds_set_stiffness(d, &K);
+    if (set) assert_int_equal(nsm_ds_set_theta(d, theta_ds), NS_OK);
+    nsm_model_add_ds(m, d);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-2;
+    o.theta = theta_sim;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_int_equal(nsm_sim_run(s, 1.0, NULL, NULL), NS_OK);
+    double q = nsm_sim_q(s, 0)[0];
+    nsm_sim_free(s);
+    nsm_model_free(m);
+    return q;
+}
+
+static void test_theta_per_system(void **state)
+{
+    (void)state;
+    double a = run_spring(0.5, 1.0, 1), b = run_spring(1.0, 0.0, 0), c = run_spring(0.5, 0.0, 0);
+    printf("theta per system: q(1) with ds theta 1 = %.15g, sim theta 1 = %.15g, theta 1/2 = %.15g\n", a, b, c);
+    assert_true(a == b);
+    assert_true(fabs(a - c) > 1e-3);   /* θ = 1 damps the oscillator */
+    assert_int_equal(nsm_ds_set_theta(NULL, 0.5), NS_BAD_INPUT);
+    double M = 1, q0 = 0;
+    nsm_ds *d = nsm_ds_lagrangian_lti_new(1, &M, &q0, &q0);
+    assert_int_equal(nsm_ds_set_theta(d, 2.0), NS_BAD_INPUT);
+    nsm_ds_free(d);
+}
+
+static void test_first_order_mass(void **state)
+{
+    (void)state;
+    double x[2];
+    for (int c = 0; c < 2; c++) {
+        nsm_model *m = nsm_model_new();
+        double A[1] = { c ? -1.0 : -2.0 }, M2 = 2.0, x0 = 1.0;
+        nsm_ds *d = nsm_ds_first_order_lti_new(1, A, NULL, NULL, &x0);
+        if (!c) assert_int_equal(nsm_ds_set_mass(d, &M2), NS_OK);   /* 2 ẋ = −2 x */
+        nsm_model_add_ds(m, d);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(m, &o, err);
+        assert_int_equal(nsm_sim_run(s, 1.0, NULL, NULL), NS_OK);
+        x[c] = nsm_sim_x(s, 0)[0];
+        nsm_sim_free(s);
+        nsm_model_free(m);
+    }
+    printf("first-order mass: 2x' = -2x -> %.15g, x' = -x -> %.15g, exp(-1) = %.15g\n", x[0], x[1], exp(-1.0));
+    assert_true(fabs(x[0] - x[1]) < 1e-14);
+    assert_true(fabs(x[0] - exp(-1.0)) < 1e-4);
+}
+
+/* e(t) = −sin t: the diode-like complementarity 0 ≤ x + e(t) + λ ⊥ λ ≥ 0 with
+ * ẋ = 0 + r, r = λ (B = 1): keeps x ≥ sin t after the step (x0 = 0). */
+static int e_fn(double t, int n, double *out, void *u) { (void)n; (void)u; out[0] = -sin(t); return 0; }
+
+static void test_offset_function(void **state)
+{
+    (void)state;
+    nsm_model *m = nsm_model_new();
+    double A = 0.0, x0 = 0.0, C = 1.0, B = 1.0;
+    nsm_model_add_ds(m, nsm_ds_first_order_lti_new(1, &A, NULL, NULL, &x0));
+    int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+    nsm_relation *r = nsm_relation_first_order_linear_new(1, 1, &C, NULL, &B, NULL);
+    assert_int_equal(nsm_relation_set_offset_fn(r, e_fn, NULL), NS_OK);
+    assert_true(nsm_model_add_interaction(m, r, law, 0, -1) >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.01;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    double worst = 0.0;
+    for (int k = 0; k < 150; k++) {   /* t up to 1.5: sin increasing */
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        double t = nsm_sim_time(s);
+        worst = fmax(worst, fabs(nsm_sim_x(s, 0)[0] - sin(t)));
+        assert_true(fabs(nsm_sim_y(s, 0, 0)[0] - (nsm_sim_x(s, 0)[0] - sin(t))) < 1e-14);
+    }
+    printf("offset e(t): |x - sin t| <= %.2e while sin rises\n", worst);
+    assert_true(worst < 1e-12);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+/* Relative degree: y = C x + D λ with D ≠ 0 → 0; D = 0, C B ≠ 0 → 1;
+ * Lagrangian → 2; C B = 0 and D = 0 → refused (λ enters only ÿ). */
+static void test_relative_degree(void **state)
+{
+    (void)state;
+    double A[4] = { 0, 0, 1, 0 }, x0[2] = { 1, 0 };   /* ẋ1 = x2, ẋ2 = 0 */
+    struct { double C[2], B[2], D; int hasD, expect; } cases[] = {
+        { { 1, 0 }, { 1, 0 }, 1.0, 1, 0 },
+        { { 1, 0 }, { 1, 0 }, 0.0, 0, 1 },
+        { { 1, 0 }, { 0, 1 }, 0.0, 0, -1 },   /* y = x1, r on x2: C B = 0 */
+    };
+    for (int c = 0; c < 3; c++) {
+        nsm_model *m = nsm_model_new();
+        nsm_model_add_ds(m, nsm_ds_first_order_lti_new(2, A, NULL, NULL, x0));
+        int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+        int in = nsm_model_add_interaction(m, nsm_relation_first_order_linear_new(1, 2, cases[c].C,
+                                           cases[c].hasD ? &cases[c].D : NULL, cases[c].B, NULL), law, 0, -1);
+        assert_true(in >= 0);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(m, &o, err);
+        if (cases[c].expect < 0) {
+            assert_null(s);
+            printf("relative degree >= 2 refused: %s\n", err);
+            assert_non_null(strstr(err, "relative degree"));
+            assert_non_null(strstr(err, "row 0"));
+        } else {
+            assert_non_null(s);
+            assert_int_equal(nsm_sim_relative_degree(s, in), cases[c].expect);
+            assert_int_equal(nsm_sim_step(s), NS_OK);
+        }
+        nsm_sim_free(s);
+        nsm_model_free(m);
+    }
+    /* Lagrangian: 2 */
+    nsm_model *m = nsm_model_new();
+    double M = 1, q0 = 1, v0 = 0, H = 1;
+    nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.5));
+    int in = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 1, &H, NULL), law, 0, -1);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.01;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_int_equal(nsm_sim_relative_degree(s, in), 2);
+    assert_int_equal(nsm_sim_relative_degree(s, 99), -1);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static int hid(double t, int nq, const double *Q, int m, double *y, void *u)
+{ (void)t; (void)nq; (void)m; (void)u; y[0] = Q[0]; return 0; }
+static int jhid(double t, int nq, const double *Q, int m, double *H, void *u)
+{ (void)t; (void)nq; (void)Q; (void)m; (void)u; H[0] = 1.0; return 0; }
+
+/* Compliant linear relation with an equality law: each step solves
+ * (H W Hᵀ + D) P + H v_free = 0 — recomputed here by hand for a mass m under
+ * gravity: v_free = v_k − g h, P = −v_free / (1/m + D), v = v_free + P/m. */
+static void test_compliant_relation(void **state)
+{
+    (void)state;
+    nsm_model *m = nsm_model_new();
+    double M = 2.0, q0 = 0.0, v0 = 1.0, f = -GRAV * M, H = 1.0, D = 0.5;
+    int ds = nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    nsm_ds_set_fext_constant(nsm_model_ds(m, ds), &f);
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(1));
+    int in = nsm_model_add_interaction(m, nsm_relation_lagrangian_compliant_linear_new(1, 1, &H, &D, NULL), law, ds, -1);
+    assert_true(in >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.01;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    assert_int_equal(nsm_sim_relative_degree(s, in), 1);
+    double v = v0, worst = 0.0;
+    for (int k = 0; k < 50; k++) {
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        double vf = v - GRAV * o.h, P = -vf / (1.0 / M + D);
+        v = vf + P / M;
+        worst = fmax(worst, fabs(nsm_sim_v(s, 0)[0] - v));
+        worst = fmax(worst, fabs(nsm_sim_lambda(s, in, 1)[0] - P));
+        /* the law holds on y1 = H v + D P */
+        assert_true(fabs(nsm_sim_y(s, in, 1)[0]) < 1e-12);
+    }
+    printf("compliant relation: |v - hand|, |P - hand| <= %.2e over 50 steps\n", worst);
+    assert_true(worst < 1e-13);
+    nsm_sim_free(s);
+    /* the same compliance on a scleronomous relation h(q) = q gives the same run */
+    nsm_model *m2 = nsm_model_new();
+    int ds2 = nsm_model_add_ds(m2, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    nsm_ds_set_fext_constant(nsm_model_ds(m2, ds2), &f);
+    int law2 = nsm_model_add_law(m2, nsm_nslaw_equality_new(1));
+    nsm_relation *r2 = nsm_relation_scleronomous_new(1, 1, hid, jhid, NULL);
+    assert_int_equal(nsm_relation_set_compliance(r2, &D), NS_OK);
+    assert_true(nsm_model_add_interaction(m2, r2, law2, ds2, -1) >= 0);
+    nsm_sim *s1 = nsm_sim_new(m, &o, err), *s2 = nsm_sim_new(m2, &o, err);
+    assert_int_equal(nsm_sim_run(s1, 0.5, NULL, NULL), NS_OK);
+    assert_int_equal(nsm_sim_run(s2, 0.5, NULL, NULL), NS_OK);
+    assert_true(nsm_sim_v(s1, 0)[0] == nsm_sim_v(s2, 0)[0]);
+    nsm_sim_free(s1); nsm_sim_free(s2);
+    nsm_model_free(m2);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    nsm_ed_options eo;
+    nsm_ed_options_default(&eo);
+    eo.T = 1.0;
+    assert_null(nsm_ed_new(m, &eo, err));
+#endif
+    nsm_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_boundary_condition),
+        cmocka_unit_test(test_theta_per_system),
+        cmocka_unit_test(test_first_order_mass),
+        cmocka_unit_test(test_offset_function),
+        cmocka_unit_test(test_relative_degree),
+        cmocka_unit_test(test_compliant_relation),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
