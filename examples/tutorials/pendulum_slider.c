@@ -105,6 +105,7 @@ static int run(const tut_params *p, tut_table *t, char *err)
     o.activation_gamma = 1.0;
     o.newton_tol = 1e-10;
     o.newton_max_iter = 200;
+    o.newton_criterion = NSM_NEWTON_ABS_NORM2;   /* Siconos: |r|_2 <= tol */
     nsm_sim *s = tut_sim_new(model, &o, err);
     if (!s) { nsm_model_free(model); return -1; }
     long N = tut_steps(p, 3000);
