@@ -70,7 +70,8 @@ int tut_fail(char *err, const char *fmt, ...)
 
 static const tut_model *const all[] = {
     &tut_bouncing_ball_ts, &tut_bouncing_ball_gosi, &tut_column_of_beads,
-    &tut_double_pendulum, &tut_bouncing_ball_scleronomous, &tut_woodpecker,
+    &tut_double_pendulum, &tut_bouncing_ball_scleronomous,
+    &tut_ball_on_moving_plane, &tut_woodpecker,
     &tut_impacting_bar,
     &tut_bouncing_ball_ed, &tut_bouncing_ball_ed_rest, &tut_bouncing_ball_ed_two,
     &tut_friction_oscillator, &tut_pendulum_slider,

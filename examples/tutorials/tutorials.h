@@ -82,7 +82,7 @@ int tut_fail(char *err, const char *fmt, ...);
 /* the models (one file each) */
 extern const tut_model tut_bouncing_ball_ts, tut_bouncing_ball_gosi;
 extern const tut_model tut_column_of_beads;
-extern const tut_model tut_double_pendulum, tut_bouncing_ball_scleronomous;
+extern const tut_model tut_double_pendulum, tut_bouncing_ball_scleronomous, tut_ball_on_moving_plane;
 extern const tut_model tut_woodpecker, tut_impacting_bar;
 extern const tut_model tut_bouncing_ball_ed, tut_bouncing_ball_ed_rest,
     tut_bouncing_ball_ed_two;
