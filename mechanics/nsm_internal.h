@@ -55,6 +55,7 @@ struct nsm_relation {
     void *user;
     double *C, *D, *B, *e;    /* first-order linear; D, e may be NULL; D also compliant Lagrangian */
     nsm_time_fn e_fn; void *e_user; /* optional time-varying offset e(t) (first-order linear) */
+    nsm_fo_output_fn fo_h; nsm_fo_input_fn fo_g; /* first-order nonlinear */
     unsigned version;         /* bumped when H/b change */
 };
 
@@ -151,6 +152,11 @@ typedef struct nsm_idata {
     int active;
     double *y1_prev;          /* ẏ_k kept for Newton laws (m) */
     int reldeg;               /* relative degree (0, 1, 2); −1 not computed */
+    double *Dcur;             /* nonlinear first order: ∂h/∂λ at the iterate (m×m) */
+    double *r0;               /* nonlinear first order: g(λ^α) − B λ^α (ncols) */
+    double *Wr0[2];           /* W_j r0_j (n_j) */
+    double *lam_prev;         /* λ before the last solve (m) */
+    double *yalpha;           /* h(X^α, λ^α) at the iterate (m) */
     int proj_in;              /* combined projection: in this step's unilateral set */
 } nsm_idata;
 

@@ -107,7 +107,9 @@ nsm_ds *nsm_ds_first_order_lti_new(int n, const double *A, nsm_time_fn b,
  *  v[dof[b]](t) = fn(t)[b] (fn fills ndof values) or the constant v[b] when
  *  fn is NULL; the multipliers do not move them, and the impulse the
  *  imposition needs in each step is nsm_sim_bc_reaction (time-stepping
- *  only; nsm_ed_new refuses it). Copied; ndof = 0 removes them. */
+ *  only; nsm_ed_new refuses it). Copied; ndof = 0 removes them. Set it
+ *  (and θ, the first-order mass below) before nsm_sim_new: a simulation
+ *  reads them when it is created. */
 ns_status nsm_ds_set_boundary_condition(nsm_ds *ds, int ndof, const int *dof,
                                         const double *v, nsm_time_fn fn, void *user);
 /** θ of this system's integrator (default: the simulation's). */

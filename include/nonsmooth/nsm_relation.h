@@ -31,7 +31,8 @@ typedef enum nsm_relation_type {
     NSM_REL_LAGRANGIAN_SCLERONOMOUS,
     NSM_REL_LAGRANGIAN_RHEONOMOUS,
     NSM_REL_FIRST_ORDER_LINEAR,
-    NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR
+    NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR,
+    NSM_REL_FIRST_ORDER_NONLINEAR
 } nsm_relation_type;
 
 typedef struct nsm_relation nsm_relation;
@@ -52,6 +53,23 @@ nsm_relation *nsm_relation_lagrangian_compliant_linear_new(int m, int ncols,
                                                            const double *H,
                                                            const double *D,
                                                            const double *b);
+/** First-order nonlinear relation, output: y ← h(t, X, λ) (m values) and,
+ *  when non-NULL, C ← ∂h/∂X (m×nx), D ← ∂h/∂λ (m×m). */
+typedef int (*nsm_fo_output_fn)(double t, int nx, const double *X, int m,
+                                const double *lambda, double *y, double *C,
+                                double *D, void *user);
+/** First-order nonlinear relation, input: r ← g(t, λ) (nx values) and, when
+ *  non-NULL, B ← ∂g/∂λ (nx×m). g does not depend on X. */
+typedef int (*nsm_fo_input_fn)(double t, int nx, int m, const double *lambda,
+                               double *r, double *B, void *user);
+/** y = h(X, λ, t), r = g(λ, t) (both required). Euler–Moreau linearises
+ *  them at the Newton iterate (X^α, λ^α): the step's problem has the matrix
+ *  D + h C W B and the Newton loop iterates until λ and the systems settle
+ *  (newton_tol); relative degree taken as 0. Time-stepping only. */
+nsm_relation *nsm_relation_first_order_nonlinear_new(int m, int ncols,
+                                                     nsm_fo_output_fn h,
+                                                     nsm_fo_input_fn g,
+                                                     void *user);
 /** Replaces H (and b if non-NULL) of a Lagrangian linear relation, e.g. when
  *  a contact's normal turns between steps. */
 ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b);

@@ -29,12 +29,13 @@ nsm_ds *nsm_ds_lagrangian_lti_sparse_new(int n, const ns_matrix *M, const ns_mat
     if (!M) return nsm_ctor_fail("%s: M is NULL (required)", who);
     nsm_ds *ds = nsm_ds_alloc(NSM_DS_LAGRANGIAN_LTI_SPARSE, n, who);
     if (!ds) return NULL;
+    /* M's size first: it tells whether q0, v0 can hold n values */
+    ds->Ms = sparse_copy(who, "M", M, n);
+    if (!ds->Ms) { nsm_ds_free(ds); return NULL; }
     if (nsm_ctor_check(who, "q0", q0, (size_t)n, 0) || nsm_ctor_check(who, "v0", v0, (size_t)n, 0)) {
         nsm_ds_free(ds);
         return NULL;
     }
-    ds->Ms = sparse_copy(who, "M", M, n);
-    if (!ds->Ms) { nsm_ds_free(ds); return NULL; }
     if (C && !(ds->Cs = sparse_copy(who, "C", C, n))) { nsm_ds_free(ds); return NULL; }
     if (K && !(ds->Ks = sparse_copy(who, "K", K, n))) { nsm_ds_free(ds); return NULL; }
     ds->q0 = nsm_dup(q0, (size_t)n);

@@ -48,6 +48,10 @@ ns_status nsm_mj_build_W(const nsm_ds *ds, int j, nsm_dsdata *d, double h, doubl
     } else {
         for (size_t i = 0; i < nn; i++) W[i] = d->Mq[i] + h * th * d->J2[i] + h * h * th * th * d->J1[i];
     }
+    if (ds->nbc && !d->Wfull) {
+        nsm_set_err(err, "system %d: prescribed velocities were set after the simulation was created", j);
+        return NS_BAD_INPUT;
+    }
     if (ds->nbc) {
         /* prescribed velocities: keep W⁻¹, then identity on those rows and
          * columns (their velocity is imposed, not solved for) */
@@ -72,6 +76,10 @@ ns_status nsm_mj_build_W(const nsm_ds *ds, int j, nsm_dsdata *d, double h, doubl
 static ns_status impose_bc(const nsm_ds *ds, int j, nsm_dsdata *d, double t1, const double *base, double *rhs, char *err)
 {
     int n = ds->n;
+    if (!d->Wfull) {
+        nsm_set_err(err, "system %d: prescribed velocities were set after the simulation was created", j);
+        return NS_BAD_INPUT;
+    }
     memcpy(d->rhs0, rhs, (size_t)n * sizeof *rhs);
     memcpy(d->base, base, (size_t)n * sizeof *base);
     double *vb = d->w1;
@@ -167,7 +175,7 @@ static void update(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
     for (int i = 0; i < n; i++) d->q[i] = d->qk[i] + h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
     /* reaction of the prescribed velocities: the impulse that closes the
      * step's equation W⁻¹ (v − base) = rhs + p + R on their rows */
-    for (int b = 0; b < ds->nbc; b++) {
+    for (int b = 0; d->Wfull && b < ds->nbc; b++) {
         int i = ds->bc_dof[b];
         double a = 0.0;
         for (int c = 0; c < n; c++) a += d->Wfull[i + (size_t)c * n] * (d->v[c] - d->base[c]);

@@ -147,7 +147,7 @@ static void block_values(nsm_sim *s, int ia, int ib, double *X)
         }
     double sc = input_scale(s, A);
     if (sc != 1.0) for (size_t t = 0; t < (size_t)ma * mb; t++) X[t] *= sc;
-    const double *D = nsm_relation_kind_of(A->rel)->D(A->rel);
+    const double *D = da->Dcur ? da->Dcur : nsm_relation_kind_of(A->rel)->D(A->rel);
     if (ia == ib && D)
         for (size_t t = 0; t < (size_t)ma * ma; t++) X[t] += D[t];
 }
@@ -313,6 +313,24 @@ ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
     if (!rk->lagrangian && s->o.theta_output) {   /* X_{k+θ} without r */
         nsm_inter_gather(m, I, s->vqk, Q);
         for (int c = 0; c < r->ncols; c++) Z[c] = th * Z[c] + (1.0 - th) * Q[c];
+    }
+    if (rk->linearise) {
+        /* q = h^α + C (X_free − X^α) + h C W r0 − D λ^α */
+        nsm_inter_gather(m, I, s->vq, Q);
+        for (int c = 0; c < r->ncols; c++) Z[c] -= Q[c];
+        double sc = nsm_osi_of(&s->d[I->ds[0]])->input_scale(&s->step);
+        for (int k = 0; k < I->nds; k++) {
+            nsm_dsdata *dd = &s->d[I->ds[k]];
+            memcpy(d->Wr0[k], d->r0 + I->off[k], (size_t)dd->n * sizeof(double));
+            ns_factor_solve(dd->F_W, d->Wr0[k], 1, dd->n);
+            for (int i = 0; i < dd->n; i++) Z[I->off[k] + i] += sc * d->Wr0[k][i];
+        }
+        nsm_matvec(r->m, r->ncols, d->H, Z, qa);
+        for (int i = 0; i < r->m; i++) {
+            qa[i] += d->yalpha[i];
+            for (int c = 0; c < r->m; c++) qa[i] -= d->Dcur[i + (size_t)c * r->m] * d->lam0[c];
+        }
+        return NS_OK;
     }
     nsm_matvec(r->m, r->ncols, d->H, Z, qa);
     abs_matvec(r->m, r->ncols, d->H, Z, absq);

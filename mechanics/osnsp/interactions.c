@@ -31,6 +31,7 @@ static void idata_clear(nsm_idata *d)
 {
     free(d->y0); free(d->y1); free(d->lam0); free(d->lam1); free(d->H); free(d->G);
     free(d->WHt[0]); free(d->WHt[1]); free(d->y1_prev);
+    free(d->Dcur); free(d->r0); free(d->Wr0[0]); free(d->Wr0[1]); free(d->lam_prev); free(d->yalpha);
     memset(d, 0, sizeof *d);
 }
 
@@ -102,6 +103,25 @@ static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double 
         memcpy(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double));
         k->input(r, d->H, d->G);
         d->H_version++;
+    }
+    if (k->linearise) {
+        if (!d->Dcur) {
+            d->Dcur = calloc((size_t)m * m, sizeof(double));
+            d->r0 = calloc((size_t)nc, sizeof(double));
+            d->lam_prev = calloc((size_t)m, sizeof(double));
+            d->yalpha = calloc((size_t)m, sizeof(double));
+            for (int j = 0; j < I->nds; j++) d->Wr0[j] = calloc((size_t)s->d[I->ds[j]].n, sizeof(double));
+            if (!d->Dcur || !d->r0 || !d->lam_prev || !d->yalpha || !d->Wr0[0] || (I->nds == 2 && !d->Wr0[1])) {
+                nsm_set_err(s->err, "out of memory");
+                return NS_NO_MEMORY;
+            }
+        }
+        memcpy(d->yalpha, want_y ? d->y0 : y0, (size_t)m * sizeof(double));
+        int rc = k->linearise(r, t, Q, d->lam0, d->Dcur, d->G, d->r0, work);
+        if (rc != 0) {
+            nsm_set_err(s->err, "interaction %d (%s relation): a callback returned %d at t = %.17g", inter, k->name, rc, t);
+            return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT;
+        }
     }
     return NS_OK;
 }

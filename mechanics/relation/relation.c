@@ -11,6 +11,7 @@ static const nsm_relation_kind *const kinds[] = {
     [NSM_REL_LAGRANGIAN_RHEONOMOUS] = &nsm_rel_kind_rheonomous,
     [NSM_REL_FIRST_ORDER_LINEAR] = &nsm_rel_kind_first_order_linear,
     [NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR] = &nsm_rel_kind_lagrangian_compliant_linear,
+    [NSM_REL_FIRST_ORDER_NONLINEAR] = &nsm_rel_kind_first_order_nonlinear,
 };
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r) { return kinds[r->type]; }

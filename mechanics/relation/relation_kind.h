@@ -29,11 +29,18 @@ typedef struct nsm_relation_kind {
      * Lagrangian relation without D (λ enters q̈); −1 when undefined (≥ 2 for
      * a first-order relation). NULL: 2. */
     int (*relative_degree)(const nsm_relation *r, int row);
+    /* Nonlinear first-order relations (NULL otherwise): at (t, X, λ) the
+     * linearisation D ← ∂h/∂λ (m×m), G ← B = ∂g/∂λ (ncols×m), r0 ← g − B λ
+     * (ncols); work: ncols. */
+    int (*linearise)(const nsm_relation *r, double t, const double *X,
+                     const double *lam, double *D, double *G, double *r0,
+                     double *work);
 } nsm_relation_kind;
 
 extern const nsm_relation_kind nsm_rel_kind_lagrangian_linear,
     nsm_rel_kind_scleronomous, nsm_rel_kind_rheonomous,
-    nsm_rel_kind_first_order_linear, nsm_rel_kind_lagrangian_compliant_linear;
+    nsm_rel_kind_first_order_linear, nsm_rel_kind_lagrangian_compliant_linear,
+    nsm_rel_kind_first_order_nonlinear;
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r);
 

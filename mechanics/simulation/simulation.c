@@ -276,6 +276,10 @@ static ns_status solve_iteration(nsm_sim *s)
     s->solved_this_step = 0;
     for (int j = 0; j < s->nd; j++) memset(s->d[j].p, 0, (size_t)s->d[j].n * sizeof(double));
     if (s->nact == 0) return NS_OK;
+    for (int a = 0; a < s->nact; a++) {   /* λ^α of nonlinear first-order relations */
+        nsm_idata *d = &s->id[s->act[a]];
+        if (d->lam_prev) memcpy(d->lam_prev, d->lam0, (size_t)d->m * sizeof(double));
+    }
     ns_status st = nsm_osnsp_linearise(s, s->step.t1);
     if (st == NS_OK) st = nsm_osnsp_assemble(s);
     if (st == NS_OK) st = nsm_osnsp_solve(s);
@@ -314,6 +318,12 @@ static void apply_input(nsm_sim *s)
             double *target = osi->corrects_velocity ? d->v : d->q;
             double scale = osi->input_scale(&s->step);
             const double *WG = id->WHt[k];
+            if (id->Dcur) {   /* nonlinear first order: r = r0 + B λ */
+                for (int i = 0; i < n; i++) {
+                    target[i] += scale * id->Wr0[k][i];
+                    d->p[i] += id->r0[off + i];
+                }
+            }
             for (int c = 0; c < id->m; c++) {
                 double l = lam[c];
                 if (l == 0.0) continue;
@@ -377,7 +387,28 @@ static double newton_residual(nsm_sim *s)
         if (s->o.newton_criterion == NSM_NEWTON_ABS_NORM2) rj = a2;
         if (rj > r) r = rj;
     }
+    /* nonlinear first-order relations: the change of λ in the last solve,
+     * relative to its size */
+    for (int a = 0; s->solved_this_step && a < s->nact; a++) {
+        const nsm_idata *d = &s->id[s->act[a]];
+        if (!d->lam_prev || !nsm_relation_kind_of(s->model->inter[s->act[a]].rel)->linearise) continue;
+        double dl = 0.0, sz = 0.0;
+        for (int c = 0; c < d->m; c++) {
+            dl = fmax(dl, fabs(d->lam0[c] - d->lam_prev[c]));
+            sz = fmax(sz, fmax(fabs(d->lam0[c]), fabs(d->lam_prev[c])));
+        }
+        double rl = sz > 0.0 ? dl / sz : 0.0;
+        if (rl > r) r = rl;
+    }
     return r;
+}
+
+/* Some active interaction has a nonlinear first-order relation. */
+static int nonlinear_relations(const nsm_sim *s)
+{
+    for (int a = 0; a < s->nact; a++)
+        if (nsm_relation_kind_of(s->model->inter[s->act[a]].rel)->linearise) return 1;
+    return 0;
 }
 
 /* The velocity step: free state, one-step problem, Newton iterations,
@@ -390,7 +421,7 @@ static ns_status velocity_step(nsm_sim *s)
     if (st != NS_OK) return st;
     apply_input(s);
     int iter = 1;
-    if (s->newton) {
+    if (s->newton || nonlinear_relations(s)) {
         for (;;) {
             if (iter >= s->o.newton_max_iter) {
                 if (s->o.newton_max_iter > 1) s->stats.newton_nonconverged++;

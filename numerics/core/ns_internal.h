@@ -15,6 +15,13 @@
  *  NULL; returns st so that `return ns_fail(err, NS_BAD_INPUT, "...")`. */
 ns_status ns_fail(char *err, ns_status st, const char *fmt, ...) NS_PRINTF(3, 4);
 
+struct ns_options;
+/** Solver progress: formats the message and hands it to o->log at `level`
+ *  when a log callback is set and o->verbosity >= level; does nothing (and
+ *  formats nothing) otherwise. Messages longer than NS_ERRMSG_LEN are cut.
+ *  The one way solvers report progress. */
+void ns_log(const struct ns_options *o, int level, const char *fmt, ...) NS_PRINTF(3, 4);
+
 /** Allocation wrappers: never ask for 0 bytes, check n*size overflow. */
 void *ns_malloc(size_t n, size_t size);
 void *ns_calloc(size_t n, size_t size);

@@ -89,12 +89,8 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     if (st == NS_NO_MEMORY) return 1;
     double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     c->last_err = isfinite(e) ? e : INFINITY;
-    if (c->o->verbosity >= 1 && c->o->log) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
-                 s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
-        c->o->log(c->o->log_user, 1, msg);
-    }
+    ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
+           s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
     if (e < c->best_err) { c->best_err = e; memcpy(c->best, c->r, c->m * sizeof(double)); }
     return c->best_err <= c->o->tol || time_up(c);
 }
@@ -223,12 +219,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         double e = ns_fc_error(c.p, c.r, c.u, (ns_fc_norm)o->fc_norm);
         if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); }
         done = c.best_err <= tol || time_up(&c);
-        if (o->verbosity >= 1 && o->log) {
-            char msg[120];
-            snprintf(msg, sizeof msg, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e,
-                     ns_now() - c.t0);
-            o->log(o->log_user, 1, msg);
-        }
+        ns_log(o, 1, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e, ns_now() - c.t0);
     }
     for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     memcpy(r, c.best, c.m * sizeof(double));

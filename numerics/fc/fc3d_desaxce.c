@@ -64,11 +64,7 @@ ns_status ns_fc3d_desaxce(const ns_fc *p, double *r, double *u, const ns_options
         } else grew = 0;
         err = e;
         if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
-        if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "desaxce iteration %d rho %.3g error %.3e", it, rho, err);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "desaxce iteration %d rho %.3g error %.3e", it, rho, err);
         if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
             err = ns_fc_error(&view, r, u, nm);
         if (err <= o->tol) st = NS_CONVERGED;

@@ -62,11 +62,7 @@ ns_status ns_fc3d_fpp(const ns_fc *p, double *r, double *u, const ns_options *o,
         memcpy(uh, uhb, m * sizeof(double));
         err = eb;
         if (ratio < 0.3) rho *= 1.5;
-        if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "fpp iteration %d rho %.3g error %.3e", it, rho, err);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "fpp iteration %d rho %.3g error %.3e", it, rho, err);
         if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
             err = ns_fc_error(&view, r, u, nm);
         if (err <= o->tol) st = NS_CONVERGED;

@@ -143,11 +143,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
         last_check = it;
         if (light > 0 && isfinite(res->error)) kappa = res->error / light;
-        if (o->verbosity >= 2 && o->log) {
-            char msg[112];
-            snprintf(msg, sizeof msg, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
         if (late) { st = NS_TIME_LIMIT; break; }

@@ -309,11 +309,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             phi = ns_fc_phi_ac;
             nh = 0;
         }
-        if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "nsn iteration %d step %.3g error %.3e", it, t, err);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "nsn iteration %d step %.3g error %.3e", it, t, err);
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }

@@ -106,14 +106,12 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
             if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
         }
         if (o->verbosity >= 2 && o->log) {
-            char msg[260];
             double rn2 = 0, dr2 = 0;
             for (size_t i = 0; i < m; i++) { rn2 += r[i] * r[i]; dr2 += (r[i] - rk[i]) * (r[i] - rk[i]); }
-            snprintf(msg, sizeof msg,
+            ns_log(o, 2,
                      "prox iteration %d sigma %.3g error %.3e |r| %.6e |r - r_k| %.3e "
                      "(inner %s: nsn %d it to %.2e, nsgs %d sweeps)",
                      it, sigma, err, sqrt(rn2), sqrt(dr2), ns_status_name(is), nsn_it, nsn_err, gs_it);
-            o->log(o->log_user, 2, msg);
         }
         if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
             err = ns_fc_error(&view, r, u, nm);

@@ -163,11 +163,7 @@ ns_status ns_fc3d_tresca_fp(const ns_fc *p, double *r, double *u, const ns_optio
         res->iterations = it;
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
-        if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "tresca-fp iteration %d error %.3e", it, err);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "tresca-fp iteration %d error %.3e", it, err);
         if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
             err = ns_fc_error(&view, r, u, nm);
         if (err <= o->tol) st = NS_CONVERGED;

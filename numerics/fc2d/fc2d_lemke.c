@@ -571,14 +571,7 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
             if ((st = factorize(&S, res->message))) goto done;
             basic_values(&S, qs, x);
         }
-        if (o->verbosity >= 2 && o->log && (it + 1) % 1000 == 0) {
-            char msg[240];
-            snprintf(msg, sizeof msg, "fc2d lemke: pivot %d, z0 = %.3e, %ld LU (L+U %.0f), %ld Bt "
-                     "solves, %.2f s LU, %.2f s solves, eta %.0f avg, worst x %.1e", it + 1,
-                     S.pos[Z0] >= 0 ? x[S.pos[Z0]] : 0.0, S.factorizations, S.lunz, S.btrans,
-                     S.t_factor, S.t_solve, S.eta_total / (it + 1), -S.worst_neg);
-            o->log(o->log_user, 2, msg);
-        }
+        if ((it + 1) % 1000 == 0) ns_log(o, 2, "fc2d lemke: pivot %d, z0 = %.3e, %ld LU (L+U %.0f), %ld Bt " "solves, %.2f s LU, %.2f s solves, eta %.0f avg, worst x %.1e", it + 1, S.pos[Z0] >= 0 ? x[S.pos[Z0]] : 0.0, S.factorizations, S.lunz, S.btrans, S.t_factor, S.t_solve, S.eta_total / (it + 1), -S.worst_neg);
         entering = leaving < n ? leaving + n : leaving - n;
     }
     /* the last basis, solved afresh with the unscaled q */
@@ -595,16 +588,7 @@ finish:
         r[2 * a + 1] = z[4 * a + 1] - z[4 * a + 2];
     }
     res->error = ns_fc_error(P, r, u, (ns_fc_norm)o->fc_norm);
-    if (o->verbosity >= 1 && o->log) {
-        char msg[400];
-        snprintf(msg, sizeof msg, "fc2d lemke: %d pivots, %ld factorizations (%.3f s, last "
-                 "L+U %.0f nonzeros), %ld transposed solves for ties (%ld ties), %.3f s in solves, "
-                 "eta %.0f nonzeros on average, %ld small pivots, worst basic value at a "
-                 "refactorization %.1e", res->iterations, S.factorizations, S.t_factor, S.lunz,
-                 S.btrans, S.ties, S.t_solve, res->iterations ? S.eta_total / res->iterations : 0.0,
-                 S.small_pivots, -S.worst_neg);
-        o->log(o->log_user, 1, msg);
-    }
+    ns_log(o, 1, "fc2d lemke: %d pivots, %ld factorizations (%.3f s, last " "L+U %.0f nonzeros), %ld transposed solves for ties (%ld ties), %.3f s in solves, " "eta %.0f nonzeros on average, %ld small pivots, worst basic value at a " "refactorization %.1e", res->iterations, S.factorizations, S.t_factor, S.lunz, S.btrans, S.ties, S.t_solve, res->iterations ? S.eta_total / res->iterations : 0.0, S.small_pivots, -S.worst_neg);
     if (st == NS_NO_SOLUTION && res->error <= o->tol) {
         st = NS_CONVERGED;      /* the ray was met from a basis that already solves it */
         res->message[0] = '\0';

@@ -191,30 +191,16 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
                 gap *= 2;
             }
             next_try = it + gap;
-            if (o->verbosity >= 2 && o->log) {
-                char m2[160];
-                snprintf(m2, sizeof m2, "fc2d nsgs: sweep %d, active-set try %d: error %.3e (%s)",
-                         it, tries, e2, e2 == res->error ? "kept" : "dropped");
-                o->log(o->log_user, 2, m2);
-            }
+            ns_log(o, 2, "fc2d nsgs: sweep %d, active-set try %d: error %.3e (%s)", it, tries, e2, e2 == res->error ? "kept" : "dropped");
             if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         }
-        if (o->verbosity >= 2 && o->log && (it / every) % 100 == 0) {
-            char m2[112];
-            snprintf(m2, sizeof m2, "fc2d nsgs: sweep %d error %.3e", it, res->error);
-            o->log(o->log_user, 2, m2);
-        }
+        if ((it / every) % 100 == 0) ns_log(o, 2, "fc2d nsgs: sweep %d error %.3e", it, res->error);
         if (late) {
             st = ns_fail(res->message, NS_TIME_LIMIT, "fc2d nsgs: time limit after %d sweeps", it);
             break;
         }
     }
-    if (o->verbosity >= 1 && o->log) {
-        char m2[160];
-        snprintf(m2, sizeof m2, "fc2d nsgs: %d sweeps, %d active-set tries, %d kept, error %.3e",
-                 res->iterations, tries, accepted, res->error);
-        o->log(o->log_user, 1, m2);
-    }
+    ns_log(o, 1, "fc2d nsgs: %d sweeps, %d active-set tries, %d kept, error %.3e", res->iterations, tries, accepted, res->error);
 done:
     free(order); free(cnt); free(cs); free(rp); free(up);
     return st;

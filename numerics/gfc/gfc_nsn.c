@@ -181,11 +181,7 @@ ns_status ns_gfc_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
         memcpy(x, xt, (size_t)N * sizeof(double));
         err = ns_gfc_error(p, x, x + n, u, ew);
         if (err < best_err) { best_err = err; memcpy(best, x, (size_t)N * sizeof(double)); }
-        if (o->verbosity >= 2 && o->log) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "gfc nsn-ac iteration %d step %.3g error %.3e", it, t, err);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "gfc nsn-ac iteration %d step %.3g error %.3e", it, t, err);
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }

@@ -249,12 +249,7 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
         pos[entering] = r;
         pos[leaving] = -1;
         res->iterations = it + 1;
-        if (o->verbosity >= 2 && o->log) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "lemke: pivot %d row %d, z0 = %g", it + 1,
-                     (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "lemke: pivot %d row %d, z0 = %g", it + 1, (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
         if (leaving == Z0) { st = NS_CONVERGED; break; }
         entering = leaving < n ? leaving + n : leaving - n;
     }

@@ -346,13 +346,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
                 }
             }
         }
-        if (o->verbosity >= 2 && o->log) {
-            char msg[160];
-            snprintf(msg, sizeof msg, "%s: iteration %d, step %g (%s), error %.3e",
-                     name, it + 1, t, newton ? "newton" : lm ? "levenberg-marquardt" : "gradient",
-                     res->error);
-            o->log(o->log_user, 2, msg);
-        }
+        ns_log(o, 2, "%s: iteration %d, step %g (%s), error %.3e", name, it + 1, t, newton ? "newton" : lm ? "levenberg-marquardt" : "gradient", res->error);
     }
     if (res->error <= o->tol) st = NS_CONVERGED;
     /* polish on the active set (unless that very set was just tried):

@@ -1,6 +1,7 @@
 /* problem.c — the tagged union of all problem kinds, and solution vectors. */
 #include "nonsmooth/ns_problem.h"
 #include "core/ns_internal.h"
+#include "problems/kind_ops.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -78,69 +79,23 @@ ns_problem *ns_problem_from_gmp(ns_gmp *x)
 ns_status ns_problem_validate(const ns_problem *p, char *err)
 {
     if (!p) return NS_BAD_INPUT;
-    switch (p->kind) {
-    case NS_KIND_LCP: return ns_lcp_validate(p->u.lcp, err);
-    case NS_KIND_MLCP: return ns_mlcp_validate(p->u.mlcp, err);
-    case NS_KIND_RELAY: return ns_relay_validate(p->u.relay, err);
-    case NS_KIND_AVI: return ns_avi_validate(p->u.avi, err);
-    case NS_KIND_EQUALITY: return ns_equality_validate(p->u.equality, err);
-    case NS_KIND_FC2D: case NS_KIND_FC3D: {
-        ns_status st = ns_fc_validate(p->u.fc, err);
-        if (!st && p->u.fc->dim != (p->kind == NS_KIND_FC2D ? 2 : 3))
-            return ns_fail(err, NS_BAD_INPUT, "%s: dim %d disagrees with the kind",
-                           ns_kind_name(p->kind), p->u.fc->dim);
-        return st;
-    }
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D: {
-        ns_status st = ns_gfc_validate(p->u.gfc, err);
-        if (!st && p->u.gfc->dim != (p->kind == NS_KIND_GFC2D ? 2 : 3))
-            return ns_fail(err, NS_BAD_INPUT, "%s: dim %d disagrees with the kind",
-                           ns_kind_name(p->kind), p->u.gfc->dim);
-        return st;
-    }
-    case NS_KIND_GMP: return ns_gmp_validate(p->u.gmp, err);
-    default: return ns_fail(err, NS_BAD_INPUT, "problem: unknown kind %d", (int)p->kind);
-    }
+    const ns_kind_ops *k = ns_kind_ops_of(p->kind);
+    if (!k) return ns_fail(err, NS_BAD_INPUT, "problem: unknown kind %d", (int)p->kind);
+    return k->validate(p, err);
 }
 
 ns_int ns_problem_size(const ns_problem *p)
 {
-    if (!p) return 0;
-    switch (p->kind) {
-    case NS_KIND_LCP: return p->u.lcp->n;
-    case NS_KIND_MLCP: return p->u.mlcp->n + p->u.mlcp->m;
-    case NS_KIND_RELAY: return p->u.relay->n;
-    case NS_KIND_AVI: return p->u.avi->n;
-    case NS_KIND_EQUALITY: return p->u.equality->n;
-    case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->dim * p->u.fc->nc;
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D: return p->u.gfc->dim * p->u.gfc->nc;
-    case NS_KIND_GMP: return p->u.gmp->n;
-    default: return 0;
-    }
+    const ns_kind_ops *k = p ? ns_kind_ops_of(p->kind) : NULL;
+    return k ? k->size(p) : 0;
 }
 
 void ns_problem_free(ns_problem *p)
 {
     if (!p) return;
-    switch (p->kind) {
-    case NS_KIND_LCP: ns_lcp_free(p->u.lcp); break;
-    case NS_KIND_MLCP: ns_mlcp_free(p->u.mlcp); break;
-    case NS_KIND_RELAY: ns_relay_free(p->u.relay); break;
-    case NS_KIND_AVI: ns_avi_free(p->u.avi); break;
-    case NS_KIND_EQUALITY: ns_equality_free(p->u.equality); break;
-    case NS_KIND_FC2D: case NS_KIND_FC3D: ns_fc_free(p->u.fc); break;
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D: ns_gfc_free(p->u.gfc); break;
-    case NS_KIND_GMP: ns_gmp_free(p->u.gmp); break;
-    default: break;
-    }
+    const ns_kind_ops *k = ns_kind_ops_of(p->kind);
+    if (k) k->release(p);
     free(p);
-}
-
-static void add_vec(ns_solution *s, const char *name, ns_int len)
-{
-    s->name[s->nvec] = name;
-    s->len[s->nvec] = len < 0 ? 0 : len;
-    s->nvec++;
 }
 
 /* Names and lengths of p's solution vectors (no allocation); 0 if the kind
@@ -149,28 +104,9 @@ int ns_solution_layout(const ns_problem *p, ns_solution *s)
 {
     s->nvec = 0;
     s->kind = p->kind;
-    switch (p->kind) {
-    case NS_KIND_LCP:
-        add_vec(s, "z", p->u.lcp->n); add_vec(s, "w", p->u.lcp->n); break;
-    case NS_KIND_RELAY:
-        add_vec(s, "z", p->u.relay->n); add_vec(s, "w", p->u.relay->n); break;
-    case NS_KIND_MLCP:
-        add_vec(s, "u", p->u.mlcp->n); add_vec(s, "v", p->u.mlcp->m);
-        add_vec(s, "w", p->u.mlcp->n + p->u.mlcp->m); break;
-    case NS_KIND_AVI: add_vec(s, "z", p->u.avi->n); break;
-    case NS_KIND_EQUALITY: add_vec(s, "z", p->u.equality->n); break;
-    case NS_KIND_FC2D: case NS_KIND_FC3D: {
-        ns_int m = p->u.fc->dim * p->u.fc->nc;
-        add_vec(s, "r", m); add_vec(s, "u", m); break;
-    }
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D: {
-        ns_int m = p->u.gfc->dim * p->u.gfc->nc;
-        add_vec(s, "v", p->u.gfc->n); add_vec(s, "u", m); add_vec(s, "r", m); break;
-    }
-    case NS_KIND_GMP:
-        add_vec(s, "reaction", p->u.gmp->n); add_vec(s, "velocity", p->u.gmp->n); break;
-    default: return 0;
-    }
+    const ns_kind_ops *k = ns_kind_ops_of(p->kind);
+    if (!k) return 0;
+    k->layout(p, s);
     return 1;
 }
 

@@ -3,6 +3,7 @@
 #include "nonsmooth/ns_solver.h"
 #include "nonsmooth/ns_residual.h"
 #include "core/ns_internal.h"
+#include "problems/kind_ops.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,47 +38,9 @@ static ns_status check_solution(const ns_problem *p, const ns_solution *sol,
 static ns_status dispatch(const ns_solver_info *s, const ns_problem *p,
                           ns_solution *sol, const ns_options *o, ns_result *res)
 {
-    double **v = sol->vec;
-    switch (p->kind) {
-    case NS_KIND_LCP: return s->fn.lcp(p->u.lcp, v[0], v[1], o, res);
-    case NS_KIND_RELAY: return s->fn.relay(p->u.relay, v[0], v[1], o, res);
-    case NS_KIND_MLCP: {
-        /* the MLCP solvers work on z = (u, v) in one array: w holds n+m
-         * values and doubles as z's storage is not possible, so use w as
-         * output and copy (u, v) in and out of a contiguous z. */
-        const ns_mlcp *m = p->u.mlcp;
-        size_t N = (size_t)(m->n + m->m);
-        double *z = ns_malloc(N, sizeof(double));
-        if (!z) return ns_fail(res->message, NS_NO_MEMORY, "mlcp: out of memory");
-        memcpy(z, v[0], (size_t)m->n * sizeof(double));
-        memcpy(z + m->n, v[1], (size_t)m->m * sizeof(double));
-        ns_status st = s->fn.mlcp(m, z, v[2], o, res);
-        memcpy(v[0], z, (size_t)m->n * sizeof(double));
-        memcpy(v[1], z + m->n, (size_t)m->m * sizeof(double));
-        free(z);
-        return st;
-    }
-    case NS_KIND_AVI: {
-        double *w = ns_malloc((size_t)p->u.avi->n, sizeof(double));
-        if (!w) return ns_fail(res->message, NS_NO_MEMORY, "avi: out of memory");
-        ns_status st = s->fn.avi(p->u.avi, v[0], w, o, res);
-        free(w);
-        return st;
-    }
-    case NS_KIND_EQUALITY: {
-        double *w = ns_malloc((size_t)p->u.equality->n, sizeof(double));
-        if (!w) return ns_fail(res->message, NS_NO_MEMORY, "equality: out of memory");
-        ns_status st = s->fn.equality(p->u.equality, v[0], w, o, res);
-        free(w);
-        return st;
-    }
-    case NS_KIND_FC2D: case NS_KIND_FC3D:
-        return s->fn.fc(p->u.fc, v[0], v[1], o, res);
-    case NS_KIND_GFC2D: case NS_KIND_GFC3D:
-        return s->fn.gfc(p->u.gfc, v[0], v[1], v[2], o, res);
-    case NS_KIND_GMP: return s->fn.gmp(p->u.gmp, v[0], v[1], o, res);
-    default: return ns_fail(res->message, NS_BAD_INPUT, "solve: unknown kind");
-    }
+    const ns_kind_ops *k = ns_kind_ops_of(p->kind);
+    if (!k) return ns_fail(res->message, NS_BAD_INPUT, "solve: unknown kind");
+    return k->dispatch(s, p, sol, o, res);
 }
 
 /* Unknowns are the leading vectors: all but the last for every kind with a

@@ -62,26 +62,31 @@ static int by_hand(nsm_activation rule, double gamma, double h)
 static void test_rules(void **state)
 {
     (void)state;
-    const double h = 0.01;   /* the rules then differ by whole steps */
+    /* h = 0.017: gamma 0 > standard = gamma 1 > predicted (26, 25, 25, 24) */
+    const double hs[2] = { 0.01, 0.017 };
     struct { nsm_activation rule; double gamma; const char *name; } cases[] = {
         { NSM_ACTIVATION_GAMMA, 0.5, "standard y_k + h/2 y'_k" },
         { NSM_ACTIVATION_GAMMA, 0.0, "gamma = 0" },
         { NSM_ACTIVATION_GAMMA, 1.0, "gamma = 1" },
         { NSM_ACTIVATION_PREDICTED, 0.5, "predicted y(q_k + h v_k) + h/2 y'_k" },
     };
-    int ks[4];
-    for (int c = 0; c < 4; c++) {
-        double t = 0.0;
-        int k = first_active_step(cases[c].rule, cases[c].gamma, h, &t);
-        int kh = by_hand(cases[c].rule, cases[c].gamma, h);
-        printf("%-40s first active step %d (t = %.2f), by hand %d\n", cases[c].name, k, t, kh);
-        assert_int_equal(k, kh);
-        ks[c] = k;
+    for (int ih = 0; ih < 2; ih++) {
+        double h = hs[ih];
+        int ks[4];
+        for (int c = 0; c < 4; c++) {
+            double t = 0.0;
+            int k = first_active_step(cases[c].rule, cases[c].gamma, h, &t);
+            int kh = by_hand(cases[c].rule, cases[c].gamma, h);
+            printf("h = %.3f %-40s first active step %d (t = %.3f), by hand %d\n", h, cases[c].name, k, t, kh);
+            assert_int_equal(k, kh);
+            ks[c] = k;
+        }
+        /* the rules are ordered: a longer look-ahead activates earlier */
+        assert_true(ks[2] <= ks[0] && ks[0] <= ks[1]);
+        assert_true(ks[3] <= ks[0]);
+        assert_true(ks[1] > ks[2]);
+        if (ih == 1) { assert_true(ks[1] > ks[0]); assert_true(ks[3] < ks[2]); }
     }
-    /* the rules are ordered: a later look-ahead activates earlier */
-    assert_true(ks[2] <= ks[0] && ks[0] <= ks[1]);
-    assert_true(ks[3] <= ks[0]);
-    assert_true(ks[1] > ks[2]);
 }
 
 static void test_bad_options(void **state)

@@ -57,6 +57,21 @@ static void test_boundary_condition(void **state)
     assert_true(fabs(nsm_sim_y(s, 0, 0)[0] + 0.5 * o.h * 0.5) < 1e-12);
     assert_true(fabs(R / o.h - (Mp + Mb) * GRAV) < 1e-9);
     nsm_sim_free(s);
+    /* set after the simulation was created: refused at the next step, no crash */
+    nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 0, NULL, NULL, NULL, NULL);
+    {
+        nsm_model *m3 = nsm_model_new();
+        double M3 = 1.0, z = 0.0;
+        int d3 = nsm_model_add_ds(m3, nsm_ds_lagrangian_lti_new(1, &M3, &z, &z));
+        nsm_sim *s3 = nsm_sim_new(m3, &o, err);
+        assert_non_null(s3);
+        int dof3 = 0;
+        assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m3, d3), 1, &dof3, &vbar, NULL, NULL), NS_OK);
+        assert_int_equal(nsm_sim_step(s3), NS_BAD_INPUT);
+        assert_non_null(strstr(nsm_sim_error(s3), "after the simulation was created"));
+        nsm_sim_free(s3);
+        nsm_model_free(m3);
+    }
     /* bad input */
     int bad = 3;
     assert_int_equal(nsm_ds_set_boundary_condition(nsm_model_ds(m, ball), 1, &bad, &vbar, NULL, NULL), NS_BAD_INPUT);
@@ -276,6 +291,79 @@ static void test_compliant_relation(void **state)
     nsm_model_free(m);
 }
 
+/* First-order nonlinear relation y = x + λ + c λ³, r = λ on ẋ = r (x0 = −1),
+ * complementarity: each step must satisfy x_{k+1} = x_k + h λ and
+ * 0 ≤ x_{k+1} + λ + c λ³ ⊥ λ ≥ 0, recomputed here; with c = 0 the run
+ * equals the first-order linear relation y = x + λ, r = λ. */
+static int fo_h(double t, int nx, const double *X, int m, const double *l, double *y, double *C, double *D, void *u)
+{
+    (void)t; (void)nx; (void)m;
+    double c = *(double *)u;
+    if (y) y[0] = X[0] + l[0] + c * l[0] * l[0] * l[0];
+    if (C) C[0] = 1.0;
+    if (D) D[0] = 1.0 + 3.0 * c * l[0] * l[0];
+    return 0;
+}
+static int fo_g(double t, int nx, int m, const double *l, double *r, double *B, void *u)
+{
+    (void)t; (void)nx; (void)m; (void)u;
+    r[0] = l[0];
+    if (B) B[0] = 1.0;
+    return 0;
+}
+
+static double run_fo(int nonlinear, double c, double *worst_res, long *iters)
+{
+    nsm_model *m = nsm_model_new();
+    double A = 0.0, x0 = -1.0, one = 1.0;
+    nsm_model_add_ds(m, nsm_ds_first_order_lti_new(1, &A, NULL, NULL, &x0));
+    int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+    nsm_relation *r = nonlinear ? nsm_relation_first_order_nonlinear_new(1, 1, fo_h, fo_g, &c)
+                                : nsm_relation_first_order_linear_new(1, 1, &one, &one, &one, NULL);
+    int in = nsm_model_add_interaction(m, r, law, 0, -1);
+    assert_true(in >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.1;
+    o.newton_tol = 1e-12;
+    o.solver_options.tol = 1e-14;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    *worst_res = 0.0;
+    for (int k = 0; k < 30; k++) {
+        double xk = nsm_sim_x(s, 0)[0];
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        double x = nsm_sim_x(s, 0)[0], l = nsm_sim_lambda(s, in, 0)[0];
+        double y = x + l + c * l * l * l;
+        assert_true(l >= -1e-14);
+        assert_true(y >= -1e-10);
+        *worst_res = fmax(*worst_res, fabs(x - xk - o.h * l));
+        *worst_res = fmax(*worst_res, fabs(fmin(l, y)));   /* complementarity */
+    }
+    *iters = nsm_sim_get_stats(s)->newton_iterations;
+    double x = nsm_sim_x(s, 0)[0];
+    nsm_sim_free(s);
+    nsm_model_free(m);
+    return x;
+}
+
+static void test_first_order_nonlinear_relation(void **state)
+{
+    (void)state;
+    double res, res_lin;
+    long it, it_lin;
+    double xnl = run_fo(1, 2.0, &res, &it);
+    printf("first-order nonlinear relation (c = 2): step equations hold to %.2e, %ld Newton solves in 30 steps, x(3) = %.15g\n",
+           res, it, xnl);
+    assert_true(res <= 1e-12);
+    assert_true(it > 30);   /* it iterates */
+    double x0 = run_fo(1, 0.0, &res, &it);
+    double xl = run_fo(0, 0.0, &res_lin, &it_lin);
+    printf("c = 0 vs the linear relation: x(3) %.17g vs %.17g\n", x0, xl);
+    assert_true(fabs(x0 - xl) <= 1e-14);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +373,7 @@ int main(void)
         cmocka_unit_test(test_offset_function),
         cmocka_unit_test(test_relative_degree),
         cmocka_unit_test(test_compliant_relation),
+        cmocka_unit_test(test_first_order_nonlinear_relation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
