@@ -135,7 +135,9 @@ static int run(const tut_params *p, tut_table *t, char *err)
     tut_sim_options(&o, p, 1e-4, 0.5, "enum", 1e-8);
     o.activation = NSM_ACTIVATION_GAMMA;
     o.activation_gamma = 0.0;
-    o.newton_max_iter = 1;
+    o.newton_criterion = NSM_NEWTON_ABS_NORM2;   /* Siconos' defaults: |r|_2 <= 1e-6, 50 */
+    o.newton_tol = 1e-6;
+    o.newton_max_iter = 50;
     o.projection = NSM_PROJECTION_DIRECT;
     o.projection_max_iter = 10;
     o.projection_tol = o.projection_tol_unilateral = 1e-10;
