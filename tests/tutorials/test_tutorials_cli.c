@@ -1,0 +1,116 @@
+#define _POSIX_C_SOURCE 200809L
+/* test_tutorials_cli.c — the `tutorials` program's command line (issue 13
+ * item 1): --list gives only names of issue 13 (the refs' file names),
+ * --out writes the ref's layout ('rows cols' then rows of that width, the
+ * first row the model's initial state), --steps N gives N + 1 rows, --svg
+ * writes the plot, --help exits 0, bad input exits 2 with a message. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "ns_test.h"
+
+static const char *const issue_names[] = {
+    "BouncingBallTS", "BouncingBallTS-MoreauJeanGOSI", "ColumnOfBeadsTS", "DoublePendulumResult",
+    "BouncingBallTS-Scleronomous", "BallOnMovingPlane", "Woodpecker", "ImpactingBar", "BouncingBallED",
+    "BouncingBallED-withRestingContact", "BouncingBallED-TwoContacts", "FrictionOscillator", "PendulumSlider",
+    "CircuitRLCD", "DiodeBridge", "DiodeBridgeCapFilter", "BouncingBallTS-MoreauJeanDirectProjectionOSI",
+    "BouncingBallTS-MoreauJeanCombinedProjectionOSI", "SliderCrankMoreauJeanDirectProjectionOSI", "NonLinearSwitch",
+};
+
+static int run(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/tutorials %s >/dev/null 2>&1", NS_BIN_DIR, args);
+    int rc = system(cmd);
+    return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+static void test_list(void **state)
+{
+    char cmd[1024], line[256];
+    snprintf(cmd, sizeof cmd, "%s/tutorials --list", NS_BIN_DIR);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    int n = 0, has_bb = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        int known = 0;
+        for (size_t i = 0; i < sizeof issue_names / sizeof issue_names[0]; i++) known |= !strcmp(line, issue_names[i]);
+        if (!known) fail_msg("--list gives '%s', not a name of issue 13", line);
+        has_bb |= !strcmp(line, "BouncingBallTS");
+        n++;
+    }
+    assert_int_equal(pclose(f), 0);
+    assert_true(n >= 15);
+    assert_true(has_bb);
+}
+
+static void test_out_layout(void **state)
+{
+    char path[512], args[1024];
+    ns_test_tmpname(path, sizeof path, "_tut.dat");
+    snprintf(args, sizeof args, "BouncingBallTS --steps 10 --quiet --out %s", path);
+    assert_int_equal(run(args), 0);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    long rows, cols;
+    assert_int_equal(fscanf(f, "%ld %ld", &rows, &cols), 2);
+    assert_int_equal(rows, 11);
+    assert_int_equal(cols, 5);
+    double v[5];
+    for (int j = 0; j < 5; j++) assert_int_equal(fscanf(f, "%lf", &v[j]), 1);
+    assert_true(v[0] == 0.0 && v[1] == 1.0 && v[2] == 0.0);  /* t0, z0, v0 */
+    long n = 0;
+    double x;
+    while (fscanf(f, "%lf", &x) == 1) n++;
+    assert_int_equal(n, 10 * 5);   /* the 10 rows after the first */
+    fclose(f);
+    remove(path);
+}
+
+static void test_svg(void **state)
+{
+    char dir[512], args[1024], path[1024];
+    ns_test_tmpname(dir, sizeof dir, "_tutsvg");
+    snprintf(args, sizeof args, "FrictionOscillator --steps 50 --quiet --svg %s", dir);
+    assert_int_equal(run(args), 0);
+    snprintf(path, sizeof path, "%s/FrictionOscillator.svg", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char head[64] = "";
+    assert_non_null(fgets(head, sizeof head, f));
+    assert_non_null(strstr(head, "<svg") ? head : strstr(head, "<?xml"));
+    fclose(f);
+}
+
+static void test_bad_input(void **state)
+{
+    assert_int_equal(run("--help"), 0);
+    assert_int_equal(run(""), 2);
+    assert_int_equal(run("NoSuchModel"), 2);
+    assert_int_equal(run("BouncingBallTS --steps 0"), 2);
+    assert_int_equal(run("BouncingBallTS --steps 1x"), 2);
+    assert_int_equal(run("BouncingBallTS --h -1"), 2);
+    assert_int_equal(run("BouncingBallTS --e 2"), 2);
+    assert_int_equal(run("ImpactingBar --nodes 1"), 2);
+    assert_int_equal(run("BouncingBallTS --frobnicate 3"), 2);
+    assert_int_equal(run("BouncingBallTS --out"), 2);
+    assert_int_equal(run("BouncingBallTS --out /nonexistent/dir/x.dat --quiet"), 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_list),
+        cmocka_unit_test(test_out_layout),
+        cmocka_unit_test(test_svg),
+        cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
