@@ -10,7 +10,7 @@
  *   2. Lemke with the covering vector d_i = max_j |M_ij| (row-scale
  *      invariant), then with a fixed pseudo-random d in [1, 2];
  *   3. Lemke–Howson when M has bimatrix structure [[0, A], [Bᵀ, 0]],
- *      A, B > 0, q < 0 (lcp_lh.c);
+ *      A, B > 0, q < 0 (lcp_lh.c) — for such M right after step 1;
  *   4. principal pivoting (lcp_ppm.c: block pivoting, Murty's rule);
  *   5. the semismooth Newton (Fischer–Burmeister, with its line search and
  *      gradient safeguard) from the best point so far;
@@ -31,13 +31,22 @@
 
 ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *z,
                             double *w, const ns_options *o, ns_kernel_error_fn err,
-                            const void *ctx, ns_result *res, double *cert_y)
+                            const void *ctx, ns_result *res, double **cert_y)
 {
     size_t un = (size_t)n;
+    *cert_y = NULL;
     res->iterations = 0;
-    double t0 = ns_now();
+    /* step 1 first, with nothing else allocated: a problem lemke solves
+     * costs what lemke costs */
+    double *ray = ns_malloc(un + 1, sizeof(double));
+    if (!ray) return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
+    ns_status s0 = ns_lemke_dense_ex(n, M, q, NULL, z, w, o, err, ctx, res, ray);
+    if (s0 == NS_CONVERGED && res->error <= o->tol) { free(ray); return NS_CONVERGED; }
+    if (!ns_status_is_outcome(s0) && s0 != NS_SINGULAR) { free(ray); return s0; }
+    int first_iters = res->iterations;
+    double t0 = ns_now();   /* lemke kept its own limit; the rest share one */
     double *zb = ns_malloc(un + 1, sizeof(double)), *wb = ns_malloc(un + 1, sizeof(double));
-    double *ray = ns_malloc(un + 1, sizeof(double)), *d = ns_malloc(un + 1, sizeof(double));
+    double *d = ns_malloc(un + 1, sizeof(double));
     double *lo = ns_calloc(un + 1, sizeof(double)), *hi = ns_malloc(un + 1, sizeof(double));
     unsigned char *type = ns_malloc(un + 1, 1);
     if (!zb || !wb || !ray || !d || !lo || !hi || !type) {
@@ -50,22 +59,28 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
     memset(&cert, 0, sizeof cert);
     double best = INFINITY;
     ns_status st = NS_FAILED;
-    int total = 0, have_cert = 0;
+    int total = first_iters, have_cert = 0;
     char why[NS_ERRMSG_LEN] = "";
-    for (int step = 0; step < 8; step++) {
+    /* the order of the steps; a game goes to Lemke–Howson right after Lemke */
+    int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
+    if (ns_bimatrix_split(n, M, q)) { order[1] = 3; order[2] = 1; order[3] = 2; }
+    for (int k = 0; k < 8; k++) {
+        int step = order[k];
+        ns_result r;
+        ns_result_init(&r);
+        ns_status s = NS_UNSUPPORTED;
+        if (step == 0) {   /* done above: its outcome */
+            s = s0;
+            r.error = res->error;
+            goto judge;
+        }
         ns_options os = *o;
         if (o->time_limit > 0) {
             os.time_limit = o->time_limit - (ns_now() - t0);
             if (os.time_limit <= 0) { st = NS_TIME_LIMIT; break; }
         }
-        ns_result r;
-        ns_result_init(&r);
-        ns_status s = NS_UNSUPPORTED;
         memset(z, 0, un * sizeof(double));
         switch (step) {
-        case 0:
-            s = ns_lemke_dense_ex(n, M, q, NULL, z, w, &os, err, ctx, &r, ray);
-            break;
         case 1:
             for (ns_int i = 0; i < n; i++) {
                 double a = 0.0;
@@ -84,7 +99,7 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
             break;
         }
         case 3:
-            if (!ns_bimatrix_split(n, M, q)) continue;
+            if (order[1] != 3) continue;
             s = ns_lh_dense(n, M, q, z, w, &os, err, ctx, &r);
             break;
         case 4:
@@ -112,6 +127,7 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
         }
         }
         total += r.iterations;
+judge:
         ns_log(o, 1, "lcp auto: step %d: %s, error %.3g", step, ns_status_name(s), r.error);
         double e = err(ctx, z, w);
         if (isfinite(e) && e < best) {
@@ -138,8 +154,10 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
     if (st != NS_CONVERGED && isfinite(best)) memcpy(z, zb, un * sizeof(double));
     else if (st != NS_CONVERGED) memset(z, 0, un * sizeof(double));
     res->error = err(ctx, z, w);
+    if (st == NS_CONVERGED) res->message[0] = '\0';
     if (st == NS_NO_SOLUTION && have_cert) {
-        memcpy(cert_y, cert.y, un * sizeof(double));
+        *cert_y = cert.y;
+        cert.y = NULL;
         ns_fail(res->message, NS_NO_SOLUTION, "auto: infeasible, Farkas certificate checked");
     } else if (st != NS_CONVERGED && st != NS_TIME_LIMIT) {
         st = ns_fail(res->message, NS_FAILED, "auto: no method reached tol (best error %.3g) "
@@ -169,13 +187,9 @@ static void set_cert(ns_result *res, double *y, ns_int n, const char *source)
 ns_status ns_lcp_auto(const ns_lcp *p, double *z, double *w, const ns_options *o,
                       ns_result *res)
 {
-    double *M = ns_dense_copy(p->M);
-    double *y = ns_malloc((size_t)p->n + 1, sizeof(double));
-    if (!M || !y) {
-        free(M); free(y);
-        return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
-    }
-    ns_status st = ns_lcp_auto_dense(p->n, M, p->q, z, w, o, lcp_err, p, res, y);
+    double *M = ns_dense_copy(p->M), *y = NULL;
+    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
+    ns_status st = ns_lcp_auto_dense(p->n, M, p->q, z, w, o, lcp_err, p, res, &y);
     if (st == NS_NO_SOLUTION) { set_cert(res, y, p->n, "lcp auto"); y = NULL; }
     free(M); free(y);
     return st;

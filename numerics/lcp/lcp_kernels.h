@@ -126,10 +126,11 @@ ns_status ns_lh_dense(ns_int n, const double *M, const double *q, double *z, dou
                       ns_result *res);
 
 /** The auto chain (lcp_auto.c) on a dense plain LCP. NS_NO_SOLUTION only
- *  with a checked Farkas certificate, written to cert_y (n). */
+ *  with a checked Farkas certificate, returned in *cert_y (n doubles the
+ *  caller frees; NULL otherwise). */
 ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *z,
                             double *w, const ns_options *o, ns_kernel_error_fn err,
-                            const void *ctx, ns_result *res, double *cert_y);
+                            const void *ctx, ns_result *res, double **cert_y);
 
 /** Dense column-major copy of any matrix (NULL on failure). */
 double *ns_dense_copy(const ns_matrix *A);

@@ -15,7 +15,9 @@
  * The equilibrium (x̂, ŷ), normalised to probabilities, gives the LCP's
  * solution x = x̂ / min_j (Bsᵀx̂)_j, y = ŷ / min_i (As ŷ)_i: the support of
  * x̂ is among the rows where As ŷ is least, so w = Mz + q ≥ 0 and z ⊥ w.
- * Dense basis inverse, O(n²) per pivot. */
+ * Dense basis inverse, O(n²) per pivot. A path longer than 10 n + 100
+ * pivots is abandoned (rounding can make the lexicographic rule cycle on
+ * games with many exact ties) and the next label dropped, up to 16 labels. */
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
@@ -151,8 +153,11 @@ ns_status ns_lh_dense(ns_int n, const double *M, const double *q, double *z, dou
             if ((i < m) != (j < m)) P[i + (size_t)j * n] = (i < m ? cA : cB) - P[i + (size_t)j * n];
     double ebest = INFINITY;
     int total = 0;
-    int max_piv = o->max_iter > 0 ? o->max_iter : 100000;
-    for (ns_int k0 = 0; k0 < n && k0 < 4; k0++) {
+    /* a path of a random game is short (a few n pivots); one that runs
+     * long is cycling on rounding in a degenerate game: another dropped
+     * label is tried instead */
+    int max_piv = 10 * (int)n + 100;
+    for (ns_int k0 = 0; k0 < n && k0 < 16 && total < o->max_iter; k0++) {
         int piv = 0;
         int rc = lh_path(n, P, k0, max_piv, Binv, x, c, basis, cand, zp, &piv);
         total += piv;

@@ -51,10 +51,9 @@ static ns_status run_lemke(const ns_relay_lcp *r, double *x, double *wx,
 static ns_status run_auto(const ns_relay_lcp *r, double *x, double *wx,
                           const ns_options *o, ns_result *res)
 {
-    double *y = ns_malloc((size_t)r->N + 1, sizeof(double));
-    if (!y) return ns_fail(res->message, NS_NO_MEMORY, "relay auto: out of memory");
+    double *y = NULL;
     ns_status st = ns_lcp_auto_dense(r->N, r->M, r->q, x, wx, o, ns_relay_lcp_error, r,
-                                     res, y);
+                                     res, &y);
     if (st == NS_NO_SOLUTION) relay_cert(r, y, res, "relay auto (relay as LCP)");
     free(y);
     return st;

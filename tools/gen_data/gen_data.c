@@ -243,8 +243,9 @@ int main(int argc, char **argv)
           "q = -1; bimatrix game, always solvable (Nash equilibrium); n = 2 size" },
         { "bimatrix-deg", { 3, 15 }, "bimatrix game with integer payoffs in {1,2,3} (degenerate); "
           "always solvable; n = 2 size" },
-        { "pscaled", { 10, 30 }, "P-matrix P(D+U)P' with row i and q_i scaled by 10^u, u uniform "
-          "in [-4,4] (8 orders of magnitude); unique solution" },
+        { "pscaled", { 10, 30 }, "P-matrix (strictly row diagonally dominant, positive diagonal, "
+          "off-diagonal uniform in [-1,1]) with row i and q_i scaled by 10^u, u uniform in [-4,4] "
+          "(8 orders of magnitude); unique solution" },
         { "psd-range", { 10, 30 }, "M = B B', B n x n/3 (PSD, rank n/3); q = -M z*, z* >= 0 half "
           "zero: q in the range of M, solvable, degenerate" },
         { "copos-deg", { 10, 30 }, "M = B B' + (C - C'), B n x n/2: copositive-plus, rank-deficient "

@@ -72,25 +72,17 @@ ns_lcp *ns_gen_lcp(const char *fam, int size, uint64_t seed)
             }
         for (int i = 0; i < n; i++) q[i] = -1.0;
     } else if (!strcmp(fam, "pscaled")) {
-        int *perm = malloc((size_t)n * sizeof *perm);
-        double *T = calloc((size_t)n * (size_t)n, sizeof *T);
-        if (!perm || !T) { free(perm); free(T); ns_matrix_free(M); free(q); free(z); free(w); return NULL; }
+        /* R uniform in [-1,1] off the diagonal, M_ii = Σ_j |R_ij| + [0.1, 1]:
+         * strictly row diagonally dominant with positive diagonal, hence a
+         * P-matrix, non-symmetric; then row i and q_i times 10^u_i */
         for (int i = 0; i < n; i++) {
-            T[(size_t)i * n + i] = unif(&r, 1, 2);
-            for (int j = i + 1; j < n; j++) T[(size_t)j * n + i] = unif(&r, -3, 3);
-            perm[i] = i;
+            double s = 0, sc = pow(10.0, unif(&r, -4, 4));
+            for (int j = 0; j < n; j++)
+                if (j != i) { AT(i, j) = unif(&r, -1, 1); s += fabs(AT(i, j)); }
+            AT(i, i) = s + unif(&r, 0.1, 1.0);
+            q[i] = sc * unif(&r, -1, 1);
+            for (int j = 0; j < n; j++) AT(i, j) *= sc;
         }
-        for (int i = n - 1; i > 0; i--) {
-            int j = (int)(unif(&r, 0, 1) * (i + 1));
-            if (j > i) j = i;
-            int t = perm[i]; perm[i] = perm[j]; perm[j] = t;
-        }
-        for (int i = 0; i < n; i++) {
-            double s = pow(10.0, unif(&r, -4, 4));
-            q[i] = s * unif(&r, -1, 1);
-            for (int j = 0; j < n; j++) AT(i, j) = s * T[(size_t)perm[j] * n + perm[i]];
-        }
-        free(perm); free(T);
     } else if (!strcmp(fam, "psd-range")) {
         gram(M, n, (n + 2) / 3, &r);
         for (int i = 0; i < n; i++) z[i] = i % 2 ? 0.0 : unif(&r, 0.5, 1.5);

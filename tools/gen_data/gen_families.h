@@ -9,9 +9,11 @@
  *                 solvable (a Nash equilibrium); n = 2·size.
  *   bimatrix-deg  the same with integer payoffs in {1, 2, 3} (ties
  *                 everywhere: degenerate game).
- *   pscaled       P-matrix P(D + U)Pᵀ (D in [1,2], U strictly upper in
- *                 [-3,3]) with row i and q_i scaled by 10^u_i, u_i uniform
- *                 in [-4, 4] (8 orders of magnitude); q uniform in [-1,1]
+ *   pscaled       P-matrix: off-diagonal entries uniform in [-1,1], M_ii =
+ *                 the row's sum of |M_ij| plus [0.1, 1] (strictly row
+ *                 diagonally dominant, positive diagonal, non-symmetric),
+ *                 then row i and q_i scaled by 10^u_i, u_i uniform in
+ *                 [-4, 4] (8 orders of magnitude); q uniform in [-1,1]
  *                 before scaling. Unique solution.
  *   psd-range     M = B Bᵀ, B n × ⌈n/3⌉ uniform in [-1,1] (PSD, rank n/3);
  *                 q = −M z*, z* ≥ 0 with half its entries 0: q in the range
