@@ -16,7 +16,8 @@
  *      gradient safeguard) from the best point so far;
  *   6. enumeration when n ≤ 16;
  *   7. the Farkas search (Lemke on the feasibility LP, solve_certificate.c):
- *      a checked certificate gives no_solution.
+ *      a checked certificate gives no_solution — right after step 1 when
+ *      Lemke ended on a ray that is no certificate (and M is no game).
  * Otherwise the best iterate is returned with status failed and the reason.
  * The time limit applies to the whole chain. */
 #include "solve/solvers.h"
@@ -64,6 +65,8 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
     /* the order of the steps; a game goes to Lemke–Howson right after Lemke */
     int order[8] = { 0, 1, 2, 3, 4, 5, 6, 7 };
     if (ns_bimatrix_split(n, M, q)) { order[1] = 3; order[2] = 1; order[3] = 2; }
+    else if (s0 == NS_NO_SOLUTION)   /* a ray that is no certificate: search for one first */
+        for (int k = 1; k < 8; k++) order[k] = k == 1 ? 7 : k - 1;
     for (int k = 0; k < 8; k++) {
         int step = order[k];
         ns_result r;
@@ -119,12 +122,17 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
             break;
         case 7: {
             ns_status fs = ns_feas_search(&f, &cert, &os, why);
+            ns_log(o, 1, "lcp auto: step 7 (farkas search): %s", fs == NS_OK ? "certificate" : why);
             if (fs == NS_OK) {
                 have_cert = 1;
                 st = NS_NO_SOLUTION;
             }
-            continue;
+            break;
         }
+        }
+        if (step == 7) {
+            if (have_cert) break;
+            continue;
         }
         total += r.iterations;
 judge:
