@@ -223,7 +223,7 @@ ns_status ns_feas_search(const ns_feas *f, ns_certificate *c, const ns_options *
     }
     for (ns_int i = 0; i < N; i++) nr += f->type[i] == 2 ? 2 : f->type[i] == 0 ? 0 : 1;
     ns_int nb = nx + nr;
-    if ((double)nb * nb > 64e6)
+    if ((double)nb * nb > 16e6)
         return ns_fail(err, NS_UNSUPPORTED, "farkas search: %d unknowns is beyond the "
                        "dense search's size", (int)N);
     double *B = ns_calloc((size_t)nb * nb, sizeof(double));

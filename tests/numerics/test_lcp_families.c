@@ -340,6 +340,54 @@ static void test_lemke_ray_not_a_certificate(void **state)
     ns_problem_free(p);
 }
 
+static ns_matrix *dense2(double a, double b, double c, double d)   /* [[a, b], [c, d]] */
+{
+    ns_matrix *M = ns_matrix_dense_new(2, 2);
+    M->dense[0] = a; M->dense[1] = c; M->dense[2] = b; M->dense[3] = d;
+    return M;
+}
+
+/* relay and MLCP infeasible by construction: no_solution with a certificate
+ * this test re-checks (own arithmetic); with the solvers that have no ray
+ * (enum) the certificate comes from the driver's Farkas search */
+static void test_relay_mlcp_certificates(void **state)
+{
+    (void)state;
+    double secs = 0;
+    const char *solvers[] = { NULL, "lemke", "enum" };
+    /* relay, z >= 0 (no upper bound): the LCP z1 - z0 >= 1, z1 - z0 <= 0.5 */
+    double q[2] = { -1, 0.5 }, lb[2] = { 0, 0 }, ub[2] = { INFINITY, INFINITY };
+    /* relay with z <= 0 only: the same after z -> -z, M -> M, q -> -q */
+    double q2[2] = { 1, -0.5 }, lb2[2] = { -INFINITY, -INFINITY }, ub2[2] = { 0, 0 };
+    /* relay with one boxed variable: w0 = -z0 - z1 - 1 with z0 in [0, 1]
+     * and z1 >= 0 gives w0 < 0, so z0 = ub0 = 1 ... and w1 = z0 - 1 + ... :
+     * M = [[-1, -1], [0, -1]], q = (-1, -1): w1 = -z1 - 1 < 0 with z1 >= 0
+     * (lower bound only) is infeasible */
+    double q3[2] = { -1, -1 }, lb3[2] = { 0, 0 }, ub3[2] = { 1, INFINITY };
+    for (int k = 0; k < 3; k++) {
+        ns_relay *r1 = ns_relay_new(dense2(-1, 1, 1, -1), q, lb, ub);
+        ns_relay *r2 = ns_relay_new(dense2(-1, 1, 1, -1), q2, lb2, ub2);
+        ns_relay *r3 = ns_relay_new(dense2(-1, -1, 0, -1), q3, lb3, ub3);
+        ns_problem *p1 = ns_problem_from_relay(r1), *p2 = ns_problem_from_relay(r2);
+        ns_problem *p3 = ns_problem_from_relay(r3);
+        char name[64];
+        snprintf(name, sizeof name, "relay lb %s", solvers[k] ? solvers[k] : "auto");
+        run_one(p1, solvers[k], 0, name, &secs, 1);
+        snprintf(name, sizeof name, "relay ub %s", solvers[k] ? solvers[k] : "auto");
+        run_one(p2, solvers[k], 0, name, &secs, 1);
+        snprintf(name, sizeof name, "relay box %s", solvers[k] ? solvers[k] : "auto");
+        run_one(p3, solvers[k], 0, name, &secs, 1);
+        ns_problem_free(p1); ns_problem_free(p2); ns_problem_free(p3);
+        /* MLCP: w_E = z_C + 1 = 0 forces z_C = -1 < 0 */
+        double qm[2] = { 1, 0 };
+        ns_mlcp *m = ns_mlcp_new(1, 1, dense2(0, 1, 1, 0), qm);
+        ns_problem *pm = ns_problem_from_mlcp(m);
+        snprintf(name, sizeof name, "mlcp %s", solvers[k] ? solvers[k] : "auto");
+        run_one(pm, solvers[k], 0, name, &secs, 1);
+        ns_problem_free(pm);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -347,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_ppm_alone),
         cmocka_unit_test(test_lemke_ray_not_a_certificate),
+        cmocka_unit_test(test_relay_mlcp_certificates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
