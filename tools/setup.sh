@@ -8,7 +8,8 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${NS_BUILD_DIR:-$here/build}
 cmake_args=(-DCMAKE_BUILD_TYPE=${NS_BUILD_TYPE:-RelWithDebInfo})
 pkgs=(build-essential cmake pkg-config libsuitesparse-dev libopenblas-dev
-      liblapacke-dev libhdf5-dev libfclib-dev libsundials-dev libcmocka-dev)
+      liblapacke-dev libhdf5-dev libfclib-dev libsundials-dev libcmocka-dev
+      libopenmpi-dev openmpi-bin)
 for a in "$@"; do
   case "$a" in
     --sanitize) cmake_args+=(-DNS_SANITIZE=ON); build=${NS_BUILD_DIR:-$here/build-asan} ;;

@@ -7,10 +7,16 @@
 # profile of both) and writes an SVG.
 #
 #   benchmarks/siconos/siconos-compare.sh [options] [PATH...]
-#     --solvers a,b,c   solvers (our names; default: each kind's default)
+#     --solvers a,b,c   solvers (our names; KIND=a,b for one kind; default:
+#                       per kind the main job's solvers Siconos has too:
+#                       lcp lemke,newton-fb,pgs; mlcp lemke,enum,newton-fb;
+#                       relay lemke,pgs; fc2d lemke,nsgs; fc3d nsgs-ac,
+#                       nsn-ac,prox; gfc3d nsn-ac; gmp gmp-nsgs)
 #     --kind KIND       only this kind
 #     --tol T           tolerance for both (default 1e-8)
-#     --time-limit S    per run, both sides (default 60)
+#     --time-limit S    per run, both sides (default 10)
+#     --min-time S      repeat faster solves until S s are measured, both
+#                       sides (default 0.01; 0: one cold solve each)
 #     --out DIR         where the CSVs and the SVG go (default out/siconos)
 #   PATH defaults to data/ and ../shared/data (when present).
 # Needs the build (tools/setup.sh) with libsiconos-numerics-dev installed,
@@ -23,7 +29,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${NS_BUILD_DIR:-$root/build}
 nsbench=$build/bin/nsbench
 driver=$build/bin/ns_siconos_driver
-solvers="" kind="" tol=1e-8 limit=60 out=$root/out/siconos
+solvers="" kind="" tol=1e-8 limit=10 mintime=0.01 out=$root/out/siconos
 paths=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -31,8 +37,9 @@ while [ $# -gt 0 ]; do
     --kind) kind=$2; shift 2 ;;
     --tol) tol=$2; shift 2 ;;
     --time-limit) limit=$2; shift 2 ;;
+    --min-time) mintime=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "siconos-compare: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) paths+=("$1"); shift ;;
   esac
@@ -44,21 +51,38 @@ fi
 [ -x "$nsbench" ] || { echo "siconos-compare: $nsbench not built (run tools/setup.sh)" >&2; exit 2; }
 [ -x "$driver" ] || { echo "siconos-compare: $driver not built: install libsiconos-numerics-dev and re-run tools/setup.sh" >&2; exit 2; }
 mkdir -p "$out"
-args=(--tol "$tol" --time-limit "$limit")
-[ -n "$solvers" ] && args+=(--solvers "$solvers")
+# both sides repeat a solve faster than --min-time until that much is
+# measured and report the time per solve (warm against warm)
+args=(--tol "$tol" --time-limit "$limit" --min-time "$mintime")
+if [ -n "$solvers" ]; then
+  args+=(--solvers "$solvers")
+else
+  # the main job's solvers that Siconos has too (ns_siconos_driver's table),
+  # as far as this build registers them
+  registered=$("$nsbench" --list-solvers | awk 'NR > 1 { print $1 "=" $2 }')
+  for l in lcp=lemke,newton-fb,pgs mlcp=lemke,enum,newton-fb relay=lemke,pgs \
+           fc2d=lemke,nsgs fc3d=nsgs-ac,nsn-ac,prox gfc3d=nsn-ac gmp=gmp-nsgs; do
+    k=${l%%=*} keep=""
+    IFS=, read -r -a names <<< "${l#*=}"
+    for s in "${names[@]}"; do
+      grep -qxF "$k=$s" <<< "$registered" && keep="$keep${keep:+,}$s"
+    done
+    [ -n "$keep" ] && args+=(--solvers "$k=$keep")
+  done
+fi
 [ -n "$kind" ] && args+=(--kind "$kind")
 
 echo "== nsbench" >&2
 "$nsbench" "${args[@]}" --out "$out/nsbench.csv" "${paths[@]}" >"$out/nsbench-summary.txt"
 
 echo "== Siconos numerics (ns_siconos_driver), same files and solvers" >&2
-printf 'file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n' >"$out/siconos.csv"
+printf 'file,kind,size,solver,status,iterations,error,seconds,solves,peak_kb,message\n' >"$out/siconos.csv"
 # kinds and solvers nsbench actually ran (rows with a solver)
 for k in $(awk -F, 'NR > 1 && $4 != "" { print $2 }' "$out/nsbench.csv" | sort -u); do
   ks=$(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$4]++ { printf "%s%s", n++ ? "," : "", $4 }' "$out/nsbench.csv")
   mapfile -t files < <(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$1]++ { print $1 }' "$out/nsbench.csv")
   echo "   $k: ${#files[@]} files, solvers $ks" >&2
-  "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --no-header \
+  "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --no-header \
     "${files[@]}" >>"$out/siconos.csv"
 done
 

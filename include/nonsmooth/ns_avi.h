@@ -2,7 +2,8 @@
  *   find z ∈ K:  (M z + q)ᵀ (y − z) ≥ 0  for all y ∈ K,
  *   K = { z : H z ≤ h }  (H: nh × n)  or, when H is NULL, the box
  *   K = { z : lb ≤ z ≤ ub }.
- * A Siconos AVI file stores n, M, q only: the set must be given in code.
+ * A Siconos AVI file stores n, M, q only; our AVI layout adds the set after q
+ * (docs/formats-extensions.md §1).
  */
 #ifndef NS_AVI_H
 #define NS_AVI_H

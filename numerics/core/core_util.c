@@ -97,9 +97,24 @@ long ns_first_nonfinite(const double *x, size_t n)
     return -1;
 }
 
+/* Plain sum of squares first (no call overhead: small vectors are the
+ * common case in the error functions); CBLAS' scaled dnrm2 only when the
+ * sum could have overflowed or lost precision to underflow. */
 double ns_norm2(const double *x, size_t n)
 {
     if (n == 0) return 0.0;
+    if (n <= 64) {
+        double s = 0.0;
+        for (size_t k = 0; k < n; k++) s += x[k] * x[k];
+        if (s < 1e300 && (s > 1e-290 || s == 0.0)) {
+            if (s > 0.0) return sqrt(s);
+            /* all zero, or every square underflowed: only true zeros give 0 */
+            size_t k = 0;
+            while (k < n && x[k] == 0.0) k++;
+            if (k == n) return 0.0;
+        }
+        if (s != s) return s;   /* NaN in x */
+    }
     return cblas_dnrm2((int)n, x, 1);
 }
 

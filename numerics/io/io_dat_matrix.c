@@ -335,9 +335,59 @@ static ns_status parse_sparse_header(ns_lexer *lx, const char *f, int line,
     return NS_OK;
 }
 
+/* Sparse entries for the duplicate check: row, column, entry number in
+ * the file and its line. */
+typedef struct sp_entry {
+    ns_int i, j, k;
+    int line;
+} sp_entry;
+
+/* Moves past blanks so that lx->line is the line of the next token. */
+static void skip_blank(ns_lexer *lx)
+{
+    while (lx->pos < lx->len && strchr(" \t\r\v\f\n", lx->buf[lx->pos]) &&
+           lx->buf[lx->pos] != '\0') {
+        if (lx->buf[lx->pos] == '\n') lx->line++;
+        lx->pos++;
+    }
+}
+
+static int sp_entry_cmp(const void *pa, const void *pb)
+{
+    const sp_entry *a = pa, *b = pb;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    if (a->i != b->i) return a->i < b->i ? -1 : 1;
+    return a->k < b->k ? -1 : a->k > b->k;
+}
+
+/* Duplicate (row, column) pairs are refused (formats-extensions.md §3):
+ * Siconos would sum them when converting to CSC, which hides a writer's
+ * bug; the first entry (in file order) that repeats an earlier one is
+ * named with its line. Sorts e. */
+static ns_status refuse_duplicates(ns_lexer *lx, const char *field, sp_entry *e,
+                                   size_t n)
+{
+    if (n < 2) return NS_OK;
+    qsort(e, n, sizeof *e, sp_entry_cmp);
+    size_t bad = n;
+    for (size_t t = 1; t < n; t++)
+        if (e[t].i == e[t - 1].i && e[t].j == e[t - 1].j &&
+            (bad == n || e[t].k < e[bad].k))
+            bad = t;
+    if (bad == n) return NS_OK;
+    size_t first = bad;
+    while (first > 0 && e[first - 1].i == e[bad].i && e[first - 1].j == e[bad].j) first--;
+    char f[128];
+    snprintf(f, sizeof f, "%.100s: entry %d", field, e[bad].k);
+    return ns_lex_fail_at(lx, e[bad].line, f, "duplicate entry (row %d, column %d), "
+                          "already given as entry %d: sparse entries must be unique",
+                          e[bad].i, e[bad].j, e[first].k);
+}
+
 /* CSC entries (line-oriented): for each column "col j : locations a to b"
  * then b - a + 1 lines "i : x". */
-static ns_status read_csc_entries(ns_lexer *lx, const char *field, ns_matrix *A)
+static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
+                                sp_entry *e)
 {
     char f[128];
     ns_csc *C = &A->csc;
@@ -385,6 +435,10 @@ static ns_status read_csc_entries(ns_lexer *lx, const char *field, ns_matrix *A)
                                       : "real number expected");
             C->i[k] = i;
             C->x[k] = x;
+            e[k].i = i;
+            e[k].j = j;
+            e[k].k = k;
+            e[k].line = line;
         }
         next = b + 1;
         C->p[j + 1] = next;
@@ -394,6 +448,16 @@ static ns_status read_csc_entries(ns_lexer *lx, const char *field, ns_matrix *A)
                            "columns hold %d entries, the header says nnz = %d",
                            next, C->nnz);
     return NS_OK;
+}
+
+static ns_status read_csc_entries(ns_lexer *lx, const char *field, ns_matrix *A)
+{
+    sp_entry *e = ns_malloc((size_t)A->csc.nnz, sizeof *e);
+    if (!e && A->csc.nnz > 0) return no_memory(lx, field);
+    ns_status st = read_csc_lines(lx, field, A, e);
+    if (!st) st = refuse_duplicates(lx, field, e, (size_t)A->csc.nnz);
+    free(e);
+    return st;
 }
 
 /* Triplet entries (token stream): nnz times "i j : x", converted to CSC
@@ -406,10 +470,13 @@ static ns_status read_triplet_entries(ns_lexer *lx, const char *field, ns_matrix
     ns_int *ti = ns_malloc((size_t)nnz, sizeof(ns_int));
     ns_int *tj = ns_malloc((size_t)nnz, sizeof(ns_int));
     double *tx = ns_malloc((size_t)nnz, sizeof(double));
-    if (!ti || !tj || !tx) { st = no_memory(lx, field); goto done; }
+    sp_entry *e = ns_malloc((size_t)nnz, sizeof *e);
+    if (!ti || !tj || !tx || !e) { st = no_memory(lx, field); goto done; }
     for (ns_int k = 0; k < nnz; k++) {
         const char *tok;
         size_t tlen;
+        skip_blank(lx);
+        e[k].line = lx->line;
         snprintf(f, sizeof f, "%s: entry %d: row", field, k);
         if ((st = ns_lex_int_range(lx, f, 0, A->rows - 1, &ti[k]))) goto done;
         snprintf(f, sizeof f, "%s: entry %d: column", field, k);
@@ -422,7 +489,11 @@ static ns_status read_triplet_entries(ns_lexer *lx, const char *field, ns_matrix
         }
         snprintf(f, sizeof f, "%s: entry %d: value", field, k);
         if ((st = ns_lex_real(lx, f, &tx[k]))) goto done;
+        e[k].i = ti[k];
+        e[k].j = tj[k];
+        e[k].k = k;
     }
+    if ((st = refuse_duplicates(lx, field, e, (size_t)nnz))) goto done;
     ns_int *p = A->csc.p;
     for (ns_int k = 0; k < nnz; k++) p[tj[k] + 1]++;
     for (ns_int j = 0; j < A->cols; j++) p[j + 1] += p[j];
@@ -437,6 +508,7 @@ done:
     free(ti);
     free(tj);
     free(tx);
+    free(e);
     return st;
 }
 
@@ -512,12 +584,17 @@ ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
     ns_status st;
     *out = NULL;
     if (nptr) *nptr = -1;
+    lx->nm_header = 0;
     if ((st = ns_lex_int(lx, fld(f, sizeof f, field, "storage"), &storage))) return st;
     if (storage < 0 || storage > 2)
         return ns_lex_fail(lx, f, "storage code %d is not 0 (dense), 1 (sparse block) "
                            "or 2 (sparse)", storage);
     if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "rows"), &rows))) return st;
     if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "cols"), &cols))) return st;
+    lx->nm_header = 1;
+    lx->nm_storage = storage;
+    lx->nm_rows = rows;
+    lx->nm_cols = cols;
     switch (storage) {
     case 0: return read_dense(lx, field, rows, cols, out);
     case 1: return read_sbm(lx, field, rows, cols, out, nptr);

@@ -56,7 +56,123 @@ static ns_status oom(ns_lexer *lx, const char *what)
 
 /* ---------------------------------------------------------- LCP-like */
 
-/* n, M (n×n), q[, lb, ub] for LCP, AVI, equality and relay. */
+/* Relay bounds (formats §3.2), read after the file committed to the relay
+ * layout: finite (ns_lex_reals) and lb ≤ ub, the line of ub reported. */
+static ns_status check_relay_bounds(ns_lexer *lx, ns_int n, const double *lb,
+                                    const double *ub)
+{
+    for (ns_int i = 0; i < n; i++)
+        if (lb[i] > ub[i]) {
+            char f[48];
+            snprintf(f, sizeof f, "ub[%d]", i);
+            return ns_lex_fail(lx, f, "lb[%d] = %.17g > ub[%d] = %.17g: the box is "
+                               "empty", i, lb[i], i, ub[i]);
+        }
+    return NS_OK;
+}
+
+/* One AVI box bound: a real, or the word inf (ub) / -inf (lb) for an open
+ * side (formats-extensions.md §1). NaN, and +inf as a lower or -inf as an
+ * upper bound, are refused. */
+static ns_status read_bound(ns_lexer *lx, const char *field, int upper, double *x)
+{
+    const char *tok;
+    size_t tlen;
+    size_t save = lx->pos;
+    int line = lx->line;
+    ns_status st = ns_lex_token(lx, field, &tok, &tlen);
+    if (st) return st;
+    const char *w = tok;
+    size_t wl = tlen;
+    int neg = 0;
+    if (wl > 0 && (w[0] == '+' || w[0] == '-')) { neg = w[0] == '-'; w++; wl--; }
+    if (wl == 3 && (memcmp(w, "inf", 3) == 0 || memcmp(w, "Inf", 3) == 0)) {
+        if (neg == upper)
+            return ns_lex_fail(lx, field, "%s is not allowed as a%s bound", neg ? "-inf"
+                               : "inf", upper ? "n upper" : " lower");
+        *x = neg ? -INFINITY : INFINITY;
+        return NS_OK;
+    }
+    lx->pos = save;
+    lx->line = line;
+    return ns_lex_real(lx, field, x);
+}
+
+static ns_status read_bounds(ns_lexer *lx, const char *field, int upper, ns_int n,
+                             double **out)
+{
+    *out = NULL;
+    ns_status st = ns_lex_need(lx, field, (size_t)n, 2);
+    if (st) return st;
+    double *x = ns_malloc((size_t)n, sizeof *x);
+    if (!x) return oom(lx, field);
+    for (ns_int i = 0; i < n; i++) {
+        char f[48];
+        snprintf(f, sizeof f, "%s[%d]", field, i);
+        if ((st = read_bound(lx, f, upper, &x[i]))) { free(x); return st; }
+    }
+    *out = x;
+    return NS_OK;
+}
+
+/* The AVI's set after q (formats-extensions.md §1): "avi-polyhedron" then
+ * H (NM, nh×n) and h (nh reals), K = {z : H z ≤ h}; or "avi-box" then lb
+ * and ub (n values each, -inf / inf for open sides). *has is 0 when the
+ * keyword is absent (Siconos' own layout: no set, K = ℝⁿ). */
+static ns_status read_avi_set(ns_lexer *lx, ns_avi *a, int *has)
+{
+    const char *tok;
+    size_t tlen;
+    size_t save = lx->pos;
+    int line = lx->line;
+    *has = 0;
+    if (ns_lex_at_end(lx)) return NS_OK;
+    ns_lex_token(lx, "set", &tok, &tlen);
+    int poly = tlen == 14 && memcmp(tok, "avi-polyhedron", 14) == 0;
+    int box = tlen == 7 && memcmp(tok, "avi-box", 7) == 0;
+    if (!poly && !box) {   /* trailing content, not a set */
+        lx->pos = save;
+        lx->line = line;
+        return NS_OK;
+    }
+    *has = 1;
+    lx->committed = 1;
+    ns_status st;
+    if (poly) {
+        ns_matrix *H = NULL;
+        double *h = NULL;
+        if ((st = ns_dat_read_matrix(lx, "H", &H, NULL))) return st;
+        if (H->cols != a->n) {
+            st = ns_lex_fail(lx, "H", "%d x %d matrix: expected %d columns (n)", H->rows,
+                             H->cols, a->n);
+            ns_matrix_free(H);
+            return st;
+        }
+        if ((st = read_vec(lx, "h", H->rows, &h))) { ns_matrix_free(H); return st; }
+        st = ns_avi_set_polyhedron(a, H, h);
+        free(h);
+        return st ? oom(lx, "H") : NS_OK;
+    }
+    double *lb = NULL, *ub = NULL;
+    if (!(st = read_bounds(lx, "lb", 0, a->n, &lb)) &&
+        !(st = read_bounds(lx, "ub", 1, a->n, &ub))) {
+        for (ns_int i = 0; i < a->n && !st; i++)
+            if (lb[i] > ub[i]) {
+                char f[48];
+                snprintf(f, sizeof f, "ub[%d]", i);
+                st = ns_lex_fail(lx, f, "lb[%d] = %.17g > ub[%d] = %.17g: the box is "
+                                 "empty", i, lb[i], i, ub[i]);
+            }
+        if (!st && ns_avi_set_box(a, lb, ub)) st = oom(lx, "lb");
+    }
+    free(lb);
+    free(ub);
+    return st;
+}
+
+/* n, M (n×n), q[, lb, ub | AVI set] for LCP, AVI, equality and relay.
+ * Commits (for detection) once M's header is n×n; the relay layout only
+ * when exactly 2n number-like tokens follow q. */
 static ns_status read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
     ns_int n;
@@ -65,7 +181,11 @@ static ns_status read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
     ns_problem *P = NULL;
     ns_status st;
     if ((st = ns_lex_count(lx, "n", &n))) return st;
-    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
+    st = ns_dat_read_matrix(lx, "M", &M, NULL);
+    if (kind != NS_KIND_RELAY && kind != NS_KIND_AVI && lx->nm_header &&
+        lx->nm_rows == n && lx->nm_cols == n)
+        lx->committed = 1;
+    if (st) return st;
     if (M->rows != n || M->cols != n) {
         st = ns_lex_fail(lx, "M", "%d x %d matrix disagrees with n = %d", M->rows,
                          M->cols, n);
@@ -73,8 +193,10 @@ static ns_status read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
     }
     if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
     if (kind == NS_KIND_RELAY) {
+        if (ns_lex_rest_is_reals(lx, 2 * (size_t)n)) lx->committed = 1;
         if ((st = read_vec(lx, "lb", M->cols, &lb))) goto done;
         if ((st = read_vec(lx, "ub", M->cols, &ub))) goto done;
+        if ((st = check_relay_bounds(lx, n, lb, ub))) goto done;
     }
     switch (kind) {
     case NS_KIND_LCP: P = ns_problem_from_lcp(ns_lcp_new(M, q)); break;
@@ -83,11 +205,16 @@ static ns_status read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
     default: P = ns_problem_from_relay(ns_relay_new(M, q, lb, ub)); break;
     }
     M = NULL;   /* taken by the constructor, also on failure */
-    if (!P) st = oom(lx, ns_kind_name(kind));
+    if (!P) { st = oom(lx, ns_kind_name(kind)); goto done; }
+    if (kind == NS_KIND_AVI) {
+        int has;
+        if ((st = read_avi_set(lx, P->u.avi, &has))) goto done;
+    }
 done:
     ns_matrix_free(M);
     free(q); free(lb); free(ub);
     if (!st) *out = P;
+    else ns_problem_free(P);
     return st;
 }
 
@@ -196,9 +323,15 @@ static ns_status read_mlcp(ns_lexer *lx, ns_problem **out)
             if ((st = ns_lex_int_range(lx, f, 0, 1, &v))) goto done;
             bkind[k] = (int)v;
         }
+        /* boundaries 0 < ... < n+m and valid kinds: this is an MLCP file */
+        int increasing = nb >= 1 && bstart[0] == 0;
+        for (ns_int k = 0; increasing && k < nb; k++)
+            if (bstart[k + 1] <= bstart[k]) increasing = 0;
+        if (increasing) lx->committed = 1;
         if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) goto done;
         if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
     }
+    if (!hasM && N > 0) lx->committed = 1;   /* "0 1 n m": the ABCD form alone */
     if (hasABCD) {
         uint64_t need = (uint64_t)n * n + (uint64_t)m * m + 2 * (uint64_t)n * m + N;
         if (need > (uint64_t)ns_lex_left(lx)) {
@@ -263,7 +396,11 @@ static ns_status read_fc(ns_lexer *lx, ns_problem **out)
     ns_status st;
     if ((st = ns_lex_int_range(lx, "d", 2, 3, &d))) return st;
     if ((st = ns_lex_count(lx, "nc", &nc))) return st;
-    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
+    st = ns_dat_read_matrix(lx, "M", &M, NULL);
+    if (lx->nm_header && nc > 0 && (int64_t)lx->nm_rows == (int64_t)d * nc &&
+        lx->nm_cols == lx->nm_rows)
+        lx->committed = 1;
+    if (st) return st;
     if ((int64_t)M->cols != (int64_t)d * nc || M->rows != M->cols) {
         st = ns_lex_fail(lx, "M", "%d x %d matrix, expected d*nc x d*nc = %lld x %lld",
                          M->rows, M->cols, (long long)d * nc, (long long)d * nc);
@@ -293,7 +430,10 @@ static ns_status read_gfc(ns_lexer *lx, ns_problem **out)
         st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", M->rows, M->cols);
         goto done;
     }
-    if ((st = ns_dat_read_matrix(lx, "H", &H, NULL))) goto done;
+    st = ns_dat_read_matrix(lx, "H", &H, NULL);
+    if (lx->nm_header && lx->nm_rows == M->rows && (int64_t)lx->nm_cols == (int64_t)d * nc)
+        lx->committed = 1;
+    if (st) goto done;
     if (H->rows != M->rows || (int64_t)H->cols != (int64_t)d * nc) {
         st = ns_lex_fail(lx, "H", "%d x %d matrix, expected rows(M) x d*nc = %d x %lld",
                          H->rows, H->cols, M->rows, (long long)d * nc);
@@ -336,6 +476,7 @@ static ns_status read_gmp(ns_lexer *lx, ns_problem **out)
                          "row needs a sub-problem", nptr, nbr);
         goto done;
     }
+    lx->committed = 1;   /* a square SBM matrix with one pointer per block row */
     if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
     if ((st = ns_lex_need(lx, "type", (size_t)nbr, 2))) goto done;
     type = ns_malloc((size_t)nbr, sizeof *type);
@@ -439,6 +580,48 @@ static ns_status write_lcp_like(FILE *f, const char *kind, ns_int n,
     if (lb) {
         ns_dat_write_values(f, lb, (size_t)n, " ");
         ns_dat_write_values(f, ub, (size_t)n, " ");
+    }
+    return NS_OK;
+}
+
+/* Bounds with inf / -inf for open sides (formats-extensions.md §1). */
+static void write_bounds(FILE *f, const double *x, ns_int n)
+{
+    for (ns_int i = 0; i < n; i++) {
+        const char *sep = i + 1 < n ? " " : "\n";
+        if (isinf(x[i])) fprintf(f, "%s%s", x[i] < 0 ? "-inf" : "inf", sep);
+        else fprintf(f, "%.17g%s", x[i], sep);
+    }
+}
+
+/* n, M, q, then the set: "avi-polyhedron" H h, or "avi-box" lb ub; an AVI
+ * without a set is Siconos' layout (n, M, q). */
+static ns_status write_avi(FILE *f, const ns_avi *a, char *err)
+{
+    char sub[NS_ERRMSG_LEN];
+    ns_status st;
+    if (ns_avi_validate(a, sub))
+        return ns_fail(err, NS_BAD_INPUT, "%s", sub);
+    if (a->H) {
+        if ((st = check_matrix(a->H, "avi", "H", err)) ||
+            (st = check_vec(a->h, a->H->rows, "avi", "h", err)))
+            return st;
+    } else if (a->lb) {
+        for (ns_int i = 0; i < a->n; i++)
+            if (isnan(a->lb[i]) || isnan(a->ub[i]) || a->lb[i] == INFINITY ||
+                a->ub[i] == -INFINITY)
+                return ns_fail(err, NS_BAD_INPUT, "avi: bound %d: NaN, +inf lower or "
+                               "-inf upper bound", i);
+    }
+    if ((st = write_lcp_like(f, "avi", a->n, a->M, a->q, NULL, NULL, err))) return st;
+    if (a->H) {
+        fputs("avi-polyhedron\n", f);
+        if ((st = ns_dat_write_matrix(f, a->H, "H", err))) return st;
+        ns_dat_write_values(f, a->h, (size_t)a->H->rows, " ");
+    } else if (a->lb) {
+        fputs("avi-box\n", f);
+        write_bounds(f, a->lb, a->n);
+        write_bounds(f, a->ub, a->n);
     }
     return NS_OK;
 }
@@ -587,8 +770,7 @@ ns_status ns_dat_write_problem(FILE *f, const ns_problem *p, char *err)
                               NULL, err);
     case NS_KIND_AVI:
         if (!p->u.avi) break;
-        return write_lcp_like(f, kind, p->u.avi->n, p->u.avi->M, p->u.avi->q, NULL,
-                              NULL, err);
+        return write_avi(f, p->u.avi, err);
     case NS_KIND_EQUALITY:
         if (!p->u.equality) break;
         return write_lcp_like(f, kind, p->u.equality->n, p->u.equality->M,

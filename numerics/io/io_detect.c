@@ -1,17 +1,24 @@
-/* io_detect.c — kind of a .dat text from its content (docs/formats.md §3).
+/* io_detect.c — kind of a .dat text from its content (docs/formats.md §3,
+ * docs/formats-extensions.md §2).
  *
- * No layout carries a keyword, so each one is tried strictly, in an order
- * where the more specific layout comes first:
+ * No layout of Siconos carries a keyword, so each one is tried strictly, in
+ * an order where the more specific layout comes first:
  *   MLCP   (hasM hasABCD n m boundaries kinds ...: two 0/1 flags first),
  *   GFC    (d nc M H ...: a second matrix block must follow M),
- *   FC     (d nc M q mu: cols(M) = d·nc),
+ *   FC     (d nc M q mu: M is d·nc × d·nc),
  *   GMP    (an SBM matrix block right at the start),
- *   relay  (n M q lb ub, only when these fields end the file and lb ≤ ub:
- *           LCP files may carry trailing numbers),
- *   LCP    (n M q).
- * AVI and equality files share the LCP layout and are never detected.
- * When nothing matches, the message of the attempt that read furthest is
- * reported. */
+ *   AVI    (n M q, then the keyword avi-polyhedron or avi-box),
+ *   relay  (n M q lb ub: exactly 2n numbers after q),
+ *   LCP    (n M q, trailing content allowed).
+ * Each reader "commits" once the text matched its layout's header (see the
+ * readers: MLCP after valid block boundaries, GFC at an H header of the
+ * right size, FC at an M header of d·nc × d·nc, GMP after a square SBM M,
+ * AVI at its keyword, relay when exactly 2n numbers follow q, LCP at an
+ * n × n M header). Once a layout committed, its result is final: its error
+ * is reported with its line and no other layout is tried (so a relay with
+ * NaN bounds fails as a relay, an LCP with NaN in M reports M[0]).
+ * Equality files share the LCP layout and are never detected. When nothing
+ * commits, the message of the attempt that read furthest is reported. */
 #include "io/io_dat.h"
 #include <string.h>
 
@@ -19,6 +26,7 @@ typedef struct attempt {
     ns_status st;
     size_t pos;            /* where the attempt stopped */
     ns_kind kind;
+    int committed;
     char msg[NS_ERRMSG_LEN];
 } attempt;
 
@@ -32,22 +40,16 @@ static void try_kind(const char *buf, size_t len, const char *name, ns_kind kind
     ns_lex_init(&lx, buf, len, name, a->msg);
     a->st = ns_dat_read_problem(&lx, kind, out);
     a->pos = lx.pos;
+    a->committed = lx.committed;
     *at_end = a->st == NS_OK && ns_lex_at_end(&lx);
-}
-
-static int relay_bounds_ordered(const ns_problem *p)
-{
-    const ns_relay *r = p->u.relay;
-    for (ns_int i = 0; i < r->n; i++)
-        if (r->lb[i] > r->ub[i]) return 0;
-    return 1;
 }
 
 ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
                         ns_kind *kind, ns_problem **out, char *err)
 {
     static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_GFC3D, NS_KIND_FC3D,
-                                     NS_KIND_GMP, NS_KIND_RELAY, NS_KIND_LCP };
+                                     NS_KIND_GMP, NS_KIND_AVI, NS_KIND_RELAY,
+                                     NS_KIND_LCP };
     attempt a, best;
     best.st = NS_BAD_INPUT;
     best.pos = 0;
@@ -67,15 +69,18 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
             int e2 = 0;
             try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D : NS_KIND_GFC2D,
                      &a2, &p2, &e2);
-            if (a2.st == NS_OK || a2.pos > a.pos) { a = a2; p = p2; at_end = e2; }
+            if (a2.st == NS_OK || (!a.committed && (a2.committed || a2.pos > a.pos))) {
+                a = a2; p = p2; at_end = e2;
+            }
         }
         if (a.st == NS_NO_MEMORY) {
             if (err) memcpy(err, a.msg, NS_ERRMSG_LEN);
             return NS_NO_MEMORY;
         }
         if (a.st == NS_OK) {
-            if (order[k] == NS_KIND_RELAY && !(at_end && relay_bounds_ordered(p))) {
-                ns_problem_free(p);   /* an LCP with trailing numbers */
+            /* an AVI needs its set, a relay exactly its bounds after q */
+            if (!a.committed && (order[k] == NS_KIND_RELAY || order[k] == NS_KIND_AVI)) {
+                ns_problem_free(p);
                 continue;
             }
             if (kind) *kind = p->kind;
@@ -83,6 +88,9 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
             else ns_problem_free(p);
             return NS_OK;
         }
+        if (a.committed)
+            return ns_fail(err, a.st, "%s (read as %s: the file's header matches that "
+                           "layout)", a.msg, ns_kind_name(a.kind));
         if (a.pos > best.pos || best.kind == NS_KIND_NONE) best = a;
     }
     return ns_fail(err, NS_BAD_INPUT, "%s (no .dat layout matches; read furthest as %s)",

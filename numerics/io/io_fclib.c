@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ------------------------------------------------------------ HDF5 probes */
 
@@ -653,5 +654,164 @@ ns_status ns_fclib_write(const char *path, const ns_problem *p, char *err)
         ns_matrix_free(tH);
     }
     if (!ok) return ns_fail(err, NS_IO_ERROR, "%s: libfclib could not write the problem", path);
+    return NS_OK;
+}
+
+/* ------------------------------------------------- solution and guesses */
+
+/* Reads the float dataset path (exactly len values, all finite) into x. */
+static ns_status read_reals_exact(hid_t f, const char *file, const char *path, ns_int len,
+                                  double *x, char *err)
+{
+    ns_status st = want_reals(f, file, path, len, err);
+    if (st) return st;
+    if (len == 0) return NS_OK;
+    hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+    herr_t h = ds >= 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) : -1;
+    if (ds >= 0) H5Dclose(ds);
+    if (h < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
+    long k = ns_first_nonfinite(x, (size_t)len);
+    if (k >= 0)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s[%ld] = %g is not finite", file, path, k,
+                       x[k]);
+    return NS_OK;
+}
+
+/* FCLIB's name of a solution vector of ours: fc r, u; gfc v, u, r
+ * (formats §4.5); NULL when FCLIB has none. */
+static const char *fclib_name(const char *ours)
+{
+    if (!ours) return NULL;
+    if (!strcmp(ours, "v") || !strcmp(ours, "u") || !strcmp(ours, "r")) return ours;
+    return NULL;
+}
+
+static ns_status check_friction(const ns_solution *sol, const char *file, char *err)
+{
+    if (!sol) return ns_fail(err, NS_BAD_INPUT, "%s: solution: none given", file);
+    if (sol->kind != NS_KIND_FC2D && sol->kind != NS_KIND_FC3D &&
+        sol->kind != NS_KIND_GFC2D && sol->kind != NS_KIND_GFC3D)
+        return ns_fail(err, NS_UNSUPPORTED, "%s: FCLIB holds friction-contact solutions "
+                       "only, not %s", file, ns_kind_name(sol->kind));
+    for (int k = 0; k < sol->nvec; k++)
+        if (!fclib_name(sol->name[k]) || (sol->len[k] > 0 && !sol->vec[k]))
+            return ns_fail(err, NS_BAD_INPUT, "%s: solution: vector %d (%s) is not one of "
+                           "FCLIB's v, u, r", file, k, sol->name[k] ? sol->name[k] : "?");
+    return NS_OK;
+}
+
+/* A regular file (HDF5 would block on a FIFO). */
+static ns_status regular_file(const char *path, char *err)
+{
+    struct stat sb;
+    if (stat(path, &sb) != 0) return ns_fail(err, NS_IO_ERROR, "%s: cannot open", path);
+    if (S_ISDIR(sb.st_mode)) return ns_fail(err, NS_BAD_INPUT, "%s: is a directory", path);
+    if (!S_ISREG(sb.st_mode)) return ns_fail(err, NS_BAD_INPUT, "%s: not a regular file", path);
+    return NS_OK;
+}
+
+ns_status ns_fclib_guess_count(const char *path, int *count, char *err)
+{
+    if (!count) return ns_fail(err, NS_BAD_INPUT, "fclib: no output pointer");
+    *count = 0;
+    if (!path) return ns_fail(err, NS_BAD_INPUT, "fclib: no file name");
+    ns_status st0 = regular_file(path, err);
+    if (st0) return st0;
+    silence_hdf5();
+    if (H5Fis_hdf5(path) <= 0) return ns_fail(err, NS_BAD_INPUT, "%s: not an HDF5 file", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return ns_fail(err, NS_IO_ERROR, "%s: HDF5 cannot open the file", path);
+    ns_status st = NS_OK;
+    if (link_exists(f, "/guesses")) {
+        int n = 0;
+        if (!(st = check_group(f, path, "/guesses", 0, err)) &&
+            !(st = read_int1(f, path, "/guesses/number_of_guesses", &n, err))) {
+            if (n < 0)
+                st = ns_fail(err, NS_BAD_INPUT, "%s: /guesses/number_of_guesses: %d is "
+                             "negative", path, n);
+            else
+                *count = n;
+        }
+    }
+    H5Fclose(f);
+    return st;
+}
+
+ns_status ns_fclib_read_solution(const char *path, int guess, ns_solution *sol, char *err)
+{
+    ns_status st = check_friction(sol, path ? path : "(null)", err);
+    if (st) return st;
+    if (!path) return ns_fail(err, NS_BAD_INPUT, "fclib: no file name");
+    int count = 0;
+    if (guess > 0 && (st = ns_fclib_guess_count(path, &count, err))) return st;
+    if (guess > 0 && guess > count)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /guesses: guess %d asked for, the file has "
+                       "%d", path, guess, count);
+    if ((st = regular_file(path, err))) return st;
+    silence_hdf5();
+    if (H5Fis_hdf5(path) <= 0) return ns_fail(err, NS_BAD_INPUT, "%s: not an HDF5 file", path);
+    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    if (f < 0) return ns_fail(err, NS_IO_ERROR, "%s: HDF5 cannot open the file", path);
+    char grp[64];
+    if (guess > 0) snprintf(grp, sizeof grp, "/guesses/%d", guess);
+    else snprintf(grp, sizeof grp, "/solution");
+    st = check_group(f, path, grp, 0, err);
+    /* read into scratch first: sol is left untouched on failure */
+    double *tmp[NS_SOLUTION_MAXVEC] = { NULL };
+    for (int k = 0; !st && k < sol->nvec; k++) {
+        char ds[96];
+        snprintf(ds, sizeof ds, "%s/%s", grp, sol->name[k]);
+        tmp[k] = ns_malloc((size_t)(sol->len[k] > 0 ? sol->len[k] : 1), sizeof(double));
+        if (!tmp[k]) st = ns_fail(err, NS_NO_MEMORY, "%s: out of memory", path);
+        else st = read_reals_exact(f, path, ds, sol->len[k], tmp[k], err);
+    }
+    H5Fclose(f);
+    for (int k = 0; k < sol->nvec; k++) {
+        if (!st && sol->len[k] > 0)
+            memcpy(sol->vec[k], tmp[k], (size_t)sol->len[k] * sizeof(double));
+        free(tmp[k]);
+    }
+    return st;
+}
+
+ns_status ns_fclib_write_solution(const char *path, const ns_problem *p,
+                                  const ns_solution *sol, char *err)
+{
+    if (!path || !p) return ns_fail(err, NS_BAD_INPUT, "fclib: no file name or problem");
+    ns_status st = check_friction(sol, path, err);
+    if (st) return st;
+    if (sol->kind != p->kind)
+        return ns_fail(err, NS_BAD_INPUT, "%s: solution is for %s, problem is %s", path,
+                       ns_kind_name(sol->kind), ns_kind_name(p->kind));
+    ns_solution ref;
+    if (!ns_solution_layout(p, &ref) || ref.nvec != sol->nvec)
+        return ns_fail(err, NS_BAD_INPUT, "%s: solution vectors do not fit the problem", path);
+    for (int k = 0; k < sol->nvec; k++) {
+        if (ref.len[k] != sol->len[k])
+            return ns_fail(err, NS_BAD_INPUT, "%s: solution: %s has %d values, the problem "
+                           "needs %d", path, sol->name[k], sol->len[k], ref.len[k]);
+        long bad = sol->len[k] > 0 ? ns_first_nonfinite(sol->vec[k], (size_t)sol->len[k]) : -1;
+        if (bad >= 0)
+            return ns_fail(err, NS_BAD_INPUT, "%s: solution: %s[%ld] is not finite", path,
+                           sol->name[k], bad);
+    }
+    for (int k = 0; k < sol->nvec; k++)
+        if ((!strcmp(sol->name[k], "u") || !strcmp(sol->name[k], "r")) && sol->len[k] == 0)
+            return ns_fail(err, NS_UNSUPPORTED, "%s: a solution without contacts cannot be "
+                           "written to FCLIB (empty u, r)", path);
+    /* the problem first (a fresh file): libfclib's solution reader takes the
+     * sizes from it */
+    if ((st = ns_fclib_write(path, p, err))) return st;
+    struct fclib_solution s;
+    memset(&s, 0, sizeof s);
+    for (int k = 0; k < sol->nvec; k++) {
+        if (!strcmp(sol->name[k], "v")) s.v = sol->vec[k];
+        else if (!strcmp(sol->name[k], "u")) s.u = sol->vec[k];
+        else s.r = sol->vec[k];
+    }
+    if (!fclib_write_solution(&s, path)) {
+        remove(path);
+        return ns_fail(err, NS_IO_ERROR, "%s: libfclib could not write the solution", path);
+    }
     return NS_OK;
 }

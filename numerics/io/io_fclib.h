@@ -5,4 +5,7 @@
 
 ns_status ns_fclib_read(const char *path, ns_problem **out, char *err);
 ns_status ns_fclib_write(const char *path, const ns_problem *p, char *err);
+/* ns_fclib_guess_count, ns_fclib_read_solution, ns_fclib_write_solution:
+ * declared in nonsmooth/ns_io.h. */
+#include "nonsmooth/ns_io.h"
 #endif

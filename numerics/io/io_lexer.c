@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_LEX_MAXTOK 127   /* longest number token we parse */
+#define NS_LEX_MAXTOK 127   /* longer number tokens are copied to the heap */
 
 static int is_space(char c)
 {
@@ -26,6 +26,9 @@ void ns_lex_init(ns_lexer *lx, const char *buf, size_t len, const char *name,
     lx->line = 1;
     lx->name = name ? name : "(buffer)";
     lx->err = err;
+    lx->committed = 0;
+    lx->nm_header = 0;
+    lx->nm_storage = lx->nm_rows = lx->nm_cols = -1;
 }
 
 /* Line to report: the current one, but never past the last line of text
@@ -188,14 +191,18 @@ int ns_parse_real(const char *s, size_t len, double *out, int *nonfinite)
         while (k < len && s[k] >= '0' && s[k] <= '9') { k++; ed++; }
         if (ed == 0) return -1;
     }
-    if (k != len || len > NS_LEX_MAXTOK) return -1;
-    char tmp[NS_LEX_MAXTOK + 1];
+    if (k != len) return -1;
+    /* no length limit: long tokens (many digits) are copied to the heap */
+    char small[NS_LEX_MAXTOK + 1], *tmp = small;
+    if (len > NS_LEX_MAXTOK && !(tmp = malloc(len + 1))) return -1;
     memcpy(tmp, s, len);
     tmp[len] = '\0';
     errno = 0;
     char *end = NULL;
     double v = strtod(tmp, &end);
-    if (end != tmp + len) return -1;
+    int whole = end == tmp + len;
+    if (tmp != small) free(tmp);
+    if (!whole) return -1;
     if (!isfinite(v)) { *nonfinite = 1; return -1; }
     *out = v;   /* underflow (ERANGE towards 0) keeps strtod's value */
     return 0;
@@ -291,6 +298,23 @@ ns_status ns_lex_reals(ns_lexer *lx, const char *field, size_t n, double *out)
         }
     }
     return NS_OK;
+}
+
+int ns_lex_rest_is_reals(const ns_lexer *lx, size_t n)
+{
+    size_t pos = lx->pos, count = 0;
+    for (;;) {
+        while (pos < lx->len && is_space(lx->buf[pos])) pos++;
+        if (pos >= lx->len) break;
+        size_t start = pos;
+        while (pos < lx->len && !is_space(lx->buf[pos])) pos++;
+        if (++count > n) return 0;
+        double x;
+        int nonfinite = 0;
+        if (ns_parse_real(lx->buf + start, pos - start, &x, &nonfinite) && !nonfinite)
+            return 0;
+    }
+    return count == n;
 }
 
 ns_status ns_lex_line(ns_lexer *lx, const char *field, const char **start,

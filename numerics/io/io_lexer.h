@@ -20,6 +20,14 @@ typedef struct ns_lexer {
     int line;          /* 1-based line of buf[pos] */
     const char *name;  /* file name used in messages */
     char *err;         /* NS_ERRMSG_LEN bytes or NULL */
+    /* Detection (io_detect.c): a layout reader sets committed once the text
+     * matched its layout's header, so that its error is the one reported
+     * and no other layout is tried. nm_* describe the last NumericsMatrix
+     * header read by ns_dat_read_matrix (nm_header = 1 once storage, rows
+     * and cols were read and the storage code was valid). */
+    int committed;
+    int nm_header;
+    ns_int nm_storage, nm_rows, nm_cols;
 } ns_lexer;
 
 /** Starts reading buf[0..len) at line 1. */
@@ -70,6 +78,11 @@ ns_status ns_lex_real(ns_lexer *lx, const char *field, double *out);
 /** n reals into out (caller allocated); field is reported as FIELD[k].
  *  Checks ns_lex_need first. */
 ns_status ns_lex_reals(ns_lexer *lx, const char *field, size_t n, double *out);
+
+/** 1 when exactly n tokens are left and each spells a real number (finite
+ *  or not: NaN and infinities count, so that a reader can commit to a
+ *  layout and then report them). Does not move. */
+int ns_lex_rest_is_reals(const ns_lexer *lx, size_t n);
 
 /** Parses a whole string as an integer / finite real with the rules above;
  *  0 on success, -1 otherwise (also for NaN/Inf: *nonfinite set to 1). */

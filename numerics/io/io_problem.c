@@ -6,27 +6,88 @@
 #include "io/io_dat.h"
 #include "io/io_fclib.h"
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_IO_MAX_FILE ((size_t)1 << 31)   /* larger .dat texts are refused */
+#define NS_IO_MAX_FILE ((size_t)1 << 31)   /* larger files are refused (fstat) */
 
 static const char hdf5_sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
 
-/* Whole file into a new buffer *buf (caller frees), *len bytes. */
+/* Refuses what is not a regular file, before any open for reading (a FIFO
+ * would block in open, a directory fails late with no reason). */
+static ns_status check_regular(const char *path, const struct stat *sb, char *err)
+{
+    if (S_ISDIR(sb->st_mode))
+        return ns_fail(err, NS_BAD_INPUT, "%s:0: file: is a directory", path);
+    if (!S_ISREG(sb->st_mode))
+        return ns_fail(err, NS_BAD_INPUT, "%s:0: file: not a regular file (%s)", path,
+                       S_ISFIFO(sb->st_mode) ? "a FIFO" : S_ISCHR(sb->st_mode)
+                       ? "a character device" : S_ISBLK(sb->st_mode) ? "a block device"
+                       : S_ISSOCK(sb->st_mode) ? "a socket" : "special file");
+    if ((uint64_t)sb->st_size > NS_IO_MAX_FILE)
+        return ns_fail(err, NS_BAD_INPUT, "%s:0: file: %lld bytes, larger than the "
+                       "limit of %zu bytes", path, (long long)sb->st_size,
+                       (size_t)NS_IO_MAX_FILE);
+    return NS_OK;
+}
+
+/* Checks path (stat, then fstat on the descriptor opened without blocking)
+ * and opens it; *f on success. */
+static ns_status open_in(const char *path, FILE **f, off_t *size, char *err)
+{
+    struct stat sb;
+    *f = NULL;
+    if (!path) return ns_fail(err, NS_BAD_INPUT, "(null):0: file: no path given");
+    if (stat(path, &sb) != 0)
+        return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
+                       strerror(errno));
+    ns_status st = check_regular(path, &sb, err);
+    if (st) return st;
+    /* O_NONBLOCK: should the path be swapped for a FIFO after the stat,
+     * open still returns at once and the fstat below refuses it */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+        return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
+                       strerror(errno));
+    if (fstat(fd, &sb) != 0) {
+        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot stat: %s", path,
+                     strerror(errno));
+        close(fd);
+        return st;
+    }
+    if ((st = check_regular(path, &sb, err))) { close(fd); return st; }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    *f = fdopen(fd, "rb");
+    if (!*f) {
+        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
+                     strerror(errno));
+        close(fd);
+        return st;
+    }
+    *size = sb.st_size;
+    return NS_OK;
+}
+
+/* Whole file into a new buffer *buf (caller frees), *len bytes. The size
+ * is known from fstat; a file that grows while read is still cut at the
+ * limit. */
 static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
 {
     *buf = NULL;
     *len = 0;
-    if (!path) return ns_fail(err, NS_BAD_INPUT, "(null):0: file: no path given");
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
-                       strerror(errno));
-    size_t cap = 1 << 16, n = 0;
+    FILE *f;
+    off_t size = 0;
+    ns_status st = open_in(path, &f, &size, err);
+    if (st) return st;
+    size_t cap = (size_t)size + 1, n = 0;
+    if (cap < 4096) cap = 4096;
     char *b = malloc(cap);
-    ns_status st = NS_OK;
     while (b) {
         size_t got = fread(b + n, 1, cap - n, f);
         n += got;
@@ -34,7 +95,7 @@ static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
         if (n == cap) {
             if (cap >= NS_IO_MAX_FILE) {
                 st = ns_fail(err, NS_BAD_INPUT, "%s:0: file: larger than %zu bytes", path,
-                             NS_IO_MAX_FILE);
+                             (size_t)NS_IO_MAX_FILE);
                 break;
             }
             char *t = realloc(b, cap * 2);
@@ -45,7 +106,7 @@ static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
     }
     if (!st && !b) st = ns_fail(err, NS_NO_MEMORY, "%s:0: file: out of memory", path);
     if (!st && ferror(f))
-        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: read error", path);
+        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: read error: %s", path, strerror(errno));
     fclose(f);
     if (st) { free(b); return st; }
     *buf = b;
@@ -285,4 +346,79 @@ ns_status ns_solution_write(const char *path, const ns_solution *s, char *err)
         for (ns_int i = 0; i < s->len[k]; i++) fprintf(f, "%.17g\n", s->vec[k][i]);
     }
     return close_out(path, f, NS_OK, err);
+}
+
+/* '# NAME LENGTH' then LENGTH reals, for each vector of sol in order. */
+static ns_status read_solution_text(const char *path, const char *buf, size_t len,
+                                    ns_solution *sol, char *err)
+{
+    ns_lexer lx;
+    ns_lex_init(&lx, buf, len, path, err);
+    double *tmp[NS_SOLUTION_MAXVEC] = { NULL };
+    ns_status st = NS_OK;
+    for (int k = 0; !st && k < sol->nvec; k++) {
+        const char *tok;
+        size_t tlen;
+        ns_int n;
+        char f[64];
+        snprintf(f, sizeof f, "vector %d header", k);
+        if ((st = ns_lex_token(&lx, f, &tok, &tlen))) break;
+        if (tlen != 1 || tok[0] != '#') {
+            st = ns_lex_fail(&lx, f, "'# %s %d' expected", sol->name[k], sol->len[k]);
+            break;
+        }
+        if ((st = ns_lex_token(&lx, f, &tok, &tlen))) break;
+        if (strlen(sol->name[k]) != tlen || memcmp(tok, sol->name[k], tlen) != 0) {
+            st = ns_lex_fail(&lx, f, "vector '%.*s' found where '%s' was expected",
+                             (int)(tlen < 40 ? tlen : 40), tok, sol->name[k]);
+            break;
+        }
+        snprintf(f, sizeof f, "%s: length", sol->name[k]);
+        if ((st = ns_lex_count(&lx, f, &n))) break;
+        if (n != sol->len[k]) {
+            st = ns_lex_fail(&lx, f, "%d values, the problem needs %d", n, sol->len[k]);
+            break;
+        }
+        tmp[k] = ns_malloc((size_t)(n > 0 ? n : 1), sizeof(double));
+        if (!tmp[k]) { st = ns_fail(err, NS_NO_MEMORY, "%s:0: out of memory", path); break; }
+        st = ns_lex_reals(&lx, sol->name[k], (size_t)n, tmp[k]);
+    }
+    /* further '# NAME LENGTH' sections (e.g. a certificate written with a
+     * no_solution status) are not part of the solution: ignored */
+    if (!st && !ns_lex_at_end(&lx)) {
+        const char *tok;
+        size_t tlen;
+        ns_lex_token(&lx, "end", &tok, &tlen);
+        if (tlen != 1 || tok[0] != '#')
+            st = ns_lex_fail(&lx, "end", "unexpected content after the last vector");
+    }
+    for (int k = 0; k < sol->nvec; k++) {
+        if (!st && sol->len[k] > 0)
+            memcpy(sol->vec[k], tmp[k], (size_t)sol->len[k] * sizeof(double));
+        free(tmp[k]);
+    }
+    return st;
+}
+
+ns_status ns_solution_read(const char *path, ns_solution *sol, char *err)
+{
+    if (!sol) return ns_fail(err, NS_BAD_INPUT, "%s:0: solution: none given",
+                             path ? path : "(null)");
+    for (int k = 0; k < sol->nvec; k++)
+        if (!sol->name[k] || (sol->len[k] > 0 && !sol->vec[k]))
+            return ns_fail(err, NS_BAD_INPUT, "%s:0: solution: vector %d missing",
+                           path ? path : "(null)", k);
+    char *buf;
+    size_t len;
+    ns_status st = read_all(path, &buf, &len, err);
+    if (st) return st;
+    if (is_hdf5(buf, len)) {
+        free(buf);
+        int count = 0;
+        if ((st = ns_fclib_guess_count(path, &count, err))) return st;
+        return ns_fclib_read_solution(path, count > 0 ? 1 : 0, sol, err);
+    }
+    st = read_solution_text(path, buf, len, sol, err);
+    free(buf);
+    return st;
 }

@@ -1,6 +1,10 @@
 /* matrix_gemv.c — y = αAx + βy and y = αAᵀx + βy for the three storages.
  * BLOCK products are what Gauss–Seidel sweeps run: 1×1, 2×2 and 3×3 blocks
- * have unrolled kernels, other small blocks a plain loop, large ones CBLAS. */
+ * have unrolled kernels, other small blocks a plain loop, large ones CBLAS.
+ * A small DENSE matrix (at most SMALL_DENSE entries) takes the same plain
+ * loop: OpenBLAS' dgemv costs ~400 instructions of call overhead, more than
+ * the product itself below ~16×16, and small problems (one time step of a
+ * few contacts) compute several products per solve (issue 15 item 7). */
 #include "matrix/matrix_internal.h"
 #include <cblas.h>
 #include <string.h>
@@ -110,6 +114,42 @@ static void block_gemv_t(double alpha, const ns_block *b, ns_int cols, const dou
     }
 }
 
+enum { SMALL_DENSE = 256 };
+
+/* y = αAx + βy, A dense r×c (r·c ≤ SMALL_DENSE, so r ≤ SMALL_DENSE). */
+static void small_dense_gemv(double alpha, ns_int r, ns_int c, const double *A,
+                             const double *x, double beta, double *y)
+{
+    double acc[SMALL_DENSE];
+    for (ns_int i = 0; i < r; i++) acc[i] = 0.0;
+    ns_int j = 0;
+    for (; j + 4 <= c; j += 4) {   /* four columns per pass over acc */
+        const double x0 = x[j], x1 = x[j + 1], x2 = x[j + 2], x3 = x[j + 3];
+        const double *c0 = A + (size_t)j * (size_t)r, *c1 = c0 + r, *c2 = c1 + r, *c3 = c2 + r;
+        for (ns_int i = 0; i < r; i++)
+            acc[i] += c0[i] * x0 + c1[i] * x1 + c2[i] * x2 + c3[i] * x3;
+    }
+    for (; j < c; j++) {
+        const double xj = x[j], *col = A + (size_t)j * (size_t)r;
+        for (ns_int i = 0; i < r; i++) acc[i] += col[i] * xj;
+    }
+    if (beta == 0.0) for (ns_int i = 0; i < r; i++) y[i] = alpha * acc[i];
+    else if (beta == 1.0) for (ns_int i = 0; i < r; i++) y[i] += alpha * acc[i];
+    else for (ns_int i = 0; i < r; i++) y[i] = alpha * acc[i] + beta * y[i];
+}
+
+/* y = αAᵀx + βy, A dense r×c (r·c ≤ SMALL_DENSE). */
+static void small_dense_gemv_t(double alpha, ns_int r, ns_int c, const double *A,
+                               const double *x, double beta, double *y)
+{
+    for (ns_int j = 0; j < c; j++) {
+        const double *col = A + (size_t)j * (size_t)r;
+        double s = 0.0;
+        for (ns_int i = 0; i < r; i++) s += col[i] * x[i];
+        y[j] = beta == 0.0 ? alpha * s : alpha * s + beta * y[j];
+    }
+}
+
 /* y = αAx + βy (x ∈ ℝ^cols, y ∈ ℝ^rows); β = 0 ignores y's content. */
 void ns_matrix_gemv(double alpha, const ns_matrix *A, const double *x, double beta, double *y)
 {
@@ -117,6 +157,10 @@ void ns_matrix_gemv(double alpha, const ns_matrix *A, const double *x, double be
     if (A->cols == 0 || alpha == 0.0) { scale(beta, y, A->rows); return; }
     switch (A->storage) {
     case NS_DENSE:
+        if ((long long)A->rows * A->cols <= SMALL_DENSE) {
+            small_dense_gemv(alpha, A->rows, A->cols, A->dense, x, beta, y);
+            break;
+        }
         scale(beta == 0.0 ? 0.0 : 1.0, y, A->rows);
         cblas_dgemv(CblasColMajor, CblasNoTrans, A->rows, A->cols, alpha, A->dense, A->rows,
                     x, 1, beta, y, 1);
@@ -143,6 +187,10 @@ void ns_matrix_gemv_t(double alpha, const ns_matrix *A, const double *x, double 
     if (A->rows == 0 || alpha == 0.0) { scale(beta, y, A->cols); return; }
     switch (A->storage) {
     case NS_DENSE:
+        if ((long long)A->rows * A->cols <= SMALL_DENSE) {
+            small_dense_gemv_t(alpha, A->rows, A->cols, A->dense, x, beta, y);
+            break;
+        }
         scale(beta == 0.0 ? 0.0 : 1.0, y, A->cols);
         cblas_dgemv(CblasColMajor, CblasTrans, A->rows, A->cols, alpha, A->dense, A->rows,
                     x, 1, beta, y, 1);

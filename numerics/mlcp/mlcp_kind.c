@@ -29,10 +29,17 @@ static double *join(const ns_mlcp *q, const ns_solution *s)
 
 static double error(const ns_problem *p, ns_solution *s)
 {
-    double *z = join(p->u.mlcp, s);
-    if (!z) return INFINITY;
-    double e = ns_mlcp_error(p->u.mlcp, z, s->vec[2]);
-    free(z);
+    const ns_mlcp *q = p->u.mlcp;
+    double small[32];   /* small problems: no allocation (issue 15 item 7) */
+    double *z = small;
+    if (q->n + q->m <= 32) {
+        if (q->n) memcpy(z, s->vec[0], (size_t)q->n * sizeof(double));
+        if (q->m) memcpy(z + q->n, s->vec[1], (size_t)q->m * sizeof(double));
+    } else if (!(z = join(q, s))) {
+        return INFINITY;
+    }
+    double e = ns_mlcp_error(q, z, s->vec[2]);
+    if (z != small) free(z);
     return e;
 }
 

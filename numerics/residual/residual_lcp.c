@@ -16,13 +16,17 @@ double ns_lcp_error(const ns_lcp *p, const double *z, double *w)
     if (n == 0) return 0.0;
     memcpy(w, p->q, n * sizeof(double));
     ns_matrix_gemv(1.0, p->M, z, 1.0, w);
-    if (!ns_all_finite(z, n) || !ns_all_finite(w, n) || !ns_all_finite(p->q, n))
-        return INFINITY;
-    double s = 0.0;
+    /* one pass: the defect, and (z − z) + (w − w), NaN iff some z_i or w_i
+     * is not finite (fmax would hide a NaN in w). A non-finite q makes w
+     * non-finite, so q needs no scan of its own. */
+    double s = 0.0, bad = 0.0;
     for (size_t i = 0; i < n; i++) {
-        double d = z[i] - fmax(0.0, z[i] - w[i]);
+        double t = z[i] - w[i];
+        double d = z[i] - (t > 0.0 ? t : 0.0);   /* fmax(0, t), inlined */
         s += d * d;
+        bad += (z[i] - z[i]) + (w[i] - w[i]);
     }
+    if (bad != 0.0) return INFINITY;
     double e = sqrt(s);
     double nq = ns_norm2(p->q, n);
     if (nq > DBL_EPSILON) e /= nq;

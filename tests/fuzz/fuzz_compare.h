@@ -55,6 +55,15 @@ static inline int ns_fuzz_same_problem(const ns_problem *P, const ns_problem *Q)
         return a->n == b->n && ns_fuzz_same_matrix(a->M, b->M) && same_d(a->q, b->q, n) &&
                same_d(a->lb, b->lb, n) && same_d(a->ub, b->ub, n);
     }
+    case NS_KIND_AVI: {   /* with its set (formats-extensions.md §1) */
+        const ns_avi *a = P->u.avi, *b = Q->u.avi;
+        ns_int n = a->M->cols;
+        if (a->n != b->n || !ns_fuzz_same_matrix(a->M, b->M) || !same_d(a->q, b->q, n) ||
+            !ns_fuzz_same_matrix(a->H, b->H) || !a->lb != !b->lb)
+            return 0;
+        if (a->H && !same_d(a->h, b->h, a->H->rows)) return 0;
+        return !a->lb || (same_d(a->lb, b->lb, n) && same_d(a->ub, b->ub, n));
+    }
     case NS_KIND_MLCP: {
         const ns_mlcp *a = P->u.mlcp, *b = Q->u.mlcp;
         if (a->n != b->n || a->m != b->m || !ns_fuzz_same_matrix(a->M, b->M) ||

@@ -8,7 +8,8 @@
 # default to fuzz_dat_problem fuzz_dat_matrix fuzz_fclib, run one after the
 # other on one core. Seeds are copied at run time from $NS_SHARED_DATA
 # (default: ../shared/data next to the repository) into a temporary corpus
-# per target; files above $NS_FUZZ_MAX_SEED bytes (default 65536; for
+# per target (fuzz_dat_problem also takes the repository's data/, e.g. the AVI
+# files with their sets); files above $NS_FUZZ_MAX_SEED bytes (default 65536; for
 # fuzz_fclib $NS_FUZZ_MAX_SEED_FCLIB, default 262144, so that most HDF5
 # files qualify) are left out to keep executions fast. Crash reproducers land in
 # BUILD_DIR/fuzz/artifacts/<target>/. Extra libFuzzer flags come from
@@ -33,7 +34,7 @@ for t in $targets; do
     corpus="$work/$t"
     mkdir -p "$corpus" "$build/fuzz/artifacts/$t"
     case $t in
-        fuzz_dat_problem) seeds=$(find "$data" -name '*.dat' ! -path '*/matrix/*') ;;
+        fuzz_dat_problem) seeds=$(find "$data" "$here/../../data" -name '*.dat' ! -path '*/matrix/*') ;;
         fuzz_dat_matrix)  seeds=$(find "$data/matrix" "$data/lcp" "$data/gfc2d" -name '*.dat') ;;
         fuzz_fclib)       seeds=$(find "$data" -name '*.hdf5' -o -name 'lcp_*.dat') ;;
         *)                seeds=$(find "$data" -type f -name '*.dat') ;;

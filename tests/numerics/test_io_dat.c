@@ -701,6 +701,103 @@ static void test_detection_failure_names_file_and_line(void **state)
     expect_problem_fail("hello world\n", NS_KIND_NONE, "t.dat:1:", "no .dat layout");
 }
 
+/* Detection commits to the layout whose header matched (formats-extensions
+ * §2): a NaN in each kind's data is reported by that kind, with its line,
+ * not as the error of whichever layout read furthest. */
+static void replace_once(char *buf, size_t cap, const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    assert_non_null(at);
+    snprintf(buf, cap, "%.*s%s%s", (int)(at - text), text, to, at + strlen(from));
+}
+
+static void test_detection_commits_to_matching_layout(void **state)
+{
+    (void)state;
+    char t[1024];
+    /* MLCP: M's first value (line 11) */
+    replace_once(t, sizeof t, MLCP, "2 1 0\n", "nan 1 0\n");
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:11: M[0]: value 'nan' is not finite", "read as mlcp");
+    /* GFC: H's second value (line 17) */
+    replace_once(t, sizeof t, GFC3D, "1 0 0\n-1 0 0\n", "1 nan 0\n-1 0 0\n");
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:17: H[1]: value 'nan' is not finite", "read as gfc3d");
+    /* GMP: q (line 25) */
+    replace_once(t, sizeof t, GMP, "-1 -1 0 0\n", "-1 inf 0 0\n");
+    expect_problem_fail(t, NS_KIND_NONE, "q[1]: value 'inf' is not finite", "read as gmp");
+    /* relay: exactly 2n numbers after q, one of them NaN */
+    replace_once(t, sizeof t, RELAY, "-1 0\n1 2\n", "-1 0\n1 nan\n");
+    expect_problem_fail(t, NS_KIND_NONE, "ub[1]: value 'nan' is not finite", "read as relay");
+    /* LCP: a malformed value in M */
+    replace_once(t, sizeof t, LCP, "1 3\n", "1 x3\n");
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:7: M[3]: real number expected, found 'x3'", "read as lcp");
+}
+
+/* The AVI layout with its set (docs/formats-extensions.md §1): the
+ * polyhedron example read by detection with hand-checked values, a box
+ * with open sides written and read back bit for bit, and the errors. */
+static const char AVI_POLY[] =
+    "2\n0\n2\n2\n2\t2\n1 0\n0 0\n0 -1\navi-polyhedron\n0\n1\n2\n1\t2\n1 1\n1\n";
+
+static void test_avi_layout(void **state)
+{
+    (void)state;
+    ns_problem *p = read_text(AVI_POLY, NS_KIND_NONE);
+    assert_int_equal(p->kind, NS_KIND_AVI);
+    const ns_avi *a = p->u.avi;
+    assert_int_equal(a->n, 2);
+    assert_non_null(a->H);
+    assert_int_equal(a->H->rows, 1);
+    assert_true(a->H->dense[0] == 1.0 && a->H->dense[1] == 1.0 && a->h[0] == 1.0);
+    assert_true(a->q[0] == 0.0 && a->q[1] == -1.0 && a->M->dense[0] == 1.0);
+    ns_problem *b = round_trip(p, NS_KIND_NONE);
+    assert_int_equal(b->kind, NS_KIND_AVI);
+    assert_memory_equal(b->u.avi->H->dense, a->H->dense, 2 * sizeof(double));
+    ns_problem_free(b);
+    ns_problem_free(p);
+    /* explicit kind without a set: Siconos' own layout, K = R^n */
+    p = read_text(LCP, NS_KIND_AVI);
+    assert_null(p->u.avi->H);
+    assert_null(p->u.avi->lb);
+    ns_problem_free(p);
+
+    /* box with open sides: -inf / inf written as words, read back exactly */
+    ns_matrix *M = ns_matrix_dense_new(3, 3);
+    for (int i = 0; i < 3; i++) M->dense[i * 4] = 1.0 + i;
+    double q[3] = { -1, 0.1, 1e-300 }, lb[3] = { -INFINITY, -1, 0.3 }, ub[3] = { 2, INFINITY, 0.7 };
+    ns_avi *av = ns_avi_new(M, q);
+    assert_int_equal(ns_avi_set_box(av, lb, ub), NS_OK);
+    p = ns_problem_from_avi(av);
+    b = round_trip(p, NS_KIND_NONE);
+    assert_int_equal(b->kind, NS_KIND_AVI);
+    assert_null(b->u.avi->H);
+    assert_memory_equal(b->u.avi->lb, lb, sizeof lb);
+    assert_memory_equal(b->u.avi->ub, ub, sizeof ub);
+    assert_memory_equal(b->u.avi->q, q, sizeof q);
+    ns_problem_free(b);
+    ns_problem_free(p);
+
+    /* errors, reported as avi once the keyword matched */
+    const char *head = "2\n0\n2\n2\n2\t2\n1 0\n0 1\n-1 1\n";
+    char t[512];
+    snprintf(t, sizeof t, "%savi-box\n0 0\n1 -1\n", head);
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:11: ub[1]: lb[1] = 0 > ub[1] = -1", "read as avi");
+    snprintf(t, sizeof t, "%savi-box\ninf 0\n1 1\n", head);
+    expect_problem_fail(t, NS_KIND_NONE, "t.dat:10: lb[0]: inf is not allowed as a lower bound", NULL);
+    snprintf(t, sizeof t, "%savi-box\n0 0\n1 -inf\n", head);
+    expect_problem_fail(t, NS_KIND_NONE, "ub[1]: -inf is not allowed as an upper bound", NULL);
+    snprintf(t, sizeof t, "%savi-box\nnan 0\n1 1\n", head);
+    expect_problem_fail(t, NS_KIND_NONE, "lb[0]: value 'nan' is not finite", "read as avi");
+    snprintf(t, sizeof t, "%savi-polyhedron\n0\n1\n3\n1\t3\n1 1 1\n1\n", head);
+    expect_problem_fail(t, NS_KIND_NONE, "H: 1 x 3 matrix: expected 2 columns", "read as avi");
+    snprintf(t, sizeof t, "%savi-polyhedron\n0\n1\n2\n1\t2\n1 1\n", head);
+    expect_problem_fail(t, NS_KIND_NONE, "h[0]: unexpected end of file", "read as avi");
+    /* an unknown word after q is trailing content of an LCP */
+    snprintf(t, sizeof t, "%savi-sphere\n1\n", head);
+    p = read_text(t, NS_KIND_NONE);
+    assert_int_equal(p->kind, NS_KIND_LCP);
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -735,6 +832,8 @@ int main(void)
         cmocka_unit_test(test_csc_non_contiguous_locations),
         cmocka_unit_test(test_index_out_of_range),
         cmocka_unit_test(test_detection_failure_names_file_and_line),
+        cmocka_unit_test(test_avi_layout),
+        cmocka_unit_test(test_detection_commits_to_matching_layout),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -86,8 +86,8 @@ static void remove_dir(void)
     assert_int_equal(system(cmd), 0);
 }
 
-/* CSV rows as arrays of the first 9 fields (the message may be quoted). */
-typedef struct row { char f[9][256]; } row;
+/* CSV rows as arrays of the first 10 fields (the message may be quoted). */
+typedef struct row { char f[10][256]; } row;
 
 static int read_csv(const char *path, row *rows, int max)
 {
@@ -98,14 +98,14 @@ static int read_csv(const char *path, row *rows, int max)
     while (fgets(line, sizeof line, f)) {
         if (n < 0) {
             static const char header[] =
-                "file,kind,size,solver,status,iterations,error,seconds,peak_kb,message\n";
+                "file,kind,size,solver,status,iterations,error,seconds,solves,peak_kb,message\n";
             assert_string_equal(line, header);
             n = 0;
             continue;
         }
         assert_true(n < max);
         char *p = line;
-        for (int k = 0; k < 9; k++) {
+        for (int k = 0; k < 10; k++) {
             char *c = strchr(p, ',');
             assert_non_null(c);
             *c = '\0';
@@ -118,7 +118,8 @@ static int read_csv(const char *path, row *rows, int max)
     return n;
 }
 
-enum { F_FILE, F_KIND, F_SIZE, F_SOLVER, F_STATUS, F_ITER, F_ERROR, F_SECONDS, F_PEAK };
+enum { F_FILE, F_KIND, F_SIZE, F_SOLVER, F_STATUS, F_ITER, F_ERROR, F_SECONDS, F_SOLVES,
+       F_PEAK };
 
 static void test_usage(void **state)
 {
@@ -138,6 +139,14 @@ static void test_usage(void **state)
     assert_int_equal(run(NULL, "--compare /nonexistent/a.csv /nonexistent/b.csv"), 2);
     assert_int_equal(run(NULL, "--list-solvers"), 0);
     expect_in(out_path, "pgs");
+    /* per-kind lists: the name must exist for that kind */
+    assert_int_equal(run(NULL, "--solvers fc3d=lemke ."), 2);
+    expect_in(err_path, "no fc3d solver named 'lemke'");
+    assert_int_equal(run(NULL, "--solvers nokind=pgs ."), 2);
+    expect_in(err_path, "unknown kind 'nokind'");
+    assert_int_equal(run(NULL, "--shard 0/2 ."), 2);
+    assert_int_equal(run(NULL, "--resume ."), 2);
+    expect_in(err_path, "--resume needs --out");
 }
 
 static void test_csv_rows_and_summary(void **state)
@@ -185,8 +194,9 @@ static void test_csv_rows_and_summary(void **state)
     expect_in(svg, "</svg>");
     expect_in(svg, "log scale");
     expect_in(svg, "fraction solved");
-    snprintf(want, sizeof want, ">%s (2/2)</text>", dflt);
+    snprintf(want, sizeof want, ">%s (default)</text>", dflt);
     expect_in(svg, want);
+    expect_in(svg, ">2/2 solved");
     char *s = slurp(svg);
     int curves = 0;
     for (char *p = s; (p = strstr(p, "<path ")); p++) curves++;
@@ -211,7 +221,10 @@ static void test_faults_are_isolated(void **state)
     snprintf(a, sizeof a, "%s/a.dat", dir);
     snprintf(args, sizeof args, "--quiet --time-limit 0.3 --mem-limit 128 "
              "--solvers test-crash,pgs,test-hang,test-oom --out %s %s", csv, a);
-    assert_int_equal(run("NSBENCH_TEST_FAULTS=1", args), 0);
+    /* under ASan the crashing run writes a report; symbolizing it on a loaded
+     * machine can outlast the kill margin (then "timeout", not "crash") */
+    assert_int_equal(run("NSBENCH_TEST_FAULTS=1 ASAN_OPTIONS=\"$ASAN_OPTIONS:symbolize=0\"",
+                         args), 0);
     row rows[8];
     assert_int_equal(read_csv(csv, rows, 8), 4);
     assert_string_equal(rows[0].f[F_SOLVER], "test-crash");
@@ -256,6 +269,45 @@ static void test_jobs_do_not_change_results(void **state)
     for (int i = 0; i < n1; i++)
         for (int k = F_FILE; k <= F_ERROR; k++)  /* all but seconds and peak memory */
             assert_string_equal(r1[i].f[k], r2[i].f[k]);
+    remove_dir();
+}
+
+/* Sub-millisecond solves are repeated in their process until --min-time is
+ * measured: the time per solve times the count covers at least min-time;
+ * with --min-time 0 every run is one solve. */
+static void test_min_time_repeats_small_solves(void **state)
+{
+    (void)state;
+    make_dir();
+    char csv[600], args[2048], a[600];
+    snprintf(csv, sizeof csv, "%s/small.csv", dir);
+    snprintf(a, sizeof a, "%s/a.dat", dir);
+    snprintf(args, sizeof args, "--quiet --solvers lemke,pgs --min-time 0.02 --out %s %s", csv, a);
+    assert_int_equal(run(NULL, args), 0);
+    row rows[4];
+    assert_int_equal(read_csv(csv, rows, 4), 2);
+    for (int i = 0; i < 2; i++) {
+        assert_string_equal(rows[i].f[F_STATUS], "converged");
+        long m = atol(rows[i].f[F_SOLVES]);
+        double per = atof(rows[i].f[F_SECONDS]);
+        assert_true(m > 10);                 /* a 2x2 LCP takes microseconds at most */
+        assert_true(per * (double)m >= 0.02 * 0.999);
+        assert_true(per < 1e-3);
+    }
+    expect_in(out_path, "runs: 2 finished (2 converged, 0 not), 0 interrupted");
+    snprintf(args, sizeof args, "--quiet --json --solvers lemke,pgs --min-time 0 %s", a);
+    assert_int_equal(run(NULL, args), 0);
+    expect_in(out_path, "\"counts\": {\"finished\": 2, \"converged\": 2, \"failed\": 0, "
+              "\"interrupted\": 0, \"kept\": 0}");
+    /* a kind's own list wins over the general one */
+    snprintf(args, sizeof args, "--quiet --solvers pgs --solvers lcp=lemke --min-time 0 "
+             "--out %s %s", csv, a);
+    assert_int_equal(run(NULL, args), 0);
+    assert_int_equal(read_csv(csv, rows, 4), 1);
+    assert_string_equal(rows[0].f[F_SOLVER], "lemke");
+    assert_string_equal(rows[0].f[F_SOLVES], "1");
+    assert_int_equal(run(NULL, "--min-time -1 ."), 2);
+    expect_in(err_path, "--min-time");
     remove_dir();
 }
 
@@ -349,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_csv_rows_and_summary),
         cmocka_unit_test(test_faults_are_isolated),
         cmocka_unit_test(test_jobs_do_not_change_results),
+        cmocka_unit_test(test_min_time_repeats_small_solves),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_profile_arithmetic),
         cmocka_unit_test(test_data_is_generated),

@@ -21,6 +21,7 @@
  *               a solution z* is chosen with a third of the indices strictly
  *               complementary each way and a third with z*_i = w*_i = 0;
  *               q = w* − M z*. Solvable, non-unique, degenerate.
+ *   avi         AVI files with their sets (gen_data_avi.c)
  *   murty       Murty's example: M_ii = 1, M_ij = 2 (j > i), 0 below; q = −1.
  *               Unique solution z = (0, …, 0, 1); Lemke with covering
  *               vector 1 takes 2ⁿ pivots.
@@ -33,6 +34,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "nonsmooth/nonsmooth.h"
 #include "gen_families.h"
+#include "gen_data_avi.h"
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -166,6 +168,15 @@ static ns_matrix *make(const char *fam, int n, rng *r, double *q)
     return M;
 }
 
+/* The generator behind void pointers, for gen_data_avi.c. */
+static double uniform_v(void *r, double a, double b) { return uniform(r, a, b); }
+static void *rng_new_v(unsigned seed)
+{
+    rng *r = malloc(sizeof *r);
+    if (r) rng_seed(r, seed);
+    return r;
+}
+
 static int mkdir_p(const char *path)
 {
     if (mkdir(path, 0755) == 0 || errno == EEXIST) return 0;
@@ -281,6 +292,12 @@ int main(int argc, char **argv)
             ns_problem_free(p);
             files++;
         }
+    snprintf(path, sizeof path, "%s/avi", out);
+    if (mkdir_p(path) || gen_data_avi(out, man, &seed, uniform_v, rng_new_v, &files)) {
+        fprintf(stderr, "gen_data: %s: cannot write the AVI files\n", path);
+        fclose(man);
+        return 2;
+    }
     if (fclose(man) != 0) {
         fprintf(stderr, "gen_data: %s/MANIFEST.tsv: %s\n", out, strerror(errno));
         return 2;

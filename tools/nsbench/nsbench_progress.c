@@ -56,6 +56,12 @@ void nb_progress_set(nb_progress *p, size_t done, size_t total, const char *curr
     if (current) snprintf(p->current, sizeof p->current, "%s", current);
 }
 
+void nb_progress_count(nb_progress *p, const nb_row *r)
+{
+    p->done++;
+    if (!strcmp(r->status, "interrupted")) p->stopped++;
+}
+
 void nb_progress_tick(nb_progress *p)
 {
     if (!p->enabled) return;
@@ -69,7 +75,11 @@ void nb_progress_end(nb_progress *p, const char *what)
     char el[32];
     fmt_duration(el, sizeof el, nb_now() - p->t0);
     if (p->tty && p->line_shown) fprintf(stderr, "\r\033[K");
-    fprintf(stderr, "nsbench: %s: %zu runs in %s\n", what, p->done, el);
+    if (p->stopped)
+        fprintf(stderr, "nsbench: %s: %zu of %zu runs finished in %s, %zu interrupted\n", what,
+                p->done - p->stopped, p->total, el, p->stopped);
+    else
+        fprintf(stderr, "nsbench: %s: %zu runs in %s\n", what, p->done, el);
     p->line_shown = 0;
     fflush(stderr);
 }

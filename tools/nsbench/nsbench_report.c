@@ -115,9 +115,15 @@ void nb_report_text(FILE *f, nb_profile *const *prof, size_t n, const nb_table *
     }
 }
 
-void nb_report_json(FILE *f, nb_profile *const *prof, size_t n, const nb_table *t)
+void nb_report_json(FILE *f, nb_profile *const *prof, size_t n, const nb_table *t,
+                    const nb_counts *counts)
 {
-    fprintf(f, "{\"summary\": [");
+    fprintf(f, "{");
+    if (counts)
+        fprintf(f, "\"counts\": {\"finished\": %zu, \"converged\": %zu, \"failed\": %zu, "
+                "\"interrupted\": %zu, \"kept\": %zu},\n", counts->finished, counts->converged,
+                counts->finished - counts->converged, counts->interrupted, counts->kept);
+    fprintf(f, "\"summary\": [");
     for (size_t k = 0; k < n; k++) {
         const nb_profile *p = prof[k];
         fprintf(f, "%s\n  {\"kind\": ", k ? "," : "");

@@ -12,6 +12,9 @@
  *   killed over the memory  → "memory"
  *   died of a signal        → "memory" if its peak was near the limit, else "crash"
  *   exited without a record → "crash" (exit code in the message)
+ * A child dies with its parent: PR_SET_PDEATHSIG (SIGKILL), then a check of
+ * getppid() for a parent that died between fork() and prctl(); so a
+ * SIGKILLed nsbench leaves no run behind.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/wait.h>
@@ -47,7 +51,7 @@ typedef struct slot {
     int used;
     pid_t pid;
     int fd;                  /* -1 once EOF seen */
-    size_t task;
+    nb_task *task;
     double start, deadline;
     unsigned char buf[sizeof(nb_record)];
     size_t got;
@@ -55,12 +59,46 @@ typedef struct slot {
     long rss_kb_seen;        /* largest RSS polled */
 } slot;
 
+struct nb_engine {
+    const nb_config *c;
+    int jobs, active;
+    slot *slots;
+    struct pollfd *pfd;
+    int *pslot;
+    long base_vm_kb;
+};
+
 static volatile sig_atomic_t interrupted;
+static struct sigaction old_int, old_term;
+static int caught;
 
 static void on_interrupt(int sig)
 {
     (void)sig;
     interrupted = 1;
+}
+
+void nb_signals_catch(void)
+{
+    if (caught++) return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+}
+
+void nb_signals_restore(void)
+{
+    if (!caught || --caught) return;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+}
+
+int nb_interrupted(void)
+{
+    return interrupted != 0;
 }
 
 double nb_now(void)
@@ -88,9 +126,15 @@ static void proc_mem_kb(pid_t pid, long *rss_kb, long *vm_kb)
 }
 
 /* In the child: limits, then the task, then the record; never returns. */
-static void child_main(const nb_config *c, const nb_task *t, int fd, long base_vm_kb)
+static void child_main(const nb_config *c, const nb_task *t, int fd, long base_vm_kb,
+                       pid_t parent)
 {
+    /* die with the parent; a parent gone before prctl() took effect has
+     * already made us an orphan */
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(4);
     signal(SIGINT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
     signal(SIGPIPE, SIG_DFL);
     struct rlimit core = { 0, 0 };
     setrlimit(RLIMIT_CORE, &core);
@@ -125,22 +169,26 @@ static void child_main(const nb_config *c, const nb_task *t, int fd, long base_v
     _exit(0);
 }
 
-static void row_unknowns(nb_row *r)
+void nb_row_unrun(nb_row *r, const nb_task *t, const char *status, const char *msg)
 {
+    memset(r, 0, sizeof *r);
     r->size = -1;
     r->iterations = -1;
     r->error = NAN;
     r->seconds = NAN;
+    r->solves = -1;
     r->peak_kb = -1;
+    snprintf(r->kind, sizeof r->kind, "%s", ns_kind_name(t->kind));
+    snprintf(r->solver, sizeof r->solver, "%s", t->solver ? t->solver : "");
+    snprintf(r->status, sizeof r->status, "%s", status);
+    snprintf(r->message, sizeof r->message, "%s", msg ? msg : "");
 }
 
 static void finish(const nb_config *c, nb_task *t, slot *s, int wstatus,
                    const struct rusage *ru)
 {
     nb_row *r = &t->row;
-    row_unknowns(r);
-    snprintf(r->kind, sizeof r->kind, "%s", ns_kind_name(t->kind));
-    snprintf(r->solver, sizeof r->solver, "%s", t->solver ? t->solver : "");
+    nb_row_unrun(r, t, "", NULL);
     r->peak_kb = ru->ru_maxrss > 0 ? ru->ru_maxrss : s->rss_kb_seen;
     double wall = nb_now() - s->start;
     nb_record rec;
@@ -158,6 +206,7 @@ static void finish(const nb_config *c, nb_task *t, slot *s, int wstatus,
         r->iterations = rec.iterations;
         r->error = rec.error;
         r->seconds = rec.seconds;
+        r->solves = rec.solves;
         return;
     }
     r->seconds = wall;
@@ -192,33 +241,85 @@ static void finish(const nb_config *c, nb_task *t, slot *s, int wstatus,
     }
 }
 
-static int launch(const nb_config *c, nb_task *tasks, size_t i, slot *s, long base_vm_kb)
+nb_engine *nb_engine_new(const nb_config *c)
 {
+    nb_engine *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    e->c = c;
+    e->jobs = c->jobs > 0 ? c->jobs : 1;
+    e->slots = calloc((size_t)e->jobs, sizeof *e->slots);
+    e->pfd = calloc((size_t)e->jobs + 1, sizeof *e->pfd);
+    e->pslot = calloc((size_t)e->jobs + 1, sizeof *e->pslot);
+    if (!e->slots || !e->pfd || !e->pslot) {
+        nb_engine_free(e);
+        return NULL;
+    }
+    long self_rss;
+    proc_mem_kb(getpid(), &self_rss, &e->base_vm_kb);
+    return e;
+}
+
+void nb_engine_free(nb_engine *e)
+{
+    if (!e) return;
+    free(e->slots);
+    free(e->pfd);
+    free(e->pslot);
+    free(e);
+}
+
+int nb_engine_idle(const nb_engine *e)
+{
+    return e->jobs - e->active;
+}
+
+int nb_engine_active(const nb_engine *e)
+{
+    return e->active;
+}
+
+int nb_engine_start(nb_engine *e, nb_task *t)
+{
+    const nb_config *c = e->c;
+    int k = 0;
+    while (k < e->jobs && e->slots[k].used) k++;
     int fds[2];
-    if (pipe(fds) != 0) return -1;
+    if (k == e->jobs || pipe(fds) != 0) {
+        nb_row_unrun(&t->row, t, "crash", NULL);
+        snprintf(t->row.message, sizeof t->row.message, "could not start a process: %s",
+                 k == e->jobs ? "no free slot" : strerror(errno));
+        return -1;
+    }
     fflush(stdout);
     fflush(stderr);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
+        int er = errno;
         close(fds[0]);
         close(fds[1]);
+        nb_row_unrun(&t->row, t, "crash", NULL);
+        snprintf(t->row.message, sizeof t->row.message, "could not start a process: %s",
+                 strerror(er));
         return -1;
     }
     if (pid == 0) {
         close(fds[0]);
-        child_main(c, &tasks[i], fds[1], base_vm_kb);
+        child_main(c, t, fds[1], e->base_vm_kb, parent);
     }
     close(fds[1]);
+    slot *s = &e->slots[k];
     memset(s, 0, sizeof *s);
     s->used = 1;
     s->pid = pid;
     s->fd = fds[0];
-    s->task = i;
+    s->task = t;
     s->start = nb_now();
     /* the solver stops itself at the time limit (repeat times); the margin
      * covers reading the file and a solver that checks the clock rarely */
     double budget = c->time_limit * (c->repeat > 0 ? c->repeat : 1);
     s->deadline = s->start + budget * 1.1 + 1.0;
+    e->active++;
     return 0;
 }
 
@@ -242,131 +343,153 @@ static void read_pipe(slot *s)
     }
 }
 
-int nb_run_tasks(const nb_config *c, nb_task *tasks, size_t n, nb_progress *prog,
-                 const char *phase)
+/* Limits and reaping, once over every slot. */
+static void sweep(nb_engine *e, nb_done_fn done, void *ctx)
 {
-    int jobs = c->jobs > 0 ? c->jobs : 1;
-    slot *slots = calloc((size_t)jobs, sizeof *slots);
-    struct pollfd *pfd = calloc((size_t)jobs, sizeof *pfd);
-    int *pslot = calloc((size_t)jobs, sizeof *pslot);
-    if (!slots || !pfd || !pslot) {
-        free(slots);
-        free(pfd);
-        free(pslot);
-        return -1;
-    }
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-
-    long self_rss, base_vm_kb;
-    proc_mem_kb(getpid(), &self_rss, &base_vm_kb);
+    const nb_config *c = e->c;
     double limit_kb = c->mem_limit_mb * 1024.0;
-    size_t next = 0, done = 0;
-    int active = 0, rc = 0;
-    nb_progress_set(prog, 0, n, phase);
-    while (next < n || active > 0) {
-        while (!interrupted && active < jobs && next < n) {
-            int k = 0;
-            while (slots[k].used) k++;
-            if (launch(c, tasks, next, &slots[k], base_vm_kb) != 0) {
-                nb_row *r = &tasks[next].row;
-                row_unknowns(r);
-                snprintf(r->status, sizeof r->status, "crash");
-                snprintf(r->message, sizeof r->message, "could not start a process: %s",
-                         strerror(errno));
-                snprintf(r->kind, sizeof r->kind, "%s", ns_kind_name(tasks[next].kind));
-                snprintf(r->solver, sizeof r->solver, "%s",
-                         tasks[next].solver ? tasks[next].solver : "");
-                next++;
-                done++;
-                continue;
-            }
-            char cur[NB_MSG_LEN];
-            snprintf(cur, sizeof cur, "%s%s%s", tasks[next].file,
-                     tasks[next].solver ? " · " : "",
-                     tasks[next].solver ? tasks[next].solver : "");
-            nb_progress_set(prog, done, n, cur);
-            next++;
-            active++;
-        }
-        if (interrupted && next < n) {
-            for (; next < n; next++) {
-                nb_row *r = &tasks[next].row;
-                row_unknowns(r);
-                snprintf(r->status, sizeof r->status, "interrupted");
-                snprintf(r->kind, sizeof r->kind, "%s", ns_kind_name(tasks[next].kind));
-                snprintf(r->solver, sizeof r->solver, "%s",
-                         tasks[next].solver ? tasks[next].solver : "");
-                done++;
-            }
-            rc = 130;
-        }
-        if (active == 0) break;
-        int np = 0;
-        for (int k = 0; k < jobs; k++) {
-            if (slots[k].used && slots[k].fd >= 0) {
-                pfd[np].fd = slots[k].fd;
-                pfd[np].events = POLLIN;
-                pfd[np].revents = 0;
-                pslot[np++] = k;
+    double t = nb_now();
+    for (int k = 0; k < e->jobs; k++) {
+        slot *s = &e->slots[k];
+        if (!s->used) continue;
+        if (!s->killed) {
+            long rss, vm;
+            proc_mem_kb(s->pid, &rss, &vm);
+            if (rss > s->rss_kb_seen) s->rss_kb_seen = rss;
+            if (interrupted) {
+                kill(s->pid, SIGKILL);
+                s->killed = KILL_INTERRUPT;
+            } else if (t > s->deadline) {
+                kill(s->pid, SIGKILL);
+                s->killed = KILL_TIME;
+            } else if (limit_kb > 0 && (double)rss > limit_kb) {
+                kill(s->pid, SIGKILL);
+                s->killed = KILL_MEMORY;
             }
         }
-        if (np > 0) {
-            int r = poll(pfd, (nfds_t)np, 50);
-            if (r > 0)
-                for (int j = 0; j < np; j++)
-                    if (pfd[j].revents) read_pipe(&slots[pslot[j]]);
-        } else {
+        if (s->fd >= 0 && !s->killed) continue;  /* still talking */
+        int wstatus = 0;
+        struct rusage ru;
+        memset(&ru, 0, sizeof ru);
+        pid_t w = wait4(s->pid, &wstatus, WNOHANG, &ru);
+        if (w == 0) continue;
+        if (s->fd >= 0) {
+            read_pipe(s);  /* whatever was written before the kill */
+            if (s->fd >= 0) close(s->fd);
+            s->fd = -1;
+        }
+        finish(c, s->task, s, wstatus, &ru);
+        s->used = 0;
+        e->active--;
+        if (done) done(ctx, s->task);
+    }
+}
+
+int nb_engine_step(nb_engine *e, int extra_fd, int timeout_ms, nb_done_fn done, void *ctx)
+{
+    int np = 0, extra_ready = 0;
+    for (int k = 0; k < e->jobs; k++) {
+        if (e->slots[k].used && e->slots[k].fd >= 0) {
+            e->pfd[np].fd = e->slots[k].fd;
+            e->pfd[np].events = POLLIN;
+            e->pfd[np].revents = 0;
+            e->pslot[np++] = k;
+        }
+    }
+    int nchild = np;
+    if (extra_fd >= 0) {
+        e->pfd[np].fd = extra_fd;
+        e->pfd[np].events = POLLIN;
+        e->pfd[np].revents = 0;
+        e->pslot[np++] = -1;
+    }
+    if (np > 0) {
+        /* children that closed their pipe but are not reaped yet: look soon */
+        int wait_ms = timeout_ms;
+        if (nchild < e->active && wait_ms > 10) wait_ms = 10;
+        int r = poll(e->pfd, (nfds_t)np, wait_ms);
+        if (r > 0)
+            for (int j = 0; j < np; j++) {
+                if (!e->pfd[j].revents) continue;
+                if (e->pslot[j] < 0) extra_ready = 1;
+                else read_pipe(&e->slots[e->pslot[j]]);
+            }
+    } else if (e->active > 0) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    sweep(e, done, ctx);
+    return extra_ready;
+}
+
+void nb_engine_kill_all(nb_engine *e, nb_done_fn done, void *ctx)
+{
+    for (int k = 0; k < e->jobs; k++) {
+        slot *s = &e->slots[k];
+        if (!s->used || s->killed) continue;
+        kill(s->pid, SIGKILL);
+        s->killed = KILL_INTERRUPT;
+    }
+    for (int i = 0; i < 500 && e->active > 0; i++) {  /* SIGKILL is quick; 5 s at most */
+        sweep(e, done, ctx);
+        if (e->active > 0) {
             struct timespec ts = { 0, 10 * 1000 * 1000 };
             nanosleep(&ts, NULL);
         }
-        double t = nb_now();
-        for (int k = 0; k < jobs; k++) {
-            slot *s = &slots[k];
-            if (!s->used) continue;
-            if (!s->killed) {
-                long rss, vm;
-                proc_mem_kb(s->pid, &rss, &vm);
-                if (rss > s->rss_kb_seen) s->rss_kb_seen = rss;
-                if (interrupted) {
-                    kill(s->pid, SIGKILL);
-                    s->killed = KILL_INTERRUPT;
-                } else if (t > s->deadline) {
-                    kill(s->pid, SIGKILL);
-                    s->killed = KILL_TIME;
-                } else if (limit_kb > 0 && (double)rss > limit_kb) {
-                    kill(s->pid, SIGKILL);
-                    s->killed = KILL_MEMORY;
-                }
+    }
+}
+
+typedef struct run_ctx {
+    nb_progress *prog;
+    size_t done, n;
+    nb_done_fn done_fn;
+    void *ctx;
+} run_ctx;
+
+static void run_done(void *vctx, nb_task *t)
+{
+    run_ctx *rc = vctx;
+    rc->done++;
+    nb_progress_count(rc->prog, &t->row);
+    if (rc->done_fn) rc->done_fn(rc->ctx, t);
+}
+
+int nb_run_tasks(const nb_config *c, nb_task *tasks, size_t n, nb_progress *prog,
+                 const char *phase, nb_done_fn done, void *ctx)
+{
+    nb_engine *e = nb_engine_new(c);
+    if (!e) return -1;
+    nb_signals_catch();
+    run_ctx rc = { prog, 0, n, done, ctx };
+    size_t next = 0;
+    int status = 0;
+    nb_progress_set(prog, 0, n, phase);
+    while (next < n || nb_engine_active(e) > 0) {
+        while (!interrupted && nb_engine_idle(e) > 0 && next < n) {
+            nb_task *t = &tasks[next++];
+            if (nb_engine_start(e, t) != 0) {
+                run_done(&rc, t);
+                continue;
             }
-            if (s->fd >= 0 && !s->killed) continue;  /* still talking */
-            int wstatus = 0;
-            struct rusage ru;
-            memset(&ru, 0, sizeof ru);
-            pid_t w = wait4(s->pid, &wstatus, WNOHANG, &ru);
-            if (w == 0) continue;
-            if (s->fd >= 0) {
-                read_pipe(s);  /* whatever was written before the kill */
-                if (s->fd >= 0) close(s->fd);
-                s->fd = -1;
-            }
-            finish(c, &tasks[s->task], s, wstatus, &ru);
-            s->used = 0;
-            active--;
-            done++;
-            nb_progress_set(prog, done, n, NULL);
+            char cur[NB_MSG_LEN];
+            snprintf(cur, sizeof cur, "%s%s%s", t->file, t->solver ? " · " : "",
+                     t->solver ? t->solver : "");
+            nb_progress_set(prog, prog->done, n, cur);
         }
+        if (interrupted) {
+            nb_engine_kill_all(e, run_done, &rc);
+            for (; next < n; next++) {
+                nb_row_unrun(&tasks[next].row, &tasks[next], "interrupted", NULL);
+                run_done(&rc, &tasks[next]);
+            }
+            status = 130;
+        }
+        if (nb_engine_active(e) == 0) break;
+        nb_engine_step(e, -1, 50, run_done, &rc);
         nb_progress_tick(prog);
     }
-    if (interrupted) rc = 130;
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    free(slots);
-    free(pfd);
-    free(pslot);
-    return rc;
+    if (interrupted) status = 130;
+    nb_signals_restore();
+    nb_engine_free(e);
+    return status;
 }

@@ -31,7 +31,11 @@ static const char *usage_text =
     "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
     "                        not converged): '# NAME LENGTH' then one value a line;\n"
     "                        with status no_solution also the checked certificate\n"
-    "                        ('# certificate_farkas LENGTH', y)\n"
+    "                        ('# certificate_farkas LENGTH', y);\n"
+    "                        FILE.hdf5 / FILE.h5 (friction contact): an FCLIB file\n"
+    "                        with the problem and the solution as /solution\n"
+    "  -g, --guess FILE      start from FILE's solution: an FCLIB file's first guess\n"
+    "                        (or its /solution), or a file written by --output\n"
     "      --json            print exactly one JSON object on stdout\n"
     "      --list-solvers    list the registered solvers (of --kind if given) and exit\n"
     "  -v, --verbose         print solver progress on stderr\n"
@@ -47,7 +51,7 @@ static const char *usage_text =
     "  nsolve --check --kind equality system.dat\n";
 
 typedef struct cli {
-    const char *file, *solver, *output;
+    const char *file, *solver, *output, *guess;
     ns_kind kind;
     ns_options opt;
     int check, json, list, verbose;
@@ -104,6 +108,8 @@ static int parse_args(int argc, char **argv, cli *c)
             c->check = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
             NEEDS_VALUE(a); c->output = val;
+        } else if (!strcmp(a, "-g") || !strcmp(a, "--guess")) {
+            NEEDS_VALUE(a); c->guess = val;
         } else if (!strcmp(a, "--json")) {
             c->json = 1;
         } else if (!strcmp(a, "--list-solvers")) {
@@ -226,6 +232,35 @@ static void print_json_error(const cli *c, const char *msg)
     printf("}\n");
 }
 
+/* --guess: the starting point from a solution file; 0, or -1 with a
+ * message in err. */
+static int load_guess(cli *c, ns_solution *sol, char *err)
+{
+    if (!c->guess) return 0;
+    char e[NS_ERRMSG_LEN];
+    if (ns_solution_read(c->guess, sol, e) != NS_OK) {
+        snprintf(err, NS_ERRMSG_LEN, "--guess: %.*s", NS_ERRMSG_LEN - 16, e);
+        return -1;
+    }
+    c->opt.warm_start = 1;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* --output: FCLIB (problem + /solution) for .hdf5 / .h5, else text. */
+static ns_status write_output(const char *path, const ns_problem *p, const ns_solution *sol,
+                              char *err)
+{
+    if (ends_with(path, ".hdf5") || ends_with(path, ".h5"))
+        return ns_fclib_write_solution(path, p, sol, err);
+    return ns_solution_write(path, sol, err);
+}
+
 int main(int argc, char **argv)
 {
     cli c;
@@ -301,6 +336,13 @@ int main(int argc, char **argv)
         ns_problem_free(p);
         return 2;
     }
+    if (load_guess(&c, sol, err)) {
+        fprintf(stderr, "nsolve: %s\n", err);
+        if (c.json) print_json_error(&c, err);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+        return 2;
+    }
     st = ns_solve(p, info->name, &c.opt, sol, &res);
     int failed_call = !ns_status_is_outcome(st);
     if (failed_call) {
@@ -309,10 +351,11 @@ int main(int argc, char **argv)
     }
     if (c.output && !failed_call) {
         char werr[NS_ERRMSG_LEN];
-        if (ns_solution_write(c.output, sol, werr) != NS_OK) {
+        if (write_output(c.output, p, sol, werr) != NS_OK) {
             fprintf(stderr, "nsolve: %s\n", werr);
             failed_call = 1;
         } else if (res.cert.kind != NS_CERT_NONE && res.cert.y &&
+                   !ends_with(c.output, ".hdf5") && !ends_with(c.output, ".h5") &&
                    write_certificate(c.output, &res.cert) != 0) {
             fprintf(stderr, "nsolve: %s: cannot append the certificate: %s\n", c.output,
                     strerror(errno));
