@@ -39,9 +39,8 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
     res->iterations = 0;
     /* step 1 first, with nothing else allocated: a problem lemke solves
      * costs what lemke costs */
-    double *ray = ns_malloc(un + 1, sizeof(double));
-    if (!ray) return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
-    ns_status s0 = ns_lemke_dense_ex(n, M, q, NULL, z, w, o, err, ctx, res, ray);
+    double *ray = NULL;
+    ns_status s0 = ns_lemke_dense_ex(n, M, q, NULL, z, w, o, err, ctx, res, &ray);
     if (s0 == NS_CONVERGED && res->error <= o->tol) { free(ray); return NS_CONVERGED; }
     if (!ns_status_is_outcome(s0) && s0 != NS_SINGULAR) { free(ray); return s0; }
     int first_iters = res->iterations;
@@ -50,7 +49,7 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
     double *d = ns_malloc(un + 1, sizeof(double));
     double *lo = ns_calloc(un + 1, sizeof(double)), *hi = ns_malloc(un + 1, sizeof(double));
     unsigned char *type = ns_malloc(un + 1, 1);
-    if (!zb || !wb || !ray || !d || !lo || !hi || !type) {
+    if (!zb || !wb || !d || !lo || !hi || !type) {
         free(zb); free(wb); free(ray); free(d); free(lo); free(hi); free(type);
         return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
     }
@@ -143,12 +142,13 @@ judge:
             memcpy(zb, z, un * sizeof(double));
         }
         if (e <= o->tol && ns_status_is_outcome(s)) { st = NS_CONVERGED; break; }
-        if (step == 0 && s == NS_NO_SOLUTION) {
+        if (step == 0 && s == NS_NO_SOLUTION && ray) {
             free(cert.y);
             cert.kind = NS_CERT_FARKAS;
             cert.len = n;
-            cert.y = ns_dup(ray, un);
-            if (cert.y) {
+            cert.y = ray;
+            ray = NULL;
+            {
                 for (ns_int i = 0; i < n; i++) if (cert.y[i] < 0) cert.y[i] = 0.0;
                 if (ns_feas_check(&f, &cert, why) == NS_OK) {
                     have_cert = 1;
@@ -206,14 +206,10 @@ ns_status ns_lcp_auto(const ns_lcp *p, double *z, double *w, const ns_options *o
 ns_status ns_lcp_lemke(const ns_lcp *p, double *z, double *w,
                        const ns_options *o, ns_result *res)
 {
-    double *M = ns_dense_copy(p->M);
-    double *ray = ns_malloc((size_t)p->n + 1, sizeof(double));
-    if (!M || !ray) {
-        free(M); free(ray);
-        return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
-    }
-    ns_status st = ns_lemke_dense_ex(p->n, M, p->q, NULL, z, w, o, lcp_err, p, res, ray);
-    if (st == NS_NO_SOLUTION) {
+    double *M = ns_dense_copy(p->M), *ray = NULL;
+    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
+    ns_status st = ns_lemke_dense_ex(p->n, M, p->q, NULL, z, w, o, lcp_err, p, res, &ray);
+    if (st == NS_NO_SOLUTION && ray) {
         for (ns_int i = 0; i < p->n; i++) if (ray[i] < 0) ray[i] = 0.0;
         set_cert(res, ray, p->n, "lemke secondary ray");
         ray = NULL;

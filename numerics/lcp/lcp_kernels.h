@@ -31,12 +31,13 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
 
 /** ns_lemke_dense with a covering vector d (n entries > 0; NULL = 1) and,
  *  on a secondary ray (NS_NO_SOLUTION), the z part of the ray's direction
- *  written to ray (n; NULL = not wanted). For copositive-plus M that
- *  direction is a Farkas certificate (y ≥ 0, Mᵀy ≤ 0, qᵀy < 0). */
+ *  in *ray (n doubles allocated then, the caller frees; NULL otherwise and
+ *  when the allocation fails; ray = NULL: not wanted). For copositive-plus
+ *  M that direction is a Farkas certificate (y ≥ 0, Mᵀy ≤ 0, qᵀy < 0). */
 ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
                             const double *d, double *z, double *w,
                             const ns_options *o, ns_kernel_error_fn err,
-                            const void *ctx, ns_result *res, double *ray);
+                            const void *ctx, ns_result *res, double **ray);
 
 /** Semismooth Newton on Φ_i = w_i (eq rows) and Φ_i = φ(z_i, w_i) (others),
  *  φ = Fischer–Burmeister √(a²+b²) − a − b (minmap = 0) or min(a, b)

@@ -152,8 +152,9 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
 ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
                             const double *d, double *z, double *w,
                             const ns_options *o, ns_kernel_error_fn err,
-                            const void *ctx, ns_result *res, double *ray)
+                            const void *ctx, ns_result *res, double **ray)
 {
+    if (ray) *ray = NULL;
     ns_status st = NS_MAX_ITER;
     res->iterations = 0;
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
@@ -224,12 +225,13 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
             double eps = 1e-12 * cmax;
             for (ns_int i = 0; i < n; i++) if (c[i] > eps) cand[nc++] = i;
             if (nc == 0) {          /* secondary ray */
-                if (ray) {
+                if (ray && (*ray = ns_malloc(un + 1, sizeof(double)))) {
                     /* direction: the entering variable +1, the basic ones −c */
-                    for (ns_int j = 0; j < n; j++) ray[j] = 0.0;
-                    if (entering >= n && entering < 2 * n) ray[entering - n] = 1.0;
+                    double *y = *ray;
+                    for (ns_int j = 0; j < n; j++) y[j] = 0.0;
+                    if (entering >= n && entering < 2 * n) y[entering - n] = 1.0;
                     for (ns_int i = 0; i < n; i++)
-                        if (basis[i] >= n && basis[i] < 2 * n) ray[basis[i] - n] = -c[i];
+                        if (basis[i] >= n && basis[i] < 2 * n) y[basis[i] - n] = -c[i];
                 }
                 st = ns_fail(res->message, NS_NO_SOLUTION,
                              "lemke: secondary ray after %d pivots (entering %s%d)", it,
@@ -298,6 +300,7 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
             }
         }
     if (st == NS_NO_SOLUTION && res->error <= o->tol) {
+        if (ray) { free(*ray); *ray = NULL; }
         /* the ray was reached from a basis that already solves the LCP */
         st = NS_CONVERGED;
         res->message[0] = '\0';

@@ -39,11 +39,10 @@ static ns_status run_lemke(const ns_relay_lcp *r, double *x, double *wx,
                            const ns_options *o, ns_result *res)
 {
     for (ns_int i = 0; i < r->N; i++) x[i] = 0.0;   /* Lemke starts from z = 0 */
-    double *ray = ns_malloc((size_t)r->N + 1, sizeof(double));
-    if (!ray) return ns_fail(res->message, NS_NO_MEMORY, "relay lemke: out of memory");
+    double *ray = NULL;
     ns_status st = ns_lemke_dense_ex(r->N, r->M, r->q, NULL, x, wx, o, ns_relay_lcp_error,
-                                     r, res, ray);
-    if (st == NS_NO_SOLUTION) relay_cert(r, ray, res, "lemke secondary ray (relay as LCP)");
+                                     r, res, &ray);
+    if (st == NS_NO_SOLUTION && ray) relay_cert(r, ray, res, "lemke secondary ray (relay as LCP)");
     free(ray);
     return st;
 }

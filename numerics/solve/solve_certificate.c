@@ -232,10 +232,10 @@ ns_status ns_feas_search(const ns_feas *f, ns_certificate *c, const ns_options *
     ns_int *row_of = ns_malloc((size_t)nr + 1, sizeof(ns_int));     /* w index or −1 */
     double *row_sg = ns_malloc((size_t)nr + 1, sizeof(double));
     double *zb = ns_calloc((size_t)nb, sizeof(double)), *wb = ns_malloc((size_t)nb, sizeof(double));
-    double *ray = ns_malloc((size_t)nb, sizeof(double));
+    double *ray = NULL;
     double *y = ns_calloc((size_t)N + 1, sizeof(double));
     ns_status st;
-    if (!B || !qb || !A || !row_of || !row_sg || !zb || !wb || !ray || !y) {
+    if (!B || !qb || !A || !row_of || !row_sg || !zb || !wb || !y) {
         st = ns_fail(err, NS_NO_MEMORY, "farkas search: out of memory");
         goto out;
     }
@@ -307,8 +307,8 @@ ns_status ns_feas_search(const ns_feas *f, ns_certificate *c, const ns_options *
     ob.tol = 1e-12;
     ns_result rb;
     ns_result_init(&rb);
-    st = ns_lemke_dense_ex(nb, B, qb, NULL, zb, wb, &ob, plain_err, &big, &rb, ray);
-    if (st != NS_NO_SOLUTION) {
+    st = ns_lemke_dense_ex(nb, B, qb, NULL, zb, wb, &ob, plain_err, &big, &rb, &ray);
+    if (st != NS_NO_SOLUTION || !ray) {
         st = ns_fail(err, NS_FAILED, st == NS_CONVERGED
                      ? "farkas search: the feasibility system has a solution (no certificate exists)"
                      : "farkas search: Lemke on the feasibility LP stopped (%s)", ns_status_name(st));
