@@ -121,15 +121,14 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
             if (cs == NS_OK) ns_log(&eff, 1, "%s: certificate from the Farkas search", info->name);
         }
         if (cs != NS_OK) {
-            char msg[NS_ERRMSG_LEN];
-            snprintf(msg, sizeof msg, "%s reported no solution (%.150s) but no certificate "
-                     "checks (%.120s%s%.120s)", info->name,
-                     res->message[0] ? res->message : "no reason given",
+            char reason[160];
+            snprintf(reason, sizeof reason, "%.150s", res->message[0] ? res->message : "no reason given");
+            snprintf(res->message, sizeof res->message, "%s reported no solution (%.150s) but no "
+                     "certificate checks (%.120s%s%.120s)", info->name, reason,
                      why[0] ? why : "", why[0] && why2[0] ? "; " : "", why2);
             free(res->cert.y);
             memset(&res->cert, 0, sizeof res->cert);
-            st = NS_FAILED;
-            return finish(res, st, msg);
+            return finish(res, NS_FAILED, NULL);
         }
     } else if (res->cert.kind != NS_CERT_NONE) {   /* a solution or no verdict */
         free(res->cert.y);
