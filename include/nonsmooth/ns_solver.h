@@ -42,6 +42,38 @@ void ns_options_default(ns_options *o);
  *  check_every ≥ 0. NS_OK or NS_BAD_INPUT with the field named in err. */
 ns_status ns_options_validate(const ns_options *o, char *err);
 
+/** Kinds of certificate that a problem has no solution. */
+typedef enum ns_certificate_kind {
+    NS_CERT_NONE = 0,
+    /* Farkas: y with, for the problem's feasibility system,
+     *   LCP   y ≥ 0, Mᵀy ≤ 0, qᵀy < 0   (no z ≥ 0 with Mz + q ≥ 0);
+     *   MLCP  y_C ≥ 0 (y_E free), (Mᵀy)_E = 0, (Mᵀy)_C ≤ 0, qᵀy < 0
+     *         (E: equality rows/free unknowns, C: complementarity rows);
+     *   relay y_i = 0 if both bounds of z_i are finite, y_i ≥ 0 if only lb_i,
+     *         y_i ≤ 0 if only ub_i (free if none); c = Mᵀy with c_j ≤ 0 where
+     *         ub_j = +∞ and c_j ≥ 0 where lb_j = −∞, and
+     *         yᵀq + Σ_j max over [lb_j, ub_j] of c_j z_j < 0.
+     * docs/certificates.md gives the proofs and the tolerances. */
+    NS_CERT_FARKAS = 1
+} ns_certificate_kind;
+
+/** A certificate of no solution, filled by the solver (kind, y, source)
+ *  and checked by ns_solve with ns_certificate_check (checked, violation,
+ *  gap, radius). y is owned by the result (freed by ns_result_clear). */
+typedef struct ns_certificate {
+    ns_certificate_kind kind;
+    int len;                 /* length of y: the problem's number of unknowns */
+    double *y;               /* (len), owned */
+    int checked;             /* 1: ns_certificate_check accepted it */
+    double violation;        /* largest relative violation of the sign conditions */
+    double gap;              /* relative value of qᵀy (or of the relay bound): < 0 */
+    double radius;           /* no feasible z with ‖z‖∞ ≤ radius (+inf: none at all) */
+    char source[64];         /* who produced it, e.g. "lemke secondary ray" */
+} ns_certificate;
+
+/** Lower-case name of a certificate kind ("none", "farkas"). */
+const char *ns_certificate_kind_name(ns_certificate_kind k);
+
 typedef struct ns_result {
     ns_status status;        /* converged, max_iter, ... or a failure */
     int iterations;
@@ -50,11 +82,12 @@ typedef struct ns_result {
     char message[NS_ERRMSG_LEN]; /* reason of a failure, "" otherwise */
     double *history;         /* (history_len) owned when record_history */
     int history_len;
+    ns_certificate cert;     /* with status no_solution: the checked certificate */
 } ns_result;
 
 /** Zeroes r (no allocation). */
 void ns_result_init(ns_result *r);
-/** Frees the history. */
+/** Frees the history and the certificate's vector. */
 void ns_result_clear(ns_result *r);
 
 /* ---- solver entry points, one signature per kind ----
@@ -117,6 +150,18 @@ const ns_solver_info *ns_solver_default(ns_kind kind);
  *  res->message; unknown solver → NS_NOT_FOUND. */
 ns_status ns_solve(const ns_problem *p, const char *solver,
                    const ns_options *o, ns_solution *sol, ns_result *res);
+
+/** Checks a certificate of no solution against the problem's own data,
+ *  independently of any solver (sums in long double): for NS_CERT_FARKAS the
+ *  sign conditions above, each allowed a violation of at most
+ *  NS_CERT_TOL × (the sum of the magnitudes of its terms), and the gap
+ *  required below −NS_CERT_TOL × (the sum of the magnitudes of its terms).
+ *  Fills c->checked, c->violation, c->gap, c->radius. NS_OK when it proves
+ *  the problem infeasible (to that relative backward error), NS_FAILED with
+ *  the reason in err otherwise (err may be NULL), NS_BAD_INPUT on a kind
+ *  without certificates or a wrong length. */
+#define NS_CERT_TOL 1e-10
+ns_status ns_certificate_check(const ns_problem *p, ns_certificate *c, char *err);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,9 @@ typedef enum ns_status {
     NS_SINGULAR = 3,        /* singular matrix where one had to be inverted */
     NS_TIME_LIMIT = 4,      /* time limit reached before tol */
     NS_DIVERGED = 5,        /* iterates left every bound (NaN, Inf) */
+    NS_FAILED = 6,          /* the method stopped without a solution and without a
+                               proof that none exists (e.g. a ray of Lemke's method
+                               whose infeasibility certificate does not check) */
     NS_BAD_INPUT = 10,      /* invalid argument, problem or file */
     NS_NO_MEMORY = 11,      /* allocation failed */
     NS_IO_ERROR = 12,       /* file could not be opened, read or written */
@@ -38,7 +41,7 @@ typedef enum ns_status {
 /** Lower-case name of a status ("converged", "max_iter", ...). Never NULL. */
 const char *ns_status_name(ns_status s);
 
-/** 1 if s is an outcome of a solve (converged .. diverged), 0 if a failure
+/** 1 if s is an outcome of a solve (converged .. failed), 0 if a failure
  *  of the call. */
 int ns_status_is_outcome(ns_status s);
 

@@ -42,4 +42,6 @@ void ns_result_clear(ns_result *r)
     free(r->history);
     r->history = NULL;
     r->history_len = 0;
+    free(r->cert.y);
+    memset(&r->cert, 0, sizeof r->cert);
 }

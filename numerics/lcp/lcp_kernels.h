@@ -29,6 +29,16 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
                          ns_kernel_error_fn err, const void *ctx,
                          ns_result *res);
 
+/** ns_lemke_dense with a covering vector d (n entries > 0; NULL = 1) and,
+ *  on a secondary ray (NS_NO_SOLUTION), the z part of the ray's direction
+ *  in *ray (n doubles allocated then, the caller frees; NULL otherwise and
+ *  when the allocation fails; ray = NULL: not wanted). For copositive-plus
+ *  M that direction is a Farkas certificate (y ≥ 0, Mᵀy ≤ 0, qᵀy < 0). */
+ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
+                            const double *d, double *z, double *w,
+                            const ns_options *o, ns_kernel_error_fn err,
+                            const void *ctx, ns_result *res, double **ray);
+
 /** Semismooth Newton on Φ_i = w_i (eq rows) and Φ_i = φ(z_i, w_i) (others),
  *  φ = Fischer–Burmeister √(a²+b²) − a − b (minmap = 0) or min(a, b)
  *  (minmap = 1). Armijo line search on ½‖Φ‖²; when the Newton system is
@@ -100,6 +110,28 @@ void ns_kernel_lu_solve(ns_int n, const double *A, ns_int lda,
  *  with the outcome in *status. */
 int ns_lcp_newton_fb_sparse(const ns_lcp *p, double *z, double *w,
                             const ns_options *o, ns_result *res, ns_status *status);
+
+/** Principal pivoting (lcp_ppm.c): block pivoting with Murty's least-index
+ *  rule as safeguard. NS_SINGULAR when a principal block is singular. */
+ns_status ns_ppm_dense(ns_int n, const double *M, const double *q, double *z,
+                       double *w, const ns_options *o, ns_kernel_error_fn err,
+                       const void *ctx, ns_result *res);
+
+/** m (1 ≤ m < n) when M = [[0, A], [Bᵀ, 0]] with A (m × (n−m)) > 0,
+ *  B > 0 and q < 0 (a bimatrix game), else 0. */
+ns_int ns_bimatrix_split(ns_int n, const double *M, const double *q);
+/** Lemke–Howson on a bimatrix-structured LCP (lcp_lh.c); NS_UNSUPPORTED
+ *  when M has not that structure. */
+ns_status ns_lh_dense(ns_int n, const double *M, const double *q, double *z, double *w,
+                      const ns_options *o, ns_kernel_error_fn err, const void *ctx,
+                      ns_result *res);
+
+/** The auto chain (lcp_auto.c) on a dense plain LCP. NS_NO_SOLUTION only
+ *  with a checked Farkas certificate, returned in *cert_y (n doubles the
+ *  caller frees; NULL otherwise). */
+ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *z,
+                            double *w, const ns_options *o, ns_kernel_error_fn err,
+                            const void *ctx, ns_result *res, double **cert_y);
 
 /** Dense column-major copy of any matrix (NULL on failure). */
 double *ns_dense_copy(const ns_matrix *A);

@@ -9,8 +9,9 @@
  * repeats and the method ends on degenerate problems. It ends with
  *   - z0 leaving the basis: (z, w) solves the LCP (a tie with z0's row is
  *     resolved in favour of z0);
- *   - no c_i > 0: a secondary ray; for copositive-plus M this proves the LCP
- *     infeasible → NS_NO_SOLUTION.
+ *   - no c_i > 0: a secondary ray → NS_NO_SOLUTION, with the ray's z part
+ *     (ns_lemke_dense_ex): for copositive-plus M it is a Farkas certificate
+ *     of infeasibility, which ns_solve checks before it reports no_solution.
  * The basis inverse B⁻¹ is kept explicitly and updated by one rank-1 product
  * per pivot. Column k of B⁻¹ stays the unit vector e_k as long as w_k has
  * never left the basis (it then sits in row k and every update multiplies
@@ -145,6 +146,15 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
                          ns_kernel_error_fn err, const void *ctx,
                          ns_result *res)
 {
+    return ns_lemke_dense_ex(n, M, q, NULL, z, w, o, err, ctx, res, NULL);
+}
+
+ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
+                            const double *d, double *z, double *w,
+                            const ns_options *o, ns_kernel_error_fn err,
+                            const void *ctx, ns_result *res, double **ray)
+{
+    if (ray) *ray = NULL;
     ns_status st = NS_MAX_ITER;
     res->iterations = 0;
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
@@ -190,10 +200,11 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
         if (entering == Z0 || entering >= n) {
             /* a = −d = −1 or a = −M_{:,j}: pristine k give −a_k e_k */
             const double *Mj = entering == Z0 ? NULL : M + (size_t)(entering - n) * n;
-            for (ns_int i = 0; i < n; i++) c[i] = unit[i] ? (Mj ? -Mj[i] : -1.0) : 0.0;
+            for (ns_int i = 0; i < n; i++)
+                c[i] = unit[i] ? (Mj ? -Mj[i] : (d ? -d[i] : -1.0)) : 0.0;
             for (ns_int t = 0; t < nd; t++) {
                 ns_int k = D[t];
-                double a = Mj ? Mj[k] : 1.0;
+                double a = Mj ? Mj[k] : (d ? d[k] : 1.0);
                 if (a == 0.0) continue;
                 const double *bk = binv + (size_t)k * n;
                 for (ns_int i = 0; i < n; i++) c[i] -= a * bk[i];
@@ -214,9 +225,16 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
             double eps = 1e-12 * cmax;
             for (ns_int i = 0; i < n; i++) if (c[i] > eps) cand[nc++] = i;
             if (nc == 0) {          /* secondary ray */
+                if (ray && (*ray = ns_malloc(un + 1, sizeof(double)))) {
+                    /* direction: the entering variable +1, the basic ones −c */
+                    double *y = *ray;
+                    for (ns_int j = 0; j < n; j++) y[j] = 0.0;
+                    if (entering >= n && entering < 2 * n) y[entering - n] = 1.0;
+                    for (ns_int i = 0; i < n; i++)
+                        if (basis[i] >= n && basis[i] < 2 * n) y[basis[i] - n] = -c[i];
+                }
                 st = ns_fail(res->message, NS_NO_SOLUTION,
-                             "lemke: secondary ray after %d pivots (entering %s%d); "
-                             "no solution when M is copositive-plus", it,
+                             "lemke: secondary ray after %d pivots (entering %s%d)", it,
                              entering < n ? "w" : "z", (int)(entering % n));
                 break;
             }
@@ -282,26 +300,12 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
             }
         }
     if (st == NS_NO_SOLUTION && res->error <= o->tol) {
+        if (ray) { free(*ray); *ray = NULL; }
         /* the ray was reached from a basis that already solves the LCP */
         st = NS_CONVERGED;
         res->message[0] = '\0';
     }
 done:
     free(dbl); free(ints); free(piv);
-    return st;
-}
-
-static double lcp_err(const void *ctx, const double *z, double *w)
-{
-    return ns_lcp_error((const ns_lcp *)ctx, z, w);
-}
-
-ns_status ns_lcp_lemke(const ns_lcp *p, double *z, double *w,
-                       const ns_options *o, ns_result *res)
-{
-    double *M = ns_dense_copy(p->M);
-    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
-    ns_status st = ns_lemke_dense(p->n, M, p->q, z, w, o, lcp_err, p, res);
-    free(M);
     return st;
 }

@@ -2,13 +2,17 @@
  *   1. lemke on the Schur complement (needs M_EE invertible),
  *   2. newton-fb from the same starting point (no invertibility needed),
  *   3. enum (warm active set first; all sets when m ≤ 30),
- * stopping at the first that reaches tol; otherwise the iterate with the
- * smallest MLCP error is returned with the status of the method that gave
- * it (no_solution only when enum has proved it by exhausting every set). */
+ * stopping at the first that reaches tol; otherwise
+ *   4. the Farkas search on the mixed feasibility system (solve_certificate.c):
+ *      a checked certificate gives no_solution;
+ * else the iterate with the smallest MLCP error is returned with status
+ * failed (or max_iter / time_limit) and the reason. */
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
+#include "solve/certificate.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +52,22 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
     res->error = ns_mlcp_error(p, z, w);
     res->iterations = total_it;
     memcpy(res->message, best_res.message, sizeof res->message);
+    if (!(best_st == NS_CONVERGED && best <= o->tol)) {
+        ns_problem pp = { .kind = NS_KIND_MLCP, .u.mlcp = (ns_mlcp *)p };
+        char why[NS_ERRMSG_LEN] = "";
+        ns_status cs = ns_certificate_search(&pp, &res->cert, o, why);
+        if (cs == NS_OK) {
+            snprintf(res->cert.source, sizeof res->cert.source, "mlcp auto: farkas search");
+            best_st = ns_fail(res->message, NS_NO_SOLUTION,
+                              "auto: infeasible, Farkas certificate checked");
+        } else {
+            free(res->cert.y);
+            memset(&res->cert, 0, sizeof res->cert);
+            if (best_st == NS_NO_SOLUTION || best_st == NS_SINGULAR || best_st == NS_CONVERGED)
+                best_st = ns_fail(res->message, NS_FAILED, "auto: best error %.3g above tol and "
+                                  "no certificate of infeasibility (%.200s)", best, why);
+        }
+    }
     free(z0); free(zb);
     return best_st;
 }

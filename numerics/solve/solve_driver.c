@@ -4,6 +4,8 @@
 #include "nonsmooth/ns_residual.h"
 #include "core/ns_internal.h"
 #include "problems/kind_ops.h"
+#include "solve/certificate.h"
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +104,35 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
             st = NS_DIVERGED;
         return finish(res, st, res->message[0] ? NULL
                       : "iterates became NaN or Inf; solution reset to zero");
+    }
+    /* no_solution only with a certificate checked here, on the problem's
+     * own data: the solver's, else one found by the Farkas search */
+    if (st == NS_NO_SOLUTION && res->error <= eff.tol) {
+        st = NS_CONVERGED;
+        res->message[0] = '\0';
+    }
+    if (st == NS_NO_SOLUTION) {
+        char why[NS_ERRMSG_LEN] = "", why2[NS_ERRMSG_LEN] = "";
+        ns_status cs = NS_FAILED;
+        if (res->cert.kind != NS_CERT_NONE) cs = ns_certificate_check(p, &res->cert, why);
+        if (cs != NS_OK && (p->kind == NS_KIND_LCP || p->kind == NS_KIND_MLCP ||
+                            p->kind == NS_KIND_RELAY)) {
+            cs = ns_certificate_search(p, &res->cert, &eff, why2);
+            if (cs == NS_OK) ns_log(&eff, 1, "%s: certificate from the Farkas search", info->name);
+        }
+        if (cs != NS_OK) {
+            char reason[160];
+            snprintf(reason, sizeof reason, "%.150s", res->message[0] ? res->message : "no reason given");
+            snprintf(res->message, sizeof res->message, "%s reported no solution (%.150s) but no "
+                     "certificate checks (%.120s%s%.120s)", info->name, reason,
+                     why[0] ? why : "", why[0] && why2[0] ? "; " : "", why2);
+            free(res->cert.y);
+            memset(&res->cert, 0, sizeof res->cert);
+            return finish(res, NS_FAILED, NULL);
+        }
+    } else if (res->cert.kind != NS_CERT_NONE) {   /* a solution or no verdict */
+        free(res->cert.y);
+        memset(&res->cert, 0, sizeof res->cert);
     }
     if (st == NS_CONVERGED && res->error > eff.tol) {
         st = NS_MAX_ITER;

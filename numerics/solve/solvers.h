@@ -21,6 +21,10 @@ ns_status ns_lcp_newton_fb(const ns_lcp *p, double *z, double *w,
                            const ns_options *o, ns_result *res);
 ns_status ns_lcp_newton_min(const ns_lcp *p, double *z, double *w,
                             const ns_options *o, ns_result *res);
+ns_status ns_lcp_ppm(const ns_lcp *p, double *z, double *w,
+                     const ns_options *o, ns_result *res);
+ns_status ns_lcp_auto(const ns_lcp *p, double *z, double *w,
+                      const ns_options *o, ns_result *res);
 /* mlcp */
 ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
                        const ns_options *o, ns_result *res);
@@ -38,6 +42,10 @@ ns_status ns_relay_lemke(const ns_relay *p, double *z, double *w,
 ns_status ns_relay_enum(const ns_relay *p, double *z, double *w,
                         const ns_options *o, ns_result *res);
 ns_status ns_relay_pgs(const ns_relay *p, double *z, double *w,
+                       const ns_options *o, ns_result *res);
+ns_status ns_relay_auto(const ns_relay *p, double *z, double *w,
+                         const ns_options *o, ns_result *res);
+ns_status ns_relay_ppm(const ns_relay *p, double *z, double *w,
                        const ns_options *o, ns_result *res);
 ns_status ns_relay_newton_fb(const ns_relay *p, double *z, double *w,
                              const ns_options *o, ns_result *res);

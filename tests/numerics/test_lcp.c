@@ -171,7 +171,8 @@ static void test_murty(void **s)
 }
 
 /* Infeasible: row 0 of M is ≤ 0 and q_0 < 0, so w_0 < 0 for every z ≥ 0.
- * Lemke must end on a ray with status no_solution. */
+ * Lemke must end on a ray with status no_solution, with a Farkas
+ * certificate that ns_solve checked; y = e_0 is one, checked here too. */
 static void test_lemke_infeasible(void **s)
 {
     (void)s;
@@ -185,7 +186,20 @@ static void test_lemke_infeasible(void **s)
     ns_result r;
     assert_int_equal(ns_solve(p, "lemke", NULL, sol, &r), NS_NO_SOLUTION);
     assert_true(strstr(r.message, "ray") != NULL);
+    assert_int_equal(r.cert.kind, NS_CERT_FARKAS);
+    assert_int_equal(r.cert.checked, 1);
+    ns_result_clear(&r);
     assert_int_equal(ns_solve(p, "enum", NULL, sol, &r), NS_NO_SOLUTION);
+    assert_int_equal(r.cert.checked, 1);
+    ns_result_clear(&r);
+    ns_certificate c;
+    memset(&c, 0, sizeof c);
+    double y[3] = { 1, 0, 0 };
+    c.kind = NS_CERT_FARKAS;
+    c.len = 3;
+    c.y = y;
+    assert_int_equal(ns_certificate_check(p, &c, NULL), NS_OK);
+    assert_true(c.checked && c.gap < 0 && c.violation == 0);
     ns_solution_free(sol);
     ns_problem_free(p);
 }

@@ -47,8 +47,13 @@ static void test_mlcp_singular_equality_block(void **state)
     assert_int_equal(st, NS_SINGULAR);
     assert_true(strlen(r.message) > 0);
     /* the default chain must not report success either */
+    ns_result_clear(&r);
     st = solve(p, NULL, &r);
     assert_int_not_equal(st, NS_CONVERGED);
+    /* A u + a = 0 is inconsistent (u1 + u2 = -1 and = 1): no_solution, with
+     * the certificate ns_solve checked */
+    if (st == NS_NO_SOLUTION) assert_int_equal(r.cert.checked, 1);
+    ns_result_clear(&r);
     ns_problem_free(p);
 }
 

@@ -118,6 +118,40 @@ static void test_solve_lcp_json_and_solution(void **state)
     remove(f);
 }
 
+/* An infeasible LCP without a trivially infeasible row: M = [[-1, 1], [1, -1]],
+ * q = (-1, 0.5) needs z1 - z0 >= 1 and z1 - z0 <= 0.5; y = (1, 1) is a
+ * Farkas certificate (M'y = 0, q'y = -0.5). --json names the certificate,
+ * --output appends it; the vector written is checked here. */
+static void test_no_solution_certificate(void **state)
+{
+    (void)state;
+    char f[512], sol[512], args[2048];
+    ns_test_tmpname(f, sizeof f, ".dat");
+    ns_test_tmpname(sol, sizeof sol, ".sol");
+    assert_int_equal(ns_test_write_file(f, "2\n0\n2\n2\n2\t2\n-1 1\n1 -1\n-1 0.5\n"), 0);
+    snprintf(args, sizeof args, "--json --output %s %s", sol, f);
+    assert_int_equal(run(args), 1);
+    expect_in(out_path, "\"status\": \"no_solution\"");
+    expect_in(out_path, "\"certificate\": {\"kind\": \"farkas\", \"checked\": true");
+    expect_in(sol, "# certificate_farkas 2\n");
+    char *t = slurp(sol);
+    char *c = strstr(t, "# certificate_farkas 2\n");
+    assert_non_null(c);
+    double y0 = 0, y1 = 0;
+    assert_int_equal(sscanf(c + strlen("# certificate_farkas 2\n"), "%lf %lf", &y0, &y1), 2);
+    free(t);
+    /* y >= 0, M'y <= 0, q'y < 0 (own arithmetic) */
+    assert_true(y0 >= 0 && y1 >= 0);
+    assert_true(-y0 + y1 <= 1e-12 * (y0 + y1) && y0 - y1 <= 1e-12 * (y0 + y1));
+    assert_true(-y0 + 0.5 * y1 < 0);
+    /* the text report names it too */
+    snprintf(args, sizeof args, "%s", f);
+    assert_int_equal(run(args), 1);
+    expect_in(out_path, "certificate farkas");
+    remove(f);
+    remove(sol);
+}
+
 static void test_check_and_bad_input(void **state)
 {
     (void)state;
@@ -183,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_help_and_usage),
         cmocka_unit_test(test_solve_lcp_json_and_solution),
         cmocka_unit_test(test_check_and_bad_input),
+        cmocka_unit_test(test_no_solution_certificate),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -25,9 +25,15 @@
  *   murty       Murty's example: M_ii = 1, M_ij = 2 (j > i), 0 below; q = −1.
  *               Unique solution z = (0, …, 0, 1); Lemke with covering
  *               vector 1 takes 2ⁿ pivots.
+ *
+ * Then the hard families of issue 15 (gen_families.h, shared with the
+ * acceptance test test_lcp_families, which also draws larger sizes):
+ * bimatrix, bimatrix-deg, pscaled, psd-range, copos-deg, infeasible, at
+ * sizes that keep the committed files small (n ≤ 30).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "nonsmooth/nonsmooth.h"
+#include "gen_families.h"
 #include "gen_data_avi.h"
 #include <errno.h>
 #include <stdint.h>
@@ -184,7 +190,8 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             puts("Usage: gen_data [--out DIR]\n"
                  "Writes the project's problem collection (LCP families pd, pd-sparse,\n"
-                 "pmatrix, degenerate, murty) and DIR/MANIFEST.tsv (default DIR: data).");
+                 "pmatrix, degenerate, murty, bimatrix, bimatrix-deg, pscaled, psd-range,\n"
+                 "copos-deg, infeasible) and DIR/MANIFEST.tsv (default DIR: data).");
             return 0;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out = argv[++i];
@@ -242,6 +249,49 @@ int main(int argc, char **argv)
             files++;
         }
     }
+    static const struct { const char *name; int sizes[2]; const char *notes; } hard[] = {
+        { "bimatrix", { 3, 15 }, "M = [[0, A], [B', 0]], A, B (size x size) uniform in [1,10], "
+          "q = -1; bimatrix game, always solvable (Nash equilibrium); n = 2 size" },
+        { "bimatrix-deg", { 3, 15 }, "bimatrix game with integer payoffs in {1,2,3} (degenerate); "
+          "always solvable; n = 2 size" },
+        { "pscaled", { 10, 30 }, "P-matrix (strictly row diagonally dominant, positive diagonal, "
+          "off-diagonal uniform in [-1,1]) with row i and q_i scaled by 10^u, u uniform in [-4,4] "
+          "(8 orders of magnitude); unique solution" },
+        { "psd-range", { 10, 30 }, "M = B B', B n x n/3 (PSD, rank n/3); q = -M z*, z* >= 0 half "
+          "zero: q in the range of M, solvable, degenerate" },
+        { "copos-deg", { 10, 30 }, "M = B B' + (C - C'), B n x n/2: copositive-plus, rank-deficient "
+          "symmetric part; q = w* - M z* with a third degenerate; solvable" },
+        { "infeasible", { 5, 30 }, "y > 0, M = R - y (R'y + d)'/y'y so M'y = -d < 0, q'y = -1: "
+          "infeasible (Farkas), no trivially infeasible row, M not copositive" },
+    };
+    for (size_t f = 0; f < sizeof hard / sizeof *hard; f++)
+        for (int k = 0; k < 2; k++) {
+            int sz = hard[f].sizes[k];
+            seed++;
+            ns_lcp *lcp = ns_gen_lcp(hard[f].name, sz, seed);
+            ns_problem *p = lcp ? ns_problem_from_lcp(lcp) : NULL;
+            if (!p) {
+                fprintf(stderr, "gen_data: out of memory\n");
+                fclose(man);
+                return 2;
+            }
+            int n = p->u.lcp->n;
+            char rel[256];
+            snprintf(rel, sizeof rel, "lcp/lcp_%s_n%d.dat", hard[f].name, n);
+            snprintf(path, sizeof path, "%s/%s", out, rel);
+            if (ns_problem_validate(p, err) != NS_OK ||
+                ns_problem_write(path, p, NS_FORMAT_DAT, err) != NS_OK) {
+                fprintf(stderr, "gen_data: %s\n", err);
+                ns_problem_free(p);
+                fclose(man);
+                return 2;
+            }
+            fprintf(man, "%s\tlcp\tn=%d\tdense\t%s\t%u\tgen_data --out DIR "
+                    "(tools/gen_data/gen_families.c)\t%s\n", rel, n, hard[f].name, seed,
+                    hard[f].notes);
+            ns_problem_free(p);
+            files++;
+        }
     snprintf(path, sizeof path, "%s/avi", out);
     if (mkdir_p(path) || gen_data_avi(out, man, &seed, uniform_v, rng_new_v, &files)) {
         fprintf(stderr, "gen_data: %s: cannot write the AVI files\n", path);

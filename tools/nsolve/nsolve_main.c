@@ -30,6 +30,8 @@ static const char *usage_text =
     "      --check           read and validate only; solve nothing\n"
     "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
     "                        not converged): '# NAME LENGTH' then one value a line;\n"
+    "                        with status no_solution also the checked certificate\n"
+    "                        ('# certificate_farkas LENGTH', y);\n"
     "                        FILE.hdf5 / FILE.h5 (friction contact): an FCLIB file\n"
     "                        with the problem and the solution as /solution\n"
     "  -g, --guess FILE      start from FILE's solution: an FCLIB file's first guess\n"
@@ -183,16 +185,28 @@ static void print_size(FILE *f, const ns_problem *p, int json)
 }
 
 /* The status word of the report: converged | max_iter | no_solution |
- * singular | time_limit | error. */
+ * singular | time_limit | failed | diverged | error. */
 static const char *report_status(ns_status st)
 {
     switch (st) {
     case NS_CONVERGED: case NS_MAX_ITER: case NS_NO_SOLUTION:
-    case NS_SINGULAR: case NS_TIME_LIMIT:
+    case NS_SINGULAR: case NS_TIME_LIMIT: case NS_FAILED: case NS_DIVERGED:
         return ns_status_name(st);
     default:
         return "error";
     }
+}
+
+/* Appends the certificate to the --output file as one more vector,
+ * "# certificate_<kind> <len>" then one value a line (the layout of the
+ * solution's vectors). */
+static int write_certificate(const char *path, const ns_certificate *cert)
+{
+    FILE *f = fopen(path, "a");
+    if (!f) return -1;
+    fprintf(f, "# certificate_%s %d\n", ns_certificate_kind_name(cert->kind), cert->len);
+    for (int i = 0; i < cert->len; i++) fprintf(f, "%.17g\n", cert->y[i]);
+    return fclose(f) == 0 ? 0 : -1;
 }
 
 static void log_stderr(void *user, int level, const char *msg)
@@ -340,6 +354,12 @@ int main(int argc, char **argv)
         if (write_output(c.output, p, sol, werr) != NS_OK) {
             fprintf(stderr, "nsolve: %s\n", werr);
             failed_call = 1;
+        } else if (res.cert.kind != NS_CERT_NONE && res.cert.y &&
+                   !ends_with(c.output, ".hdf5") && !ends_with(c.output, ".h5") &&
+                   write_certificate(c.output, &res.cert) != 0) {
+            fprintf(stderr, "nsolve: %s: cannot append the certificate: %s\n", c.output,
+                    strerror(errno));
+            failed_call = 1;
         }
     }
     int max_iter = c.opt.max_iter ? c.opt.max_iter : info->default_max_iter;
@@ -357,6 +377,18 @@ int main(int argc, char **argv)
             printf(", \"message\": ");
             json_string(stdout, res.message);
         }
+        if (res.cert.kind != NS_CERT_NONE) {
+            printf(", \"certificate\": {\"kind\": \"%s\", \"checked\": %s, \"source\": ",
+                   ns_certificate_kind_name(res.cert.kind), res.cert.checked ? "true" : "false");
+            json_string(stdout, res.cert.source);
+            printf(", \"violation\": ");
+            json_number(stdout, res.cert.violation);
+            printf(", \"gap\": ");
+            json_number(stdout, res.cert.gap);
+            printf(", \"radius\": ");
+            json_number(stdout, res.cert.radius);
+            printf("}");
+        }
         printf("}\n");
     } else {
         printf("file        %s\n", c.file);
@@ -368,6 +400,10 @@ int main(int argc, char **argv)
         printf("error       %.3e (tol %.1e)\n", res.error, c.opt.tol);
         printf("time        %.6f s solve, %.6f s read\n", res.seconds, read_seconds);
         if (res.message[0] && !failed_call) printf("note        %s\n", res.message);
+        if (res.cert.kind != NS_CERT_NONE)
+            printf("certificate %s (%s), checked: violation %.2g, gap %.2g\n",
+                   ns_certificate_kind_name(res.cert.kind), res.cert.source,
+                   res.cert.violation, res.cert.gap);
         if (c.output && !failed_call) printf("solution    written to %s\n", c.output);
     }
     ns_result_clear(&res);
