@@ -30,8 +30,17 @@
  *                  state, assembly, solver, update), sweeps per step, peak
  *                  RSS and memory per contact over the steps ≥ K
  *   --omega W      NSGS relaxation (solver option omega)
+ *   --anderson M   Anderson memory of the NSGS sweeps (default 3; 0 = plain
+ *                  sweeps, the default before: see docs/scale.md)
+ *   --threads T    coloured NSGS sweeps on T OpenMP threads (default 0:
+ *                  serial order)
+ *   --replay LIST  with --profile: each profiled step's one-step problem is
+ *                  solved again, from the same warm start, by each variant
+ *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
+ *                  comma-separated), timed, error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
- * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with tol 1e-4
+ * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with Anderson
+ * acceleration (memory 3) at tol 1e-4
  * (--solver, --tol: the FC3D default "auto" at tol 1e-8 spends up to 10⁵
  * iterations on some stacked configurations).
  *
@@ -167,48 +176,6 @@ static double peak_rss_mb(void)
     return (double)u.ru_maxrss / 1024.0;   /* Linux: kB */
 }
 
-/* One step with its phases timed into P (when P is not NULL). */
-static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *P)
-{
-    const nsm_sim_stats *S = nsm_sim_get_stats(sim);
-    double t0 = now();
-    ns_status st = nsm_sim_compute_free_state(sim);
-    double t1 = now();
-    double sv0 = S->solver_seconds;
-    long it0 = S->solver_iterations, so0 = S->solves, nc0 = S->nonconverged;
-    if (st == NS_OK) st = nsm_sim_solve(sim);
-    double t2 = now();
-    if (st == NS_OK) st = nsm_sim_update(sim);
-    if (st == NS_OK) nsm_sim_next_step(sim);
-    double t3 = now();
-    if (st == NS_OK) *rc = detect(sim, c, geo);
-    double t4 = now();
-    if (!P) return st;
-    double sv = S->solver_seconds - sv0;
-    long sw = S->solver_iterations - it0;
-    P->steps++;
-    P->free_state += t1 - t0;
-    P->solver += sv;
-    P->assembly += (t2 - t1) - sv;
-    P->update += t3 - t2;
-    P->detect += t4 - t3;
-    P->sweeps += sw;
-    if (sw > P->max_sweeps) P->max_sweeps = sw;
-    P->solves += S->solves - so0;
-    P->nonconv += S->nonconverged - nc0;
-    const ns_problem *pb = nsm_sim_problem(sim);
-    if (S->solves > so0 && pb && pb->kind == NS_KIND_FC3D) {
-        const ns_fc *fc = pb->u.fc;
-        P->contacts += fc->nc;
-        P->nc_last = fc->nc;
-        const ns_block *B = &fc->W->block;
-        P->w_blocks = B->nblocks;
-        P->w_bytes = (double)B->value_ptr[B->nblocks] * sizeof(double);
-        P->p_bytes = (double)B->nblocks * (sizeof(ns_int) * 2) + (double)B->block_rows * sizeof(ns_int) * 3
-                     + (double)fc->nc * (3 + 1) * sizeof(double);
-    }
-    return st;
-}
 
 /* Coulomb-cone projection of x (normal first; μ ≥ 0). */
 static void cone_proj(double mu, double *x)
@@ -226,13 +193,9 @@ static void cone_proj(double mu, double *x)
  * simulation kept (read back interaction by interaction, not from the
  * solver), computed here from W's blocks: with u = W r + q and
  * û = u + μ‖u_T‖ e_N, ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖). buf: 7 nc. */
-static double own_error(nsm_sim *sim, const ns_fc *fc, double *buf, int *ids)
+static double fc_error_own(const ns_fc *fc, const double *r, double *u)
 {
     ns_int nc = fc->nc;
-    double *r = buf, *u = buf + 3 * (size_t)nc;
-    int na = nsm_sim_index_set(sim, 1, ids, (int)nc);
-    if (na != nc) return INFINITY;
-    for (ns_int a = 0; a < nc; a++) memcpy(r + 3 * a, nsm_sim_lambda(sim, ids[a], 1), 3 * sizeof *r);
     const ns_block *B = &fc->W->block;
     double q2 = 0, r2 = 0, u2 = 0, e2 = 0;
     for (ns_int a = 0; a < nc; a++) {
@@ -257,6 +220,129 @@ static double own_error(nsm_sim *sim, const ns_fc *fc, double *buf, int *ids)
     return sc > 0 ? sqrt(e2) / sc : sqrt(e2);
 }
 
+static double own_error(nsm_sim *sim, const ns_fc *fc, double *buf, int *ids)
+{
+    ns_int nc = fc->nc;
+    double *r = buf, *u = buf + 3 * (size_t)nc;
+    int na = nsm_sim_index_set(sim, 1, ids, (int)nc);
+    if (na != nc) return INFINITY;
+    for (ns_int a = 0; a < nc; a++) memcpy(r + 3 * a, nsm_sim_lambda(sim, ids[a], 1), 3 * sizeof *r);
+    return fc_error_own(fc, r, u);
+}
+
+/* --replay: every profiled step's one-step problem solved again by each
+ * variant from the same warm start as the simulation's solve (the λ the
+ * interactions held before the step), timed, the error recomputed by
+ * fc_error_own. Variants: "SOLVER[/omega=W][/shuffle][/sym][/threads=T]"
+ * separated by commas. */
+typedef struct variant {
+    char label[64], solver[32];
+    ns_options o;
+    double secs, worst;
+    long iters, solves, nonconv;
+} variant;
+
+typedef struct replay {
+    int nv;
+    variant v[16];
+    double *lam_prev;   /* 3 per interaction slot, before the step */
+    long cap_prev;
+    double *r0, *r, *u;
+    int *ids;
+    long cap_nc;
+} replay;
+
+static int replay_parse(replay *R, const char *spec, double tol)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *tok = strtok(buf, ","); tok && R->nv < 16; tok = strtok(NULL, ",")) {
+        variant *v = &R->v[R->nv];
+        memset(v, 0, sizeof *v);
+        snprintf(v->label, sizeof v->label, "%s", tok);
+        ns_options_default(&v->o);
+        v->o.tol = tol;
+        char *slash = strchr(tok, '/');
+        if (slash) *slash = '\0';
+        snprintf(v->solver, sizeof v->solver, "%s", tok);
+        for (char *a = slash ? slash + 1 : NULL; a && *a;) {
+            char *next = strchr(a, '/');
+            if (next) *next++ = '\0';
+            if (!strncmp(a, "omega=", 6)) v->o.omega = atof(a + 6);
+            else if (!strcmp(a, "shuffle")) v->o.shuffle = 1;
+            else if (!strncmp(a, "threads=", 8)) v->o.threads = atoi(a + 8);
+            else if (!strncmp(a, "sweep=", 6)) v->o.sweep = atoi(a + 6);
+            else if (!strncmp(a, "anderson=", 9)) v->o.anderson = atoi(a + 9);
+            else { fprintf(stderr, "spheres_box: --replay: unknown '%s'\n", a); return -1; }
+            a = next;
+        }
+        R->nv++;
+    }
+    return R->nv > 0 ? 0 : -1;
+}
+
+static int replay_before(replay *R, nsm_sim *sim)
+{
+    nsm_model *m = nsm_sim_model(sim);
+    long cap = nsm_model_inter_capacity(m);
+    if (cap > R->cap_prev) {
+        free(R->lam_prev);
+        R->lam_prev = malloc((size_t)cap * 3 * sizeof *R->lam_prev);
+        R->cap_prev = R->lam_prev ? cap : 0;
+        if (!R->lam_prev) return -1;
+    }
+    for (long i = 0; i < cap; i++) {
+        const double *l = nsm_model_inter_alive(m, (int)i) ? nsm_sim_lambda(sim, (int)i, 1) : NULL;
+        for (int k = 0; k < 3; k++) R->lam_prev[3 * i + k] = l ? l[k] : 0.0;
+    }
+    return 0;
+}
+
+static int replay_after(replay *R, nsm_sim *sim)
+{
+    const ns_problem *pb = nsm_sim_problem(sim);
+    if (!pb || pb->kind != NS_KIND_FC3D || nsm_sim_index_set(sim, 1, NULL, 0) == 0) return 0;
+    const ns_fc *fc = pb->u.fc;
+    long nc = fc->nc;
+    if (nc > R->cap_nc) {
+        free(R->r0); free(R->r); free(R->u); free(R->ids);
+        R->r0 = malloc((size_t)nc * 3 * sizeof(double));
+        R->r = malloc((size_t)nc * 3 * sizeof(double));
+        R->u = malloc((size_t)nc * 3 * sizeof(double));
+        R->ids = malloc((size_t)nc * sizeof(int));
+        R->cap_nc = R->r0 && R->r && R->u && R->ids ? nc : 0;
+        if (!R->cap_nc) return -1;
+    }
+    if (nsm_sim_index_set(sim, 1, R->ids, (int)nc) != nc) return -1;
+    for (long a = 0; a < nc; a++)
+        for (int k = 0; k < 3; k++)
+            R->r0[3 * a + k] = R->ids[a] < R->cap_prev ? R->lam_prev[3 * (size_t)R->ids[a] + k] : 0.0;
+    ns_solution *sol = ns_solution_new(pb);
+    if (!sol) return -1;
+    for (int k = 0; k < R->nv; k++) {
+        variant *v = &R->v[k];
+        memcpy(sol->vec[0], R->r0, (size_t)nc * 3 * sizeof(double));
+        v->o.warm_start = 1;
+        ns_result res;
+        ns_result_init(&res);
+        ns_status st = ns_solve(pb, v->solver, &v->o, sol, &res);
+        v->secs += res.seconds;
+        v->iters += res.iterations;
+        v->solves++;
+        if (st != NS_OK) v->nonconv++;
+        double e = fc_error_own(fc, sol->vec[0], R->u);
+        if (!(e <= v->worst)) v->worst = e;
+        ns_result_clear(&res);
+    }
+    ns_solution_free(sol);
+    return 0;
+}
+
+static void replay_free(replay *R)
+{
+    free(R->lam_prev); free(R->r0); free(R->r); free(R->u); free(R->ids);
+}
+
 /* buffers of own_error, grown when the contact count grows */
 typedef struct errbuf { double *v; int *ids; long cap; } errbuf;
 
@@ -275,13 +361,62 @@ static double step_error(nsm_sim *sim, errbuf *eb)
     return own_error(sim, pb->u.fc, eb->v, eb->ids);
 }
 
+/* One step with its phases timed into P (when P is not NULL). */
+static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *P, replay *R)
+{
+    const nsm_sim_stats *S = nsm_sim_get_stats(sim);
+    double t0 = now();
+    ns_status st = nsm_sim_compute_free_state(sim);
+    double d_free = now() - t0;
+    if (R && st == NS_OK && replay_before(R, sim) != 0) R = NULL;   /* untimed */
+    double sv0 = S->solver_seconds;
+    long it0 = S->solver_iterations, so0 = S->solves, nc0 = S->nonconverged;
+    t0 = now();
+    if (st == NS_OK) st = nsm_sim_solve(sim);
+    double d_solve = now() - t0;
+    if (R && st == NS_OK) replay_after(R, sim);                      /* untimed */
+    t0 = now();
+    if (st == NS_OK) st = nsm_sim_update(sim);
+    if (st == NS_OK) nsm_sim_next_step(sim);
+    double d_update = now() - t0;
+    t0 = now();
+    if (st == NS_OK) *rc = detect(sim, c, geo);
+    double d_detect = now() - t0;
+    if (!P) return st;
+    double sv = S->solver_seconds - sv0;
+    long sw = S->solver_iterations - it0;
+    P->steps++;
+    P->free_state += d_free;
+    P->solver += sv;
+    P->assembly += d_solve - sv;
+    P->update += d_update;
+    P->detect += d_detect;
+    P->sweeps += sw;
+    if (sw > P->max_sweeps) P->max_sweeps = sw;
+    P->solves += S->solves - so0;
+    P->nonconv += S->nonconverged - nc0;
+    const ns_problem *pb = nsm_sim_problem(sim);
+    if (S->solves > so0 && pb && pb->kind == NS_KIND_FC3D) {
+        const ns_fc *fc = pb->u.fc;
+        P->contacts += fc->nc;
+        P->nc_last = fc->nc;
+        const ns_block *B = &fc->W->block;
+        P->w_blocks = B->nblocks;
+        P->w_bytes = (double)B->value_ptr[B->nblocks] * sizeof(double);
+        P->p_bytes = (double)B->nblocks * (sizeof(ns_int) * 2) + (double)B->block_rows * sizeof(ns_int) * 3
+                     + (double)fc->nc * (3 + 1) * sizeof(double);
+    }
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
+    double anderson = 3, threads = 0;
     long dump_every = 1;
-    const char *scene = "box";
+    const char *scene = "box", *replay_spec = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     int ac = 0;
     if (!av) return 1;
@@ -289,6 +424,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--seed")) { seed = strtoull(argv[++i], NULL, 10); continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--dump-every")) { dump_every = atol(argv[++i]); continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
         av[ac++] = argv[i];
     }
     av[ac] = NULL;
@@ -298,6 +434,8 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--slope", &slope);
     nsx_take_double(&ac, av, "--omega", &omega);
     nsx_take_double(&ac, av, "--profile", &profile_from);
+    nsx_take_double(&ac, av, "--anderson", &anderson);
+    nsx_take_double(&ac, av, "--threads", &threads);
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K]");
@@ -311,8 +449,10 @@ int main(int argc, char **argv)
     double e = isnan(a.e) ? 0.5 : a.e;
     const double Rmax = 0.05, rho = 1000.0, g = 9.81;
     if (!(mu >= 0.0) || !(e >= 0.0 && e <= 1.0)) { fprintf(stderr, "spheres_box: bad --mu or --e\n"); return 2; }
-    if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2)) {
-        fprintf(stderr, "spheres_box: --layers in [1, 1000], --slope in [0, 90), --omega in [0, 2)\n");
+    if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
+        !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096)) {
+        fprintf(stderr, "spheres_box: --layers in [1, 1000], --slope in [0, 90), --omega in [0, 2), "
+                        "--anderson in [0, 16], --threads in [0, 4096]\n");
         return 2;
     }
 
@@ -392,6 +532,8 @@ int main(int argc, char **argv)
     o.solver = "nsgs-ac";
     o.solver_options.tol = 1e-4;
     o.solver_options.omega = omega;
+    o.solver_options.anderson = (int)anderson;
+    o.solver_options.threads = (int)threads;
     nsx_apply(&a, &o);
     o.dump_every = dump_every > 0 ? dump_every : 1;
     char err[NS_ERRMSG_LEN] = "";
@@ -415,12 +557,17 @@ int main(int argc, char **argv)
     c.max_pen_run = geo.max_penetration;
     prof P = { 0 };
     errbuf eb = { 0 };
+    replay R = { 0 };
+    if (replay_spec && replay_parse(&R, replay_spec, o.solver_options.tol) != 0) {
+        fprintf(stderr, "spheres_box: --replay: bad list '%s'\n", replay_spec);
+        return 2;
+    }
     double rss_before = 0.0;
     double t0 = now();
     for (long s = 0; rc == 0 && s < steps; s++) {
         int profiled = profile_from >= 0 && s >= (long)profile_from;
         if (profiled && P.steps == 0) rss_before = peak_rss_mb();
-        st = timed_step(sim, &c, &geo, &rc, profiled ? &P : NULL);
+        st = timed_step(sim, &c, &geo, &rc, profiled ? &P : NULL, profiled && R.nv ? &R : NULL);
         if (st != NS_OK) break;
         if (profiled) {   /* outside the timed phases */
             double er = step_error(sim, &eb);
@@ -433,6 +580,13 @@ int main(int argc, char **argv)
     }
     double secs = now() - t0;
     free(eb.v); free(eb.ids);
+    for (int k = 0; k < R.nv; k++) {
+        const variant *v = &R.v[k];
+        printf("replay: variant=%s solves=%ld solve_ms=%.4g sweeps=%.4g nonconverged=%ld worst_error=%.3g\n",
+               v->label, v->solves, 1e3 * v->secs / (double)(v->solves ? v->solves : 1),
+               (double)v->iters / (double)(v->solves ? v->solves : 1), v->nonconv, v->worst);
+    }
+    replay_free(&R);
     if (rc != 0) fprintf(stderr, "spheres_box: contacts: %s\n", c.err);
     if (st != NS_OK) fprintf(stderr, "spheres_box: %s\n", nsm_sim_error(sim));
     const nsm_sim_stats *S = nsm_sim_get_stats(sim);
