@@ -19,9 +19,9 @@ for n in $ns; do
   echo "gen_scale_problems: n = $n, step $step ..." >&2
   d="$out/pile_n$n"
   rm -rf "$d" && mkdir -p "$d"
-  # dump only the last step: solves are counted from 1, every STEP-th dumped
+  # every 25th solve dumped (solves start once contacts exist); the last kept
   nice "$build/bin/spheres_box" --scene pile --n "$n" --steps "$step" --quiet \
-    --dump "$d" --dump-every "$step" --dump-max 2 >&2
+    --dump "$d" --dump-every 25 --dump-max 0 >&2
   f=$(ls "$d"/*.dat | tail -1)
   mv "$f" "$out/pile_n${n}_step$step.dat"
   rm -rf "$d"
