@@ -1,5 +1,6 @@
 /* contacts.c — see contacts.h. */
 #include "contacts.h"
+#include "nsx_cells.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,9 +15,9 @@ struct sbx_contacts {
     int n;
     double *R;
     int *ds;
-    double a;
+    double ax, ay;            /* box half-widths in x and y */
     int law;
-    int *order;               /* sphere indices sorted by x */
+    nsx_cells *grid;          /* broad phase */
     reclist *recs;            /* per sphere: its contacts with walls and with
                                  spheres of larger index */
 };
@@ -25,25 +26,31 @@ void sbx_contacts_free(sbx_contacts *c)
 {
     if (!c) return;
     for (int i = 0; c->recs && i < c->n; i++) free(c->recs[i].v);
-    free(c->recs); free(c->order); free(c->R); free(c->ds);
+    free(c->recs); nsx_cells_free(c->grid); free(c->R); free(c->ds);
     free(c);
 }
 
 sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
-                               double a, int law)
+                               double ax, double ay, int law)
 {
     sbx_contacts *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->n = n; c->a = a; c->law = law;
-    c->R = malloc((size_t)n * sizeof *c->R);
-    c->ds = malloc((size_t)n * sizeof *c->ds);
-    c->order = malloc((size_t)n * sizeof *c->order);
-    c->recs = calloc((size_t)n, sizeof *c->recs);
-    if (!c->R || !c->ds || !c->order || !c->recs) { sbx_contacts_free(c); return NULL; }
+    c->n = n; c->ax = ax; c->ay = ay; c->law = law;
+    c->R = malloc((size_t)(n ? n : 1) * sizeof *c->R);
+    c->ds = malloc((size_t)(n ? n : 1) * sizeof *c->ds);
+    c->grid = nsx_cells_new();
+    c->recs = calloc((size_t)(n ? n : 1), sizeof *c->recs);
+    if (!c->R || !c->ds || !c->grid || !c->recs) { sbx_contacts_free(c); return NULL; }
     memcpy(c->R, R, (size_t)n * sizeof *R);
     memcpy(c->ds, ds, (size_t)n * sizeof *ds);
-    for (int i = 0; i < n; i++) c->order[i] = i;
     return c;
+}
+
+size_t sbx_contacts_bytes(const sbx_contacts *c)
+{
+    size_t b = sizeof *c + (size_t)c->n * (sizeof(double) + sizeof(int) + sizeof(reclist));
+    for (int i = 0; i < c->n; i++) b += (size_t)c->recs[i].cap * sizeof(rec);
+    return b + nsx_cells_bytes(c->grid);
 }
 
 /* Orthonormal tangents t1, t2 of a unit normal n (deterministic in n). */
@@ -153,57 +160,38 @@ int sbx_contacts_update(sbx_contacts *c, nsm_model *m,
 {
     memset(g, 0, sizeof *g);
     int n = c->n;
-    double a = c->a;
+    const double ax = c->ax, ay = c->ay;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < c->recs[i].n; k++) c->recs[i].v[k].seen = 0;
-    /* walls: floor, x = −a, x = +a, y = −a, y = +a (normals into the box) */
+    /* walls: floor, x = −ax, x = +ax, y = −ay, y = +ay (normals into the box) */
     static const double wn[NWALLS][3] = { { 0, 0, 1 }, { 1, 0, 0 }, { -1, 0, 0 }, { 0, 1, 0 }, { 0, -1, 0 } };
     for (int i = 0; i < n; i++) {
         const double *x = pos[i];
         double R = c->R[i];
-        double gaps[NWALLS] = { x[2] - R, x[0] + a - R, a - x[0] - R, x[1] + a - R, a - x[1] - R };
+        double gaps[NWALLS] = { x[2] - R, x[0] + ax - R, ax - x[0] - R, x[1] + ay - R, ay - x[1] - R };
         for (int w = 0; w < NWALLS; w++) {
             if (-gaps[w] > g->max_penetration) g->max_penetration = -gaps[w];
             if (gaps[w] >= margin) continue;
-            double Q[6];
-            memcpy(Q, x, 6 * sizeof *Q);
-            if (keep(c, m, i, n + w, wn[w], gaps[w], Q, g, err) != 0) return -1;
+            if (keep(c, m, i, n + w, wn[w], gaps[w], x, g, err) != 0) return -1;
         }
     }
-    /* spheres: insertion sort of the previous order by x, then sweep */
-    int *o = c->order;
-    for (int k = 1; k < n; k++) {
-        int v = o[k];
-        double xv = pos[v][0];
-        int j = k - 1;
-        while (j >= 0 && pos[o[j]][0] > xv) { o[j + 1] = o[j]; j--; }
-        o[j + 1] = v;
-    }
-    double Rmax = 0.0;
-    for (int i = 0; i < n; i++) if (c->R[i] > Rmax) Rmax = c->R[i];
-    for (int k = 0; k < n; k++) {
-        int i = o[k];
-        const double *xi = pos[i];
-        double reach = c->R[i] + Rmax + margin;
-        for (int l = k + 1; l < n && pos[o[l]][0] - xi[0] <= reach; l++) {
-            int j = o[l];
-            const double *xj = pos[j];
-            double lim = c->R[i] + c->R[j] + margin;
-            double dy = xj[1] - xi[1], dz = xj[2] - xi[2], dx = xj[0] - xi[0];
-            if (fabs(dy) > lim || fabs(dz) > lim || dx > lim) continue;
-            g->pair_tests++;
-            double d = sqrt(dx * dx + dy * dy + dz * dz);
-            double gap = d - c->R[i] - c->R[j];
-            if (-gap > g->max_penetration) g->max_penetration = -gap;
-            if (gap >= margin || d == 0.0) continue;
-            int lo = i < j ? i : j, hi = i < j ? j : i;
-            double nrm[3] = { dx / d, dy / d, dz / d };   /* from i to j */
-            if (lo != i) for (int t = 0; t < 3; t++) nrm[t] = -nrm[t];
-            double Q[12];
-            memcpy(Q, pos[lo], 6 * sizeof *Q);
-            memcpy(Q + 6, pos[hi], 6 * sizeof *Q);
-            if (keep(c, m, lo, hi, nrm, gap, Q, g, err) != 0) return -1;
-        }
+    /* spheres: candidate pairs from the grid, then the exact gap */
+    const int *pairs;
+    long np = nsx_cells_pairs(c->grid, n, pos, c->R, margin, &pairs, &g->pair_tests);
+    if (np < 0) { snprintf(err, NS_ERRMSG_LEN, "broad phase: out of memory or NaN position"); return -1; }
+    for (long k = 0; k < np; k++) {
+        int i = pairs[2 * k], j = pairs[2 * k + 1];          /* i < j */
+        const double *xi = pos[i], *xj = pos[j];
+        double dx = xj[0] - xi[0], dy = xj[1] - xi[1], dz = xj[2] - xi[2];
+        double d = sqrt(dx * dx + dy * dy + dz * dz);
+        double gap = d - c->R[i] - c->R[j];
+        if (-gap > g->max_penetration) g->max_penetration = -gap;
+        if (gap >= margin || d == 0.0) continue;
+        double nrm[3] = { dx / d, dy / d, dz / d };           /* from i to j */
+        double Q[12];
+        memcpy(Q, xi, 6 * sizeof *Q);
+        memcpy(Q + 6, xj, 6 * sizeof *Q);
+        if (keep(c, m, i, j, nrm, gap, Q, g, err) != 0) return -1;
     }
     /* contacts not seen: the gap is above the margin */
     for (int i = 0; i < n; i++) {

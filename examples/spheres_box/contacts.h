@@ -1,11 +1,10 @@
 /* contacts.h — contact detection and contact management of the spheres_box
  * example: spheres against the five walls of an open box (floor z = 0 and
- * the planes x = ±a, y = ±a) and against each other.
+ * the planes x = ±ax, y = ±ay) and against each other.
  *
- * Broad phase: sort and sweep along x (the order of the previous call is
- * kept and re-sorted by insertion, nearly linear when the spheres move
- * little), then a bounding-box test on y and z; narrow phase: exact gap of
- * two spheres or of a sphere and a plane. A contact is an interaction of the
+ * Broad phase: the uniform grid of nsx_cells.h (O(n) per call, no
+ * allocation once its buffers have grown); walls: one test per sphere and
+ * wall. Narrow phase: exact gap of two spheres or of a sphere and a plane. A contact is an interaction of the
  * model (Lagrangian linear relation, 3 rows: normal first, then two
  * tangents) that exists while its gap is below a margin: it is added when
  * the gap drops below the margin and removed when it rises above it; while
@@ -27,13 +26,15 @@ typedef struct sbx_geom {
     double max_penetration;   /* max over sphere pairs and walls of −gap (≥ 0) */
     int ninteractions;        /* contacts held in the model after the call */
     int added, removed;       /* by this call */
-    long pair_tests;          /* narrow-phase tests of this call */
+    long pair_tests;          /* sphere-pair distances computed by this call */
 } sbx_geom;
 
-/** n spheres of radii R (copied), system ids ds (copied), box half-width a,
- *  law id of the contacts. NULL on allocation failure. */
+/** n spheres of radii R (copied), system ids ds (copied), box half-widths
+ *  ax, ay, law id of the contacts. NULL on allocation failure. */
 sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
-                               double a, int law);
+                               double ax, double ay, int law);
+/** Bytes held by c (contact records and the grid), for memory reports. */
+size_t sbx_contacts_bytes(const sbx_contacts *c);
 void sbx_contacts_free(sbx_contacts *c);
 
 /** Detects the contacts at the positions pos[i] (3 values, the first of q)

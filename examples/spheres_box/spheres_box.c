@@ -8,15 +8,39 @@
  * jittered lattice above the floor with random velocities (|v| ≤ 0.5 m/s)
  * and spins (|ω| ≤ 5 rad/s). Box: floor z = 0, walls x = ±a, y = ±a with
  * a = 0.3 m (enough for ~35 spheres per layer). Contacts: e = 0.5, μ = 0.3
- * (--e, --mu). Contact detection: contacts.h (sort and sweep).
+ * (--e, --mu). Contact detection: contacts.h (uniform grid, nsx_cells.h).
+ *
+ * Scenes (--scene): box (the above); pile: the spheres start at rest on a
+ * dense lattice (spacing 2.05 Rmax, --layers layers, the box just wide
+ * enough) and settle into a pile; chute: the same block at the upper end
+ * of a chute three times as long (walls x = ±ax, y = ±ay), gravity tilted
+ * by --slope degrees (default 25, above atan μ), so that it flows down.
+ * pile and chute keep the pile's height as n grows (the box widens), so
+ * that a step's cost per sphere can be compared across n.
  *
  * Options (plus the common ones of example_util.h):
  *   --n N          number of spheres (default 100)
  *   --seed S       random seed (default 1)
  *   --mu MU        friction coefficient
- *   --half A       box half-width (default 0.3 m)
+ *   --half A       box half-width (default 0.3 m; pile/chute: from n)
+ *   --scene S      box (default), pile or chute
+ *   --layers L     lattice layers of pile and chute (default 10)
+ *   --slope DEG    chute inclination (default 25)
+ *   --profile K    print the per-step breakdown (contact detection, free
+ *                  state, assembly, solver, update), sweeps per step, peak
+ *                  RSS and memory per contact over the steps ≥ K
+ *   --omega W      NSGS relaxation (solver option omega)
+ *   --anderson M   Anderson memory of the NSGS sweeps (default 3; 0 = plain
+ *                  sweeps, the default before: see docs/scale.md)
+ *   --threads T    coloured NSGS sweeps on T OpenMP threads (default 0:
+ *                  serial order)
+ *   --replay LIST  with --profile: each profiled step's one-step problem is
+ *                  solved again, from the same warm start, by each variant
+ *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
+ *                  comma-separated), timed, error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
- * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with tol 1e-4
+ * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with Anderson
+ * acceleration (memory 3) at tol 1e-4
  * (--solver, --tol: the FC3D default "auto" at tol 1e-8 spends up to 10⁵
  * iterations on some stacked configurations).
  *
@@ -26,11 +50,14 @@
  *   non-converged solves so far, spheres outside the box),
  *   DIR/final.csv (one row per sphere: x, y, z, R, v, ω at the end),
  *   DIR/spheres_box.svg (energy, contacts, penetration over time). */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, getrusage */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/resource.h>
+#include "nonsmooth/nonsmooth.h"
 #include "nonsmooth/nsm.h"
 #include "example_util.h"
 #include "svgplot.h"
@@ -40,7 +67,7 @@ typedef struct ctx {
     int n;
     int *ds;
     double *mass, *R;
-    double g, a, margin_base;
+    double gvec[3], ax, ay, margin_base;
     sbx_contacts *contacts;
     const double **pos;
     FILE *traj;
@@ -52,6 +79,22 @@ typedef struct ctx {
     char err[NS_ERRMSG_LEN];
     nsx_series t, ek, nact, pen;
 } ctx;
+
+/* Per-phase wall time of the profiled steps. */
+typedef struct prof {
+    long steps, solves, sweeps, max_sweeps, contacts, nonconv;
+    double detect, free_state, assembly, solver, update;
+    double worst_error;       /* of the recomputed errors (own_error) */
+    double w_bytes, p_bytes;   /* W's block values and the rest of the problem, last step */
+    long w_blocks, nc_last;
+} prof;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
 
 static double max_speed(nsm_sim *s, const ctx *c)
 {
@@ -82,40 +125,42 @@ static int outside(const ctx *c)
     int k = 0;
     for (int i = 0; i < c->n; i++) {
         const double *x = c->pos[i];
-        if (!(fabs(x[0]) <= c->a && fabs(x[1]) <= c->a && x[2] >= 0.0)) k++;
+        if (!(fabs(x[0]) <= c->ax && fabs(x[1]) <= c->ay && x[2] >= 0.0)) k++;
     }
     return k;
 }
 
+/* Kinetic and potential energy (the potential of the possibly tilted
+ * gravity: −m g·x). */
 static void energies(nsm_sim *s, const ctx *c, double *ek, double *ep)
 {
     *ek = 0.0; *ep = 0.0;
     for (int i = 0; i < c->n; i++) {
         *ek += nsm_sim_kinetic_energy(s, c->ds[i]);
-        *ep += c->mass[i] * c->g * c->pos[i][2];
+        const double *x = c->pos[i];
+        *ep -= c->mass[i] * (c->gvec[0] * x[0] + c->gvec[1] * x[1] + c->gvec[2] * x[2]);
     }
 }
 
 static void row(nsm_sim *s, ctx *c, double pen)
 {
     const nsm_sim_stats *S = nsm_sim_get_stats(s);
+    long iters = S->solver_iterations - c->last_iters;
+    c->last_iters = S->solver_iterations;
+    int out = outside(c);
+    if (out > c->max_outside) c->max_outside = out;
+    if (!c->traj || nsm_sim_step_count(s) % c->save_every != 0) return;
     const ns_result *r = nsm_sim_last_result(s);
     int nact = nsm_sim_index_set(s, 1, NULL, 0);
-    long iters = S->solver_iterations - c->last_iters;
     int solved = S->solves > 0 && nact > 0;
     double ek, ep;
     energies(s, c, &ek, &ep);
-    int out = outside(c);
-    if (out > c->max_outside) c->max_outside = out;
-    if (c->traj && nsm_sim_step_count(s) % c->save_every == 0) {
-        fprintf(c->traj, "%.10g,%.10g,%.10g,%d,%d,%.6g,%ld,%.3g,%d,%ld,%d\n",
-                nsm_sim_time(s), ek, ep, nact, nsm_model_ninter(nsm_sim_model(s)), pen,
-                iters, solved ? r->error : 0.0, solved ? r->status == NS_OK : 1,
-                S->nonconverged, out);
-        nsx_push(&c->t, nsm_sim_time(s)); nsx_push(&c->ek, ek);
-        nsx_push(&c->nact, nact); nsx_push(&c->pen, pen);
-    }
-    c->last_iters = S->solver_iterations;
+    fprintf(c->traj, "%.10g,%.10g,%.10g,%d,%d,%.6g,%ld,%.3g,%d,%ld,%d\n",
+            nsm_sim_time(s), ek, ep, nact, nsm_model_ninter(nsm_sim_model(s)), pen,
+            iters, solved ? r->error : 0.0, solved ? r->status == NS_OK : 1,
+            S->nonconverged, out);
+    nsx_push(&c->t, nsm_sim_time(s)); nsx_push(&c->ek, ek);
+    nsx_push(&c->nact, nact); nsx_push(&c->pen, pen);
 }
 
 static double urand(unsigned long long *st)
@@ -124,37 +169,322 @@ static double urand(unsigned long long *st)
     return (double)(*st >> 11) / 9007199254740992.0;
 }
 
+static double peak_rss_mb(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u) != 0) return NAN;
+    return (double)u.ru_maxrss / 1024.0;   /* Linux: kB */
+}
+
+
+/* Coulomb-cone projection of x (normal first; μ ≥ 0). */
+static void cone_proj(double mu, double *x)
+{
+    double nt = hypot(x[1], x[2]);
+    if (nt <= mu * x[0]) return;
+    if (mu * nt <= -x[0]) { x[0] = x[1] = x[2] = 0.0; return; }
+    double a = (x[0] + mu * nt) / (1.0 + mu * mu);
+    x[0] = a;
+    x[1] *= mu * a / nt;
+    x[2] *= mu * a / nt;
+}
+
+/* The FC3D error of the last step's problem at the multipliers the
+ * simulation kept (read back interaction by interaction, not from the
+ * solver), computed here from W's blocks: with u = W r + q and
+ * û = u + μ‖u_T‖ e_N, ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖). buf: 7 nc. */
+static double fc_error_own(const ns_fc *fc, const double *r, double *u)
+{
+    ns_int nc = fc->nc;
+    const ns_block *B = &fc->W->block;
+    double q2 = 0, r2 = 0, u2 = 0, e2 = 0;
+    for (ns_int a = 0; a < nc; a++) {
+        double *ua = u + 3 * a;
+        for (int i = 0; i < 3; i++) ua[i] = fc->q[3 * a + i];
+        for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+            const double *Wk = B->x + B->value_ptr[k], *rb = r + 3 * B->block_col[k];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) ua[i] += Wk[i + 3 * j] * rb[j];
+        }
+        const double *ra = r + 3 * a;
+        double x[3] = { ra[0] - ua[0] - fc->mu[a] * hypot(ua[1], ua[2]), ra[1] - ua[1], ra[2] - ua[2] };
+        cone_proj(fc->mu[a], x);
+        for (int i = 0; i < 3; i++) {
+            e2 += (ra[i] - x[i]) * (ra[i] - x[i]);
+            q2 += fc->q[3 * a + i] * fc->q[3 * a + i];
+            r2 += ra[i] * ra[i];
+            u2 += ua[i] * ua[i];
+        }
+    }
+    double sc = sqrt(fmax(q2, fmax(r2, u2)));
+    return sc > 0 ? sqrt(e2) / sc : sqrt(e2);
+}
+
+static double own_error(nsm_sim *sim, const ns_fc *fc, double *buf, int *ids)
+{
+    ns_int nc = fc->nc;
+    double *r = buf, *u = buf + 3 * (size_t)nc;
+    int na = nsm_sim_index_set(sim, 1, ids, (int)nc);
+    if (na != nc) return INFINITY;
+    for (ns_int a = 0; a < nc; a++) memcpy(r + 3 * a, nsm_sim_lambda(sim, ids[a], 1), 3 * sizeof *r);
+    return fc_error_own(fc, r, u);
+}
+
+/* --replay: every profiled step's one-step problem solved again by each
+ * variant from the same warm start as the simulation's solve (the λ the
+ * interactions held before the step), timed, the error recomputed by
+ * fc_error_own. Variants: "SOLVER[/omega=W][/shuffle][/sym][/threads=T]"
+ * separated by commas. */
+typedef struct variant {
+    char label[64], solver[32];
+    ns_options o;
+    double secs, worst;
+    long iters, solves, nonconv;
+} variant;
+
+typedef struct replay {
+    int nv;
+    variant v[16];
+    double *lam_prev;   /* 3 per interaction slot, before the step */
+    long cap_prev;
+    double *r0, *r, *u;
+    int *ids;
+    long cap_nc;
+} replay;
+
+static int replay_parse(replay *R, const char *spec, double tol)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *tok = strtok(buf, ","); tok && R->nv < 16; tok = strtok(NULL, ",")) {
+        variant *v = &R->v[R->nv];
+        memset(v, 0, sizeof *v);
+        snprintf(v->label, sizeof v->label, "%s", tok);
+        ns_options_default(&v->o);
+        v->o.tol = tol;
+        char *slash = strchr(tok, '/');
+        if (slash) *slash = '\0';
+        snprintf(v->solver, sizeof v->solver, "%s", tok);
+        for (char *a = slash ? slash + 1 : NULL; a && *a;) {
+            char *next = strchr(a, '/');
+            if (next) *next++ = '\0';
+            if (!strncmp(a, "omega=", 6)) v->o.omega = atof(a + 6);
+            else if (!strcmp(a, "shuffle")) v->o.shuffle = 1;
+            else if (!strncmp(a, "threads=", 8)) v->o.threads = atoi(a + 8);
+            else if (!strncmp(a, "sweep=", 6)) v->o.sweep = atoi(a + 6);
+            else if (!strncmp(a, "anderson=", 9)) v->o.anderson = atoi(a + 9);
+            else { fprintf(stderr, "spheres_box: --replay: unknown '%s'\n", a); return -1; }
+            a = next;
+        }
+        R->nv++;
+    }
+    return R->nv > 0 ? 0 : -1;
+}
+
+static int replay_before(replay *R, nsm_sim *sim)
+{
+    nsm_model *m = nsm_sim_model(sim);
+    long cap = nsm_model_inter_capacity(m);
+    if (cap > R->cap_prev) {
+        free(R->lam_prev);
+        R->lam_prev = malloc((size_t)cap * 3 * sizeof *R->lam_prev);
+        R->cap_prev = R->lam_prev ? cap : 0;
+        if (!R->lam_prev) return -1;
+    }
+    for (long i = 0; i < cap; i++) {
+        const double *l = nsm_model_inter_alive(m, (int)i) ? nsm_sim_lambda(sim, (int)i, 1) : NULL;
+        for (int k = 0; k < 3; k++) R->lam_prev[3 * i + k] = l ? l[k] : 0.0;
+    }
+    return 0;
+}
+
+static int replay_after(replay *R, nsm_sim *sim)
+{
+    const ns_problem *pb = nsm_sim_problem(sim);
+    if (!pb || pb->kind != NS_KIND_FC3D || nsm_sim_index_set(sim, 1, NULL, 0) == 0) return 0;
+    const ns_fc *fc = pb->u.fc;
+    long nc = fc->nc;
+    if (nc > R->cap_nc) {
+        free(R->r0); free(R->r); free(R->u); free(R->ids);
+        R->r0 = malloc((size_t)nc * 3 * sizeof(double));
+        R->r = malloc((size_t)nc * 3 * sizeof(double));
+        R->u = malloc((size_t)nc * 3 * sizeof(double));
+        R->ids = malloc((size_t)nc * sizeof(int));
+        R->cap_nc = R->r0 && R->r && R->u && R->ids ? nc : 0;
+        if (!R->cap_nc) return -1;
+    }
+    if (nsm_sim_index_set(sim, 1, R->ids, (int)nc) != nc) return -1;
+    for (long a = 0; a < nc; a++)
+        for (int k = 0; k < 3; k++)
+            R->r0[3 * a + k] = R->ids[a] < R->cap_prev ? R->lam_prev[3 * (size_t)R->ids[a] + k] : 0.0;
+    ns_solution *sol = ns_solution_new(pb);
+    if (!sol) return -1;
+    for (int k = 0; k < R->nv; k++) {
+        variant *v = &R->v[k];
+        memcpy(sol->vec[0], R->r0, (size_t)nc * 3 * sizeof(double));
+        v->o.warm_start = 1;
+        ns_result res;
+        ns_result_init(&res);
+        ns_status st = ns_solve(pb, v->solver, &v->o, sol, &res);
+        v->secs += res.seconds;
+        v->iters += res.iterations;
+        v->solves++;
+        if (st != NS_OK) v->nonconv++;
+        double e = fc_error_own(fc, sol->vec[0], R->u);
+        if (!(e <= v->worst)) v->worst = e;
+        ns_result_clear(&res);
+    }
+    ns_solution_free(sol);
+    return 0;
+}
+
+static void replay_free(replay *R)
+{
+    free(R->lam_prev); free(R->r0); free(R->r); free(R->u); free(R->ids);
+}
+
+/* buffers of own_error, grown when the contact count grows */
+typedef struct errbuf { double *v; int *ids; long cap; } errbuf;
+
+static double step_error(nsm_sim *sim, errbuf *eb)
+{
+    const ns_problem *pb = nsm_sim_problem(sim);
+    if (!pb || pb->kind != NS_KIND_FC3D || nsm_sim_index_set(sim, 1, NULL, 0) == 0) return 0.0;
+    long nc = pb->u.fc->nc;
+    if (nc > eb->cap) {
+        free(eb->v); free(eb->ids);
+        eb->v = malloc((size_t)nc * 6 * sizeof *eb->v);
+        eb->ids = malloc((size_t)nc * sizeof *eb->ids);
+        eb->cap = eb->v && eb->ids ? nc : 0;
+        if (!eb->cap) return INFINITY;
+    }
+    return own_error(sim, pb->u.fc, eb->v, eb->ids);
+}
+
+/* One step with its phases timed into P (when P is not NULL). */
+static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *P, replay *R)
+{
+    const nsm_sim_stats *S = nsm_sim_get_stats(sim);
+    double t0 = now();
+    ns_status st = nsm_sim_compute_free_state(sim);
+    double d_free = now() - t0;
+    if (R && st == NS_OK && replay_before(R, sim) != 0) R = NULL;   /* untimed */
+    double sv0 = S->solver_seconds;
+    long it0 = S->solver_iterations, so0 = S->solves, nc0 = S->nonconverged;
+    t0 = now();
+    if (st == NS_OK) st = nsm_sim_solve(sim);
+    double d_solve = now() - t0;
+    if (R && st == NS_OK) replay_after(R, sim);                      /* untimed */
+    t0 = now();
+    if (st == NS_OK) st = nsm_sim_update(sim);
+    if (st == NS_OK) nsm_sim_next_step(sim);
+    double d_update = now() - t0;
+    t0 = now();
+    if (st == NS_OK) *rc = detect(sim, c, geo);
+    double d_detect = now() - t0;
+    if (!P) return st;
+    double sv = S->solver_seconds - sv0;
+    long sw = S->solver_iterations - it0;
+    P->steps++;
+    P->free_state += d_free;
+    P->solver += sv;
+    P->assembly += d_solve - sv;
+    P->update += d_update;
+    P->detect += d_detect;
+    P->sweeps += sw;
+    if (sw > P->max_sweeps) P->max_sweeps = sw;
+    P->solves += S->solves - so0;
+    P->nonconv += S->nonconverged - nc0;
+    const ns_problem *pb = nsm_sim_problem(sim);
+    if (S->solves > so0 && pb && pb->kind == NS_KIND_FC3D) {
+        const ns_fc *fc = pb->u.fc;
+        P->contacts += fc->nc;
+        P->nc_last = fc->nc;
+        const ns_block *B = &fc->W->block;
+        P->w_blocks = B->nblocks;
+        P->w_bytes = (double)B->value_ptr[B->nblocks] * sizeof(double);
+        P->p_bytes = (double)B->nblocks * (sizeof(ns_int) * 2) + (double)B->block_rows * sizeof(ns_int) * 3
+                     + (double)fc->nc * (3 + 1) * sizeof(double);
+    }
+    return st;
+}
+
 int main(int argc, char **argv)
 {
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
-    double mu = 0.3, half = 0.3;
+    double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
+    double anderson = 3, threads = 0;
     long dump_every = 1;
+    const char *scene = "box", *replay_spec = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     int ac = 0;
     if (!av) return 1;
     for (int i = 0; i < argc; i++) {
         if (i + 1 < argc && !strcmp(argv[i], "--seed")) { seed = strtoull(argv[++i], NULL, 10); continue; }
-        if (i + 1 < argc && !strcmp(argv[i], "--mu")) { mu = atof(argv[++i]); continue; }
-        if (i + 1 < argc && !strcmp(argv[i], "--half")) { half = atof(argv[++i]); continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--dump-every")) { dump_every = atol(argv[++i]); continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
         av[ac++] = argv[i];
     }
     av[ac] = NULL;
+    nsx_take_double(&ac, av, "--mu", &mu);
+    nsx_take_double(&ac, av, "--half", &half);
+    nsx_take_double(&ac, av, "--layers", &layers);
+    nsx_take_double(&ac, av, "--slope", &slope);
+    nsx_take_double(&ac, av, "--omega", &omega);
+    nsx_take_double(&ac, av, "--profile", &profile_from);
+    nsx_take_double(&ac, av, "--anderson", &anderson);
+    nsx_take_double(&ac, av, "--threads", &threads);
     nsx_args a;
-    int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--dump-every K]");
+    int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
+                                    "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
+    int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2 : -1;
+    if (kind < 0) { fprintf(stderr, "spheres_box: --scene '%s' is not box, pile or chute\n", scene); return 2; }
     int n = a.n > 0 ? a.n : 100;
     double h = a.h > 0 ? a.h : 1e-3;
     long steps = a.steps > 0 ? a.steps : (a.T > 0 ? (long)ceil(a.T / h - 1e-9) : 2000);
     double e = isnan(a.e) ? 0.5 : a.e;
     const double Rmax = 0.05, rho = 1000.0, g = 9.81;
-    if (!(half > 0.05)) { fprintf(stderr, "spheres_box: --half must exceed Rmax = 0.05\n"); return 2; }
     if (!(mu >= 0.0) || !(e >= 0.0 && e <= 1.0)) { fprintf(stderr, "spheres_box: bad --mu or --e\n"); return 2; }
+    if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
+        !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096)) {
+        fprintf(stderr, "spheres_box: --layers in [1, 1000], --slope in [0, 90), --omega in [0, 2), "
+                        "--anderson in [0, 16], --threads in [0, 4096]\n");
+        return 2;
+    }
+
+    /* lattice: k × k per layer (box), or kx × ky for pile and chute */
+    double sp = kind == 0 ? 2.2 * Rmax : 2.05 * Rmax;
+    int kx, ky;
+    double ax, ay, xshift = 0.0;
+    if (kind == 0) {
+        if (isnan(half)) half = 0.3;
+        if (!(half > 0.05)) { fprintf(stderr, "spheres_box: --half must exceed Rmax = 0.05\n"); return 2; }
+        kx = ky = (int)floor((2.0 * (half - Rmax)) / sp) + 1;
+        ax = ay = half;
+    } else {
+        int per_layer = (int)ceil((double)n / floor(layers));
+        kx = ky = (int)ceil(sqrt((double)per_layer));
+        if (!isnan(half)) {
+            if (!(half > 0.05)) { fprintf(stderr, "spheres_box: --half must exceed Rmax = 0.05\n"); return 2; }
+            kx = ky = (int)floor((2.0 * (half - Rmax)) / sp) + 1;
+        }
+        ax = ay = 0.5 * sp * (kx - 1) + 1.02 * Rmax;
+        if (kind == 2) { xshift = -2.0 * ax; ax *= 3.0; }   /* the block at the upper end */
+    }
+    if (kx < 1) kx = ky = 1;
+    double gvec[3] = { 0, 0, -g };
+    if (kind == 2) {
+        double th = slope * 3.14159265358979323846 / 180.0;
+        gvec[0] = g * sin(th); gvec[2] = -g * cos(th);
+    }
 
     ctx c = { 0 };
-    c.n = n; c.g = g; c.a = half; c.save_every = a.save_every;
+    c.n = n; c.ax = ax; c.ay = ay; c.save_every = a.save_every;
+    memcpy(c.gvec, gvec, sizeof gvec);
     c.ds = malloc((size_t)n * sizeof *c.ds);
     c.mass = malloc((size_t)n * sizeof *c.mass);
     c.R = malloc((size_t)n * sizeof *c.R);
@@ -163,24 +493,26 @@ int main(int argc, char **argv)
 
     nsm_model *model = nsm_model_new();
     int law = nsm_model_add_law(model, nsm_nslaw_newton_coulomb_new(3, e, mu));
-    /* lattice: k × k per layer, spacing 2.2 Rmax, first layer just above the floor */
-    double sp = 2.2 * Rmax;
-    int k = (int)floor((2.0 * (half - Rmax)) / sp) + 1;
-    if (k < 1) k = 1;
-    double x0 = -0.5 * sp * (k - 1);
+    double x0 = -0.5 * sp * (kx - 1), y0 = -0.5 * sp * (ky - 1);
     double Rmin = Rmax;
     for (int i = 0; i < n; i++) {
-        int layer = i / (k * k), ix = (i % (k * k)) % k, iy = (i % (k * k)) / k;
+        int layer = i / (kx * ky), ix = (i % (kx * ky)) % kx, iy = (i % (kx * ky)) / kx;
         double R = Rmax * (0.8 + 0.2 * urand(&seed));
         double m = rho * 4.0 / 3.0 * 3.14159265358979323846 * R * R * R, I = 0.4 * m * R * R;
-        double q0[6], v0[6];
-        q0[0] = x0 + sp * ix + 0.1 * Rmax * (urand(&seed) - 0.5);
-        q0[1] = x0 + sp * iy + 0.1 * Rmax * (urand(&seed) - 0.5);
-        q0[2] = 1.2 * Rmax + 2.5 * Rmax * layer;
+        double q0[6], v0[6] = { 0 };
+        if (kind == 0) {
+            q0[0] = x0 + sp * ix + 0.1 * Rmax * (urand(&seed) - 0.5);
+            q0[1] = y0 + sp * iy + 0.1 * Rmax * (urand(&seed) - 0.5);
+            q0[2] = 1.2 * Rmax + 2.5 * Rmax * layer;
+            for (int t = 0; t < 3; t++) v0[t] = 0.5 / sqrt(3.0) * (2.0 * urand(&seed) - 1.0);
+            for (int t = 3; t < 6; t++) v0[t] = 5.0 / sqrt(3.0) * (2.0 * urand(&seed) - 1.0);
+        } else {   /* at rest on the dense lattice, jittered by ±0.02 Rmax */
+            q0[0] = xshift + x0 + sp * ix + 0.04 * Rmax * (urand(&seed) - 0.5);
+            q0[1] = y0 + sp * iy + 0.04 * Rmax * (urand(&seed) - 0.5);
+            q0[2] = 1.02 * Rmax + sp * layer;
+        }
         q0[3] = q0[4] = q0[5] = 0.0;
-        for (int t = 0; t < 3; t++) v0[t] = 0.5 / sqrt(3.0) * (2.0 * urand(&seed) - 1.0);
-        for (int t = 3; t < 6; t++) v0[t] = 5.0 / sqrt(3.0) * (2.0 * urand(&seed) - 1.0);
-        double M[36] = { 0 }, f[6] = { 0, 0, -m * g, 0, 0, 0 };
+        double M[36] = { 0 }, f[6] = { m * gvec[0], m * gvec[1], m * gvec[2], 0, 0, 0 };
         for (int t = 0; t < 6; t++) M[t * 7] = t < 3 ? m : I;
         nsm_ds *ds = nsm_ds_lagrangian_lti_new(6, M, q0, v0);
         if (ds) nsm_ds_set_fext_constant(ds, f);
@@ -199,13 +531,16 @@ int main(int argc, char **argv)
     o.dump_prefix = "spheres_box";
     o.solver = "nsgs-ac";
     o.solver_options.tol = 1e-4;
+    o.solver_options.omega = omega;
+    o.solver_options.anderson = (int)anderson;
+    o.solver_options.threads = (int)threads;
     nsx_apply(&a, &o);
     o.dump_every = dump_every > 0 ? dump_every : 1;
     char err[NS_ERRMSG_LEN] = "";
     nsm_sim *sim = nsm_sim_new(model, &o, err);
     if (!sim) { fprintf(stderr, "spheres_box: %s\n", err); nsm_model_free(model); return 1; }
     for (int i = 0; i < n; i++) c.pos[i] = nsm_sim_q(sim, c.ds[i]);
-    c.contacts = sbx_contacts_new(n, c.R, c.ds, half, law);
+    c.contacts = sbx_contacts_new(n, c.R, c.ds, ax, ay, law);
     if (!c.contacts) { fprintf(stderr, "spheres_box: out of memory\n"); return 1; }
 
     char path[4096];
@@ -220,17 +555,38 @@ int main(int argc, char **argv)
     int rc = detect(sim, &c, &geo);
     row(sim, &c, geo.max_penetration);
     c.max_pen_run = geo.max_penetration;
-    struct timespec t0, t1;
-    timespec_get(&t0, TIME_UTC);
+    prof P = { 0 };
+    errbuf eb = { 0 };
+    replay R = { 0 };
+    if (replay_spec && replay_parse(&R, replay_spec, o.solver_options.tol) != 0) {
+        fprintf(stderr, "spheres_box: --replay: bad list '%s'\n", replay_spec);
+        return 2;
+    }
+    double rss_before = 0.0;
+    double t0 = now();
     for (long s = 0; rc == 0 && s < steps; s++) {
-        st = nsm_sim_step(sim);
+        int profiled = profile_from >= 0 && s >= (long)profile_from;
+        if (profiled && P.steps == 0) rss_before = peak_rss_mb();
+        st = timed_step(sim, &c, &geo, &rc, profiled ? &P : NULL, profiled && R.nv ? &R : NULL);
         if (st != NS_OK) break;
-        rc = detect(sim, &c, &geo);
+        if (profiled) {   /* outside the timed phases */
+            double er = step_error(sim, &eb);
+            if (!(er <= P.worst_error)) P.worst_error = er;
+        }
         if (geo.max_penetration > c.max_pen_run) c.max_pen_run = geo.max_penetration;
         row(sim, &c, geo.max_penetration);
+        if (profile_from >= 0 && (s + 1) % 100 == 0)
+            fprintf(stderr, "spheres_box: n = %d, step %ld/%ld, %.1f s\n", n, s + 1, steps, now() - t0);
     }
-    timespec_get(&t1, TIME_UTC);
-    double secs = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    double secs = now() - t0;
+    free(eb.v); free(eb.ids);
+    for (int k = 0; k < R.nv; k++) {
+        const variant *v = &R.v[k];
+        printf("replay: variant=%s solves=%ld solve_ms=%.4g sweeps=%.4g nonconverged=%ld worst_error=%.3g\n",
+               v->label, v->solves, 1e3 * v->secs / (double)(v->solves ? v->solves : 1),
+               (double)v->iters / (double)(v->solves ? v->solves : 1), v->nonconv, v->worst);
+    }
+    replay_free(&R);
     if (rc != 0) fprintf(stderr, "spheres_box: contacts: %s\n", c.err);
     if (st != NS_OK) fprintf(stderr, "spheres_box: %s\n", nsm_sim_error(sim));
     const nsm_sim_stats *S = nsm_sim_get_stats(sim);
@@ -244,6 +600,22 @@ int main(int argc, char **argv)
                n, S->steps, h, secs, 1e3 * secs / (double)(S->steps ? S->steps : 1), S->solver_seconds,
                S->solves, S->nonconverged, c.add_rm[0], c.add_rm[1], nsm_sim_index_set(sim, 1, NULL, 0),
                ek, c.max_pen_run, 100.0 * c.max_pen_run / Rmin, c.max_outside);
+    if (P.steps > 0) {
+        double k = 1e3 / (double)P.steps;
+        double tot = P.detect + P.free_state + P.assembly + P.solver + P.update;
+        double nc = (double)P.contacts / (double)(P.solves ? P.solves : 1);
+        /* key=value pairs, one line, for benchmarks/scale */
+        printf("profile: scene=%s n=%d steps=%ld contacts=%.0f interactions=%d step_ms=%.4g detect_ms=%.4g "
+               "free_ms=%.4g assembly_ms=%.4g solve_ms=%.4g update_ms=%.4g us_per_sphere=%.4g "
+               "sweeps=%.4g max_sweeps=%ld nonconverged=%ld worst_error=%.3g rss_mb=%.1f rss_start_mb=%.1f "
+               "w_bytes_per_contact=%.0f problem_bytes_per_contact=%.0f detection_bytes_per_sphere=%.0f\n",
+               scene, n, P.steps, nc, nsm_model_ninter(model), tot * k, P.detect * k, P.free_state * k,
+               P.assembly * k, P.solver * k, P.update * k, 1e6 * tot / (double)P.steps / n,
+               (double)P.sweeps / (double)(P.solves ? P.solves : 1), P.max_sweeps, P.nonconv, P.worst_error,
+               peak_rss_mb(), rss_before,
+               P.nc_last ? P.w_bytes / (double)P.nc_last : 0.0, P.nc_last ? P.p_bytes / (double)P.nc_last : 0.0,
+               (double)sbx_contacts_bytes(c.contacts) / n);
+    }
     if (c.traj) fclose(c.traj);
     if (a.out) {
         FILE *f = fopen(nsx_path(path, sizeof path, a.out, "final.csv"), "w");

@@ -30,6 +30,15 @@ typedef struct ns_options {
                                 (pgs: every sweep; nsgs: when its light error predicts
                                 convergence, at least every 50 sweeps) */
     int shuffle;             /* contact order: 0 natural, 1 shuffled each sweep */
+    int sweep;               /* nsgs: 0 forward sweeps (default), 1 symmetric
+                                (forward and backward in turn) */
+    int anderson;            /* nsgs: Anderson acceleration of the sweeps with
+                                this memory (0 = none, at most 16) */
+    int threads;             /* nsgs: 0 (default) serial sweeps in contact order;
+                                k >= 1: contacts swept colour by colour (no two
+                                contacts of a colour share a body) by k OpenMP
+                                threads, same iterates for every k (1 without
+                                OpenMP) */
     unsigned seed;           /* for shuffle */
     const char *local_solver;/* one-block solver name, NULL = default */
     int record_history;      /* 1: ns_result.history gets the error per iteration */

@@ -26,6 +26,12 @@ ns_status ns_options_validate(const ns_options *o, char *err)
         return ns_fail(err, NS_BAD_INPUT, "options: omega: %g is not in [0, 2)", o->omega);
     if (o->check_every < 0)
         return ns_fail(err, NS_BAD_INPUT, "options: check_every: %d is negative", o->check_every);
+    if (o->sweep != 0 && o->sweep != 1)
+        return ns_fail(err, NS_BAD_INPUT, "options: sweep: %d is not 0 (forward) or 1 (symmetric)", o->sweep);
+    if (o->anderson < 0 || o->anderson > 16)
+        return ns_fail(err, NS_BAD_INPUT, "options: anderson: %d is not in [0, 16]", o->anderson);
+    if (o->threads < 0 || o->threads > 4096)
+        return ns_fail(err, NS_BAD_INPUT, "options: threads: %d is not in [0, 4096]", o->threads);
     if (o->fc_norm != 0 && o->fc_norm != 1)
         return ns_fail(err, NS_BAD_INPUT, "options: fc_norm: %d is not 0 or 1", o->fc_norm);
     return NS_OK;

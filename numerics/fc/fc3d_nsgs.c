@@ -1,5 +1,6 @@
 /* fc3d_nsgs.c — non-smooth Gauss–Seidel over contacts (FC2D and FC3D):
- * for each contact α (natural order, or shuffled every sweep),
+ * for each contact α (natural order, shuffled every sweep, forward and
+ * backward in turn (sweep = 1), or colour by colour on threads),
  *     q̃_α = q_α + Σ_{β≠α} W_αβ r_β,
  *     r_α ← ω · local(W_αα, q̃_α, μ_α; start r_α) + (1 − ω) r_α,
  * local = the chosen one-contact solver (ac, fb, nm, proj) backed by exact
@@ -9,10 +10,21 @@
  * W·r) is computed every check_every sweeps, or with check_every = 0 when
  * the sweep's relative increment predicts convergence (see below); it
  * alone decides convergence. No allocation inside sweeps.
+ *
+ * threads = k ≥ 1: the contacts are coloured greedily so that no two
+ * contacts of a colour share a body (W_αβ = 0 within a colour); a sweep
+ * goes colour by colour, each colour's contacts updated together by k
+ * OpenMP threads (static split, each thread writing only its contacts' r
+ * and increments: no shared writes; the sweep's increments are summed
+ * serially afterwards). The iterates are the same for every k — a
+ * Gauss–Seidel in the colour order — and k = 1 gives that order without
+ * OpenMP. threads = 0 keeps the serial natural order (the default: the
+ * order users and tests have always had).
  * Registered as nsgs-ac, nsgs-fb, nsgs-nm, nsgs-proj (and nsgs, which takes
  * o->local_solver, default ac). */
 #include "fc/fc3d_internal.h"
 #include "solve/solvers.h"
+#include "matrix/matrix_internal.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <float.h>
@@ -85,52 +97,280 @@ static int at_rounding_level(const ns_fc_contact *c, const double *r, double nq2
  * decides convergence. */
 enum { CHECK_GAP = 50 };
 
+/* One contact's update: r_α ← ω local(W_αα, q̃_α) + (1 − ω) r_α. Writes
+ * only r_α and inc[0..1] (‖Δr_α‖², ‖r_α‖²), so that contacts which share
+ * no block row entry can be updated at the same time. */
+static inline void update_contact(const ns_fc *view, const ns_block *B, double *r, ns_int a,
+                                  ns_fc_local_fn f, double omega, double ltol, double *inc)
+{
+    const int d = view->dim;
+    double *ra = r + (size_t)a * d, qa[3], old[3];
+    row_rhs(B, view->q, r, d, a, qa);
+    const double *Wd = B->x + B->value_ptr[B->diag[a]];
+    double nq2 = qa[0] * qa[0] + qa[1] * qa[1] + (d == 3 ? qa[2] * qa[2] : 0.0);
+    double nr2 = ra[0] * ra[0] + ra[1] * ra[1] + (d == 3 ? ra[2] * ra[2] : 0.0);
+    ns_fc_contact c;
+    double scale2 = fmax(fmax(nq2, nr2), Wd[0] * Wd[0] * nr2);
+    ns_fc_contact_init(&c, d, Wd, qa, view->mu[a], ltol * fmax(sqrt(scale2), DBL_MIN), 20);
+    old[0] = ra[0]; old[1] = ra[1]; old[2] = d == 3 ? ra[2] : 0.0;
+    if (f(&c, ra) != 0 && !at_rounding_level(&c, ra, nq2))
+        if (ns_fc_local_enum(&c, ra) != 0) ns_fc_local_ac(&c, ra);
+    if (omega != 1.0)
+        for (int i = 0; i < d; i++) ra[i] = omega * ra[i] + (1.0 - omega) * old[i];
+    double dr2 = 0.0, r2 = 0.0;
+    for (int i = 0; i < d; i++) {
+        double e = ra[i] - old[i];
+        dr2 += e * e;
+        r2 += ra[i] * ra[i];
+    }
+    inc[0] = dr2;
+    inc[1] = r2;
+}
+
+/* Greedy colouring of the contact graph (α ~ β when block W_αβ is stored,
+ * i.e. the two contacts share a body): contact α gets the smallest colour
+ * none of its already coloured neighbours has. Fills start[0..ncol] and
+ * list (contacts by colour, increasing index within a colour); work: 2 nc
+ * + 1 ints. Returns the number of colours. O(blocks). */
+static ns_int colour_contacts(const ns_block *B, ns_int nc, ns_int *start, ns_int *list, ns_int *work)
+{
+    ns_int *colour = work, *mark = work + nc;
+    ns_int ncol = 0;
+    for (ns_int c = 0; c <= nc; c++) mark[c] = -1;
+    for (ns_int a = 0; a < nc; a++) {
+        for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+            ns_int b = B->block_col[k];
+            if (b < a) mark[colour[b]] = a;
+        }
+        ns_int c = 0;
+        while (mark[c] == a) c++;
+        colour[a] = c;
+        if (c + 1 > ncol) ncol = c + 1;
+    }
+    for (ns_int c = 0; c <= ncol; c++) start[c] = 0;
+    for (ns_int a = 0; a < nc; a++) start[colour[a] + 1]++;
+    for (ns_int c = 0; c < ncol; c++) start[c + 1] += start[c];
+    for (ns_int a = 0; a < nc; a++) list[start[colour[a]]++] = a;
+    for (ns_int c = ncol; c > 0; c--) start[c] = start[c - 1];
+    start[0] = 0;
+    return ncol;
+}
+
+/* One coloured sweep: colours in turn (reversed when backward), the
+ * contacts of a colour split among the threads. Every contact reads the
+ * r of other colours only, so the iterates do not depend on the thread
+ * count; each thread writes its own contacts' r and inc entries. */
+static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_fc_local_fn f,
+                           double omega, double ltol, const ns_int *start, const ns_int *list,
+                           ns_int ncol, int backward, int threads, double *inc)
+{
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+#endif
+    {
+        for (ns_int k = 0; k < ncol; k++) {
+            ns_int c = backward ? ncol - 1 - k : k;
+            ns_int s0 = start[c], s1 = start[c + 1];
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+            for (ns_int s = s0; s < s1; s++) {
+                ns_int a = list[s];
+                update_contact(view, B, r, a, f, omega, ltol, inc + 2 * (size_t)a);
+            }
+        }
+    }
+    (void)threads;
+}
+
+/* Anderson acceleration of the sweep map G (r_next = G(r)), type II with
+ * memory m: with f = G(x) − x, ΔF and ΔG the differences of the last m
+ * f's and G's, γ = argmin ‖f_k − ΔF γ‖ (normal equations, the Gram matrix
+ * ΔFᵀΔF updated by one row per sweep, a relative Tikhonov term 1e-12 for
+ * rank loss) and the next iterate x = G(x_k) − ΔG γ, projected contact by
+ * contact on the cones. Safeguards: a sweep from an extrapolated point
+ * whose ‖f‖ exceeds the previous one is undone (back to the plain sweep's
+ * result, history dropped, one plain sweep before extrapolating again);
+ * and (in ns_fc_nsgs_run) a global error check that does not improve on
+ * the best so far ends the acceleration for the solve. Measured on a
+ * settled 1000-sphere pile (2080 contacts, cold start): 1424 -> 211 sweeps
+ * at tol 1e-4, 28744 -> 2160 at 1e-6; on a regular lattice stack at 1e-6,
+ * where the extrapolations keep failing, 1146 -> 1629. Cost per
+ * sweep: 2m + 4 passes over r, against ~30 flops per unknown for a sweep
+ * of a pile's W. Workspace: (2m + 3) × n doubles. */
+
+
+typedef struct anderson {
+    int m, k, next, len;     /* memory, columns stored, slot to overwrite, n */
+    double *dF, *dG;         /* m columns each (ring of slots) */
+    double *fprev, *gprev;   /* f and G of the previous sweep */
+    double gram[16 * 16];    /* dF_i · dF_j over the slots */
+    double fn_prev;
+    int have_prev;
+    int extrapolated;        /* the current x came from an extrapolation */
+    int rejected;            /* extrapolations undone */
+    int cooldown;            /* plain sweeps before extrapolating again */
+} anderson;
+
+static double dot(const double *x, const double *y, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i] * y[i];
+    return s;
+}
+
+static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *x)
+{
+    const int n = A->len, m = A->m;
+    double fn2 = 0.0;                       /* r holds G(x); f = r − x */
+    for (int i = 0; i < n; i++) { double f = r[i] - x[i]; fn2 += f * f; }
+    double fn = sqrt(fn2);
+    if (A->have_prev && A->extrapolated && fn > A->fn_prev) {
+        /* the sweep from the extrapolated point did worse than the plain
+         * sweep before it: back to that plain sweep's result, history
+         * dropped */
+        memcpy(r, A->gprev, (size_t)n * sizeof *r);
+        A->k = 0; A->next = 0; A->have_prev = 0; A->extrapolated = 0;
+        A->rejected++;
+        A->cooldown = 1;
+        return;
+    }
+    if (A->have_prev) {                     /* newest column (f − fprev, G − gprev) */
+        int sl = A->next;
+        double *dF = A->dF + (size_t)sl * n, *dG = A->dG + (size_t)sl * n;
+        for (int i = 0; i < n; i++) {
+            dF[i] = (r[i] - x[i]) - A->fprev[i];
+            dG[i] = r[i] - A->gprev[i];
+        }
+        if (A->k < m) A->k++;
+        A->next = (sl + 1) % m;
+        for (int j = 0; j < A->k; j++) {
+            double v = dot(dF, A->dF + (size_t)j * n, n);
+            A->gram[sl + 16 * j] = A->gram[j + 16 * sl] = v;
+        }
+    }
+    for (int i = 0; i < n; i++) { A->fprev[i] = r[i] - x[i]; A->gprev[i] = r[i]; }
+    A->fn_prev = fn;
+    A->have_prev = 1;
+    const int k = A->k;
+    A->extrapolated = 0;
+    if (k == 0) return;
+    double M[16 * 16], b[16], g[16], tr = 0.0;
+    for (int i = 0; i < k; i++) {
+        for (int j = 0; j < k; j++) M[i + k * j] = A->gram[i + 16 * j];
+        b[i] = dot(A->dF + (size_t)i * n, A->fprev, n);
+        tr += M[i + k * i];
+    }
+    if (!(tr > 0.0)) { A->k = 0; A->next = 0; return; }
+    for (int i = 0; i < k; i++) M[i + k * i] += 1e-12 * tr;
+    for (int j = 0; j < k; j++) {           /* Cholesky, then two substitutions */
+        double d = M[j + k * j];
+        for (int t = 0; t < j; t++) d -= M[j + k * t] * M[j + k * t];
+        if (!(d > 0.0)) { A->k = 0; A->next = 0; return; }
+        d = sqrt(d);
+        M[j + k * j] = d;
+        for (int i = j + 1; i < k; i++) {
+            double s = M[i + k * j];
+            for (int t = 0; t < j; t++) s -= M[i + k * t] * M[j + k * t];
+            M[i + k * j] = s / d;
+        }
+    }
+    for (int i = 0; i < k; i++) {
+        double s = b[i];
+        for (int t = 0; t < i; t++) s -= M[i + k * t] * g[t];
+        g[i] = s / M[i + k * i];
+    }
+    for (int i = k - 1; i >= 0; i--) {
+        double s = g[i];
+        for (int t = i + 1; t < k; t++) s -= M[t + k * i] * g[t];
+        g[i] = s / M[i + k * i];
+    }
+    for (int j = 0; j < k; j++) {
+        const double *dG = A->dG + (size_t)j * n;
+        const double gj = g[j];
+        for (int t = 0; t < n; t++) r[t] -= gj * dG[t];
+    }
+    const int d = view->dim;
+    for (ns_int a = 0; a < view->nc; a++) ns_fc_project_cone(d, view->mu[a], r + (size_t)a * d, NULL);
+    A->extrapolated = 1;
+}
+
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                          const ns_options *o, ns_fc_local_fn f, ns_result *res)
 {
-    const int d = view->dim;
     const ns_int nc = view->nc;
     const ns_block *B = &view->W->block;
     const double omega = o->omega > 0 ? o->omega : 1.0;
     const int every = o->check_every;
     const double ltol = fmin(1e-12, 0.1 * o->tol);
-    ns_int *order = ns_malloc((size_t)nc + 1, sizeof(ns_int));
-    if (!order) return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
+    const int coloured = o->threads > 0;
+    /* order (nc); coloured: start (nc + 1), list (nc), work (2 nc + 1), inc (2 nc doubles) */
+    size_t nint = coloured ? 5 * (size_t)nc + 2 : (size_t)nc + 1;
+    ns_int *order = ns_malloc(nint, sizeof(ns_int));
+    double *inc = ns_malloc(2 * (size_t)nc + 1, sizeof(double));
+    if (!order || !inc) {
+        free(order); free(inc);
+        return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
+    }
     for (ns_int i = 0; i < nc; i++) order[i] = i;
+    ns_int ncol = 0, *cstart = NULL, *clist = NULL;
+    anderson A = { 0 };
+    double *aw = NULL;
+    if (o->anderson > 0) {
+        const size_t n = (size_t)view->dim * (size_t)nc;
+        A.m = o->anderson;
+        A.len = (int)n;
+        aw = ns_malloc((2 * (size_t)A.m + 3) * n + 1, sizeof(double));
+        if (!aw) {
+            free(order); free(inc);
+            return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
+        }
+        A.dF = aw; A.dG = aw + (size_t)A.m * n;
+        A.fprev = A.dG + (size_t)A.m * n; A.gprev = A.fprev + n;
+    }
+    double *xk = aw ? A.gprev + (size_t)A.len : NULL;   /* r before the sweep */
+    int coloured_ok = coloured;
+    for (ns_int a = 0; coloured_ok && a < nc; a++)   /* W_αβ stored ⇔ W_βα stored? */
+        for (ns_int k = B->row_ptr[a]; coloured_ok && k < B->row_ptr[a + 1]; k++)
+            if (ns_block_find(B, B->block_col[k], a) < 0) coloured_ok = 0;
+    if (coloured && !coloured_ok)
+        ns_log(o, 1, "nsgs: W's block structure is not symmetric: serial sweeps instead of colours");
+    if (coloured_ok) {
+        cstart = order + nc;
+        clist = cstart + nc + 1;
+        ncol = colour_contacts(B, nc, cstart, clist, clist + nc);
+        ns_log(o, 2, "nsgs: %d contacts in %d colours, %d threads", (int)nc, (int)ncol, o->threads);
+    }
     uint64_t seed = (uint64_t)o->seed * 0x9E3779B97F4A7C15ULL + 1;
     ns_status st = NS_MAX_ITER;
     double t0 = ns_now();
     res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
-    if (res->error <= o->tol) { free(order); return NS_CONVERGED; }
-    double kappa = 1.0;
+    if (res->error <= o->tol) { free(order); free(inc); free(aw); return NS_CONVERGED; }
+    double kappa = 1.0, best_error = res->error;
     int last_check = 0;
     for (int it = 1; it <= o->max_iter; it++) {
-        if (o->shuffle)
-            for (ns_int i = nc - 1; i > 0; i--) {
-                ns_int j = (ns_int)(next_rand(&seed) % (uint64_t)(i + 1));
-                ns_int t = order[i]; order[i] = order[j]; order[j] = t;
-            }
+        int backward = o->sweep == 1 && it % 2 == 0;
         double dr2 = 0.0, r2 = 0.0;
-        for (ns_int s = 0; s < nc; s++) {
-            ns_int a = order[s];
-            double *ra = r + (size_t)a * d, qa[3], old[3];
-            row_rhs(B, view->q, r, d, a, qa);
-            const double *Wd = B->x + B->value_ptr[B->diag[a]];
-            double nq2 = qa[0] * qa[0] + qa[1] * qa[1] + (d == 3 ? qa[2] * qa[2] : 0.0);
-            double nr2 = ra[0] * ra[0] + ra[1] * ra[1] + (d == 3 ? ra[2] * ra[2] : 0.0);
-            ns_fc_contact c;
-            double scale2 = fmax(fmax(nq2, nr2), Wd[0] * Wd[0] * nr2);
-            ns_fc_contact_init(&c, d, Wd, qa, view->mu[a], ltol * fmax(sqrt(scale2), DBL_MIN), 20);
-            old[0] = ra[0]; old[1] = ra[1]; old[2] = d == 3 ? ra[2] : 0.0;
-            if (f(&c, ra) != 0 && !at_rounding_level(&c, ra, nq2))
-                if (ns_fc_local_enum(&c, ra) != 0) ns_fc_local_ac(&c, ra);
-            if (omega != 1.0)
-                for (int i = 0; i < d; i++) ra[i] = omega * ra[i] + (1.0 - omega) * old[i];
-            for (int i = 0; i < d; i++) {
-                double e = ra[i] - old[i];
-                dr2 += e * e;
-                r2 += ra[i] * ra[i];
+        if (xk) memcpy(xk, r, (size_t)A.len * sizeof *xk);
+        if (coloured_ok) {
+            coloured_sweep(view, B, r, f, omega, ltol, cstart, clist, ncol, backward, o->threads, inc);
+            for (ns_int a = 0; a < nc; a++) { dr2 += inc[2 * a]; r2 += inc[2 * a + 1]; }
+        } else {
+            if (o->shuffle)
+                for (ns_int i = nc - 1; i > 0; i--) {
+                    ns_int j = (ns_int)(next_rand(&seed) % (uint64_t)(i + 1));
+                    ns_int t = order[i]; order[i] = order[j]; order[j] = t;
+                }
+            for (ns_int s = 0; s < nc; s++) {
+                ns_int a = order[backward ? nc - 1 - s : s];
+                update_contact(view, B, r, a, f, omega, ltol, inc);
+                dr2 += inc[0];
+                r2 += inc[1];
             }
+        }
+        if (xk && A.m > 0) {
+            if (A.cooldown > 0) A.cooldown--;
+            else anderson_step(&A, view, r, xk);
         }
         res->iterations = it;
         double light = r2 > 0 ? sqrt(dr2 / r2) : sqrt(dr2);
@@ -146,9 +386,17 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         ns_log(o, 2, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
+        /* Anderson's safety net: a global check that does not improve on
+         * the best one ends the acceleration; plain sweeps go on from here */
+        if (xk && A.m > 0) {
+            if (res->error < best_error) best_error = res->error;
+            else { A.m = 0; ns_log(o, 2, "nsgs: Anderson off at sweep %d", it); }
+        }
         if (late) { st = NS_TIME_LIMIT; break; }
     }
     free(order);
+    free(inc);
+    free(aw);
     return st;
 }
 

@@ -1,0 +1,99 @@
+/* fc_variants.c — one FC3D problem file solved by NSGS variants (and any
+ * registered solver) from a cold start: status, sweeps, seconds and the
+ * error recomputed here from W's blocks (u = W r + q, De Saxcé's û,
+ * projection on each cone, Siconos' normalisation).
+ *   fc_variants FILE TOL "SOLVER[/omega=W][/sweep=S][/anderson=M][/threads=T][/shuffle]" ...
+ * One line per variant: variant status sweeps seconds error. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "nonsmooth/nonsmooth.h"
+
+static double own_error(const ns_fc *f, const double *r)
+{
+    ns_matrix *W = f->W;
+    if (W->storage != NS_BLOCK) return NAN;
+    const ns_block *B = &W->block;
+    double e2 = 0, q2 = 0, r2 = 0, u2 = 0;
+    for (ns_int a = 0; a < f->nc; a++) {
+        double u[3] = { f->q[3 * a], f->q[3 * a + 1], f->q[3 * a + 2] };
+        for (ns_int k = B->row_ptr[a]; k < B->row_ptr[a + 1]; k++) {
+            const double *X = B->x + B->value_ptr[k], *rb = r + 3 * B->block_col[k];
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++) u[i] += X[i + 3 * j] * rb[j];
+        }
+        const double *ra = r + 3 * a;
+        double mu = f->mu[a];
+        double x[3] = { ra[0] - u[0] - mu * hypot(u[1], u[2]), ra[1] - u[1], ra[2] - u[2] };
+        double nt = hypot(x[1], x[2]);
+        if (nt > mu * x[0]) {
+            if (mu * nt <= -x[0]) x[0] = x[1] = x[2] = 0;
+            else {
+                double s = (x[0] + mu * nt) / (1 + mu * mu);
+                x[0] = s; x[1] *= mu * s / nt; x[2] *= mu * s / nt;
+            }
+        }
+        for (int i = 0; i < 3; i++) {
+            e2 += (ra[i] - x[i]) * (ra[i] - x[i]);
+            q2 += f->q[3 * a + i] * f->q[3 * a + i];
+            r2 += ra[i] * ra[i];
+            u2 += u[i] * u[i];
+        }
+    }
+    return sqrt(e2) / fmax(sqrt(fmax(q2, fmax(r2, u2))), 1e-300);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) { fprintf(stderr, "usage: fc_variants FILE TOL VARIANT...\n"); return 2; }
+    ns_problem *p = NULL;
+    char err[NS_ERRMSG_LEN] = "";
+    if (ns_problem_read(argv[1], NS_KIND_NONE, &p, err) != NS_OK || p->kind != NS_KIND_FC3D) {
+        fprintf(stderr, "fc_variants: %s: %s\n", argv[1], err[0] ? err : "not an FC3D problem");
+        return 2;
+    }
+    double tol = atof(argv[2]);
+    /* BLOCK storage for the error computed here (the solvers convert alike) */
+    if (p->u.fc->W->storage != NS_BLOCK) {
+        ns_matrix *B = ns_matrix_to_block_uniform(p->u.fc->W, 3);
+        if (!B) { fprintf(stderr, "fc_variants: cannot convert W to 3x3 blocks\n"); return 2; }
+        ns_matrix_free(p->u.fc->W);
+        p->u.fc->W = B;
+    }
+    printf("%-40s %-10s %7s %9s %10s  (%ld contacts)\n", "variant", "status", "sweeps", "seconds", "error",
+           (long)p->u.fc->nc);
+    for (int k = 3; k < argc; k++) {
+        char buf[256], solver[256];
+        snprintf(buf, sizeof buf, "%s", argv[k]);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = tol;
+        char *slash = strchr(buf, '/');
+        if (slash) *slash = '\0';
+        snprintf(solver, sizeof solver, "%s", buf);
+        for (char *a = slash ? slash + 1 : NULL; a && *a;) {
+            char *next = strchr(a, '/');
+            if (next) *next++ = '\0';
+            if (!strncmp(a, "omega=", 6)) o.omega = atof(a + 6);
+            else if (!strcmp(a, "shuffle")) o.shuffle = 1;
+            else if (!strncmp(a, "threads=", 8)) o.threads = atoi(a + 8);
+            else if (!strncmp(a, "sweep=", 6)) o.sweep = atoi(a + 6);
+            else if (!strncmp(a, "anderson=", 9)) o.anderson = atoi(a + 9);
+            else if (!strncmp(a, "check=", 6)) o.check_every = atoi(a + 6);
+            else { fprintf(stderr, "fc_variants: unknown '%s'\n", a); return 2; }
+            a = next;
+        }
+        ns_solution *sol = ns_solution_new(p);
+        ns_result res;
+        ns_result_init(&res);
+        ns_status st = ns_solve(p, solver, &o, sol, &res);
+        printf("%-40s %-10s %7d %9.4f %10.3g\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
+               own_error(p->u.fc, sol->vec[0]));
+        fflush(stdout);
+        ns_result_clear(&res);
+        ns_solution_free(sol);
+    }
+    ns_problem_free(p);
+    return 0;
+}
