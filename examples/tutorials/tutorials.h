@@ -89,6 +89,6 @@ extern const tut_model tut_bouncing_ball_ed, tut_bouncing_ball_ed_rest,
 extern const tut_model tut_friction_oscillator, tut_pendulum_slider;
 extern const tut_model tut_bouncing_ball_direct, tut_bouncing_ball_combined, tut_slider_crank;
 extern const tut_model tut_circuit_rlcd, tut_diode_bridge,
-    tut_diode_bridge_cap_filter;
+    tut_diode_bridge_cap_filter, tut_nonlinear_switch;
 
 #endif

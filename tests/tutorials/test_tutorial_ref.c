@@ -75,6 +75,10 @@ static const ref_spec specs[] = {
              "row 196 (t = 0.196) q, v differ by more than 1e-12, up to 6.1e-11 by t = 3 s: "
              "columns 1-9 are held at 1e-10, column 11 at 1",
       .held = "1,2,3,4,5,6,7,8,9", .held_tol = 1e-10, .held2 = "11", .held2_tol = 1.0 },
+    { .name = "NonLinearSwitch", .atol = 1e-9, .rtol = 1e-9,
+      .why = "the ref is written with 10 significant digits (%.10g, no header; Siconos' program checks x "
+             "at 1e-6): its own rounding is up to 5e-10 of max|column|, so every column is held at "
+             "1e-9 + 1e-9 max|ref column| (the README asks 1e-6)" },
     { .name = "SliderCrankMoreauJeanDirectProjectionOSI",
       .why = "all 2001 rows follow the ref (q to 5e-14, the Newton and projection counts, columns 29-30, "
              "identical); columns 7-10 and 12 are the corner and slider heights divided by the clearance "
