@@ -186,5 +186,6 @@ const tut_model tut_nonlinear_switch = {
     "electronics/IdealSwitch/NonLinearSwitch.ref", 8, 0, run,
     { "current [A]", "voltage [V]", "multipliers" },
     { { { 1, "x (inductor current)" }, { 0, NULL } }, { { 4, "lambda2" }, { 6, "lambda4 = s(t)" }, { 0, NULL } },
-      { { 2, "lambda0" }, { 3, "lambda1" }, { 7, "lambda5" }, { 0, NULL } } }
+      { { 2, "lambda0" }, { 3, "lambda1" }, { 7, "lambda5" }, { 0, NULL } } },
+    "step (h = 0.1 us)"
 };

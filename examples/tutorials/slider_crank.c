@@ -212,5 +212,6 @@ const tut_model tut_slider_crank = {
     { "angles, positions", "angular velocities [rad/s]", "impulses" },
     { { { 1, "crank revolutions" }, { 11, "slider x (normalised)" }, { 12, "slider y (normalised)" }, { 0, NULL } },
       { { 4, "crank" }, { 5, "rod" }, { 6, "slider" }, { 0, NULL } },
-      { { 21, "P1" }, { 22, "P2" }, { 23, "P3" }, { 24, "P4" }, { 0, NULL } } }
+      { { 21, "P1" }, { 22, "P2" }, { 23, "P3" }, { 24, "P4" }, { 0, NULL } } },
+    NULL
 };

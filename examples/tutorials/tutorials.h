@@ -59,6 +59,7 @@ typedef struct tut_model {
     int (*run)(const tut_params *p, tut_table *t, char *err);
     const char *ylabel[3];
     tut_line lines[3][TUT_MAX_LINES];
+    const char *xlabel;   /* the plots' abscissa, column 0 (NULL: "t [s]") */
 } tut_model;
 
 /** All models, in the order of issue 13; *n set to their number. */
