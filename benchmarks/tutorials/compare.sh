@@ -5,7 +5,7 @@
 # libsiconos-kernel-dev), each side's stepping loop timed by itself, best of
 # R runs, alternating the two sides; prints our time / Siconos' per case.
 #   benchmarks/tutorials/compare.sh [--repeat R] [--big-steps N]
-# --big-steps: steps of the 10^4-node bar on both sides (default 20: Siconos
+# --big-steps: steps of the 10^4-node bar on both sides (default 3: Siconos
 # takes seconds per step there; the 100-node bar runs the ref's 748 steps).
 # Needs: build/ built (tools/setup.sh), g++, libsiconos-kernel-dev.
 set -euo pipefail
@@ -13,7 +13,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=${NS_BUILD_DIR:-$root/build}
 repeat=3
-big=20
+big=3
 while [ $# -gt 0 ]; do
   case "$1" in
     --repeat) repeat=$2; shift 2 ;;

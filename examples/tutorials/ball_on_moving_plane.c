@@ -76,5 +76,6 @@ const tut_model tut_ball_on_moving_plane = {
     "mechanics/BallOnMovingPlane/BallOnMovingPlane.ref", 12, 0, run,
     { "height [m]", "velocity [m/s]", "impulse [N s]" },
     { { { 1, "ball z" }, { 7, "plane z" }, { 0, NULL } }, { { 2, "ball dz/dt" }, { 8, "plane dz/dt" }, { 0, NULL } },
-      { { 4, "P" }, { 11, "reaction (Siconos' column)" }, { 0, NULL } } }
+      { { 4, "P" }, { 11, "reaction (Siconos' column)" }, { 0, NULL } } },
+    NULL
 };

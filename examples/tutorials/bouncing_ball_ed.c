@@ -127,7 +127,8 @@ const tut_model tut_bouncing_ball_ed = {
     "mechanics/BouncingBallEventDriven/BouncingBallED.ref", 7, 1, run_basic,
     { "height z [m]", "velocity [m/s]", "impulse [N s], force [N]" },
     { { { 1, "z" }, { 0, NULL } }, { { 2, "dz/dt" }, { 0, NULL } },
-      { { 5, "impulse P" }, { 6, "contact force lambda[2]" }, { 0, NULL } } }
+      { { 5, "impulse P" }, { 6, "contact force lambda[2]" }, { 0, NULL } } },
+    NULL
 };
 
 const tut_model tut_bouncing_ball_ed_rest = {
@@ -135,7 +136,8 @@ const tut_model tut_bouncing_ball_ed_rest = {
     "mechanics/BouncingBallEventDriven/BouncingBallED-withRestingContact.ref", 5, 1, run_rest,
     { "height z [m]", "velocity [m/s]", "impulse [N s], force [N]" },
     { { { 1, "z" }, { 0, NULL } }, { { 2, "dz/dt" }, { 0, NULL } },
-      { { 3, "impulse p" }, { 4, "contact force f" }, { 0, NULL } } }
+      { { 3, "impulse p" }, { 4, "contact force f" }, { 0, NULL } } },
+    NULL
 };
 
 const tut_model tut_bouncing_ball_ed_two = {
@@ -143,5 +145,6 @@ const tut_model tut_bouncing_ball_ed_two = {
     "mechanics/BouncingBallEventDriven/BouncingBallED-TwoContacts.ref", 9, 1, run_two,
     { "height z, gaps [m]", "velocity [m/s]", "impulse [N s], force [N]" },
     { { { 1, "z" }, { 6, "gap to the ceiling" }, { 0, NULL } }, { { 2, "dz/dt" }, { 0, NULL } },
-      { { 3, "impulse p" }, { 8, "contact force f" }, { 0, NULL } } }
+      { { 3, "impulse p" }, { 8, "contact force f" }, { 0, NULL } } },
+    NULL
 };

@@ -79,10 +79,12 @@ static int run_combined(const tut_params *p, tut_table *t, char *err) { return r
 
 const tut_model tut_bouncing_ball_direct = {
     "BouncingBallTS-MoreauJeanDirectProjectionOSI", "bouncing ball with direct position projection",
-    "mechanics/BouncingBall/BouncingBallTS-MoreauJeanDirectProjectionOSI.ref", 7, 0, run_direct, BBP_PLOT
+    "mechanics/BouncingBall/BouncingBallTS-MoreauJeanDirectProjectionOSI.ref", 7, 0, run_direct, BBP_PLOT,
+    NULL
 };
 
 const tut_model tut_bouncing_ball_combined = {
     "BouncingBallTS-MoreauJeanCombinedProjectionOSI", "bouncing ball with combined position projection",
-    "mechanics/BouncingBall/BouncingBallTS-MoreauJeanCombinedProjectionOSI.ref", 7, 0, run_combined, BBP_PLOT
+    "mechanics/BouncingBall/BouncingBallTS-MoreauJeanCombinedProjectionOSI.ref", 7, 0, run_combined, BBP_PLOT,
+    NULL
 };

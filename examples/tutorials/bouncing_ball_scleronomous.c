@@ -73,5 +73,6 @@ const tut_model tut_bouncing_ball_scleronomous = {
     "mechanics/BouncingBall/BouncingBallTS-Scleronomous.ref", 7, 0, run,
     { "position [m]", "velocity [m/s]", "impulse [N s]" },
     { { { 1, "z" }, { 2, "x" }, { 0, NULL } }, { { 3, "dz/dt" }, { 4, "dx/dt" }, { 0, NULL } },
-      { { 6, "P" }, { 0, NULL } } }
+      { { 6, "P" }, { 0, NULL } } },
+    NULL
 };

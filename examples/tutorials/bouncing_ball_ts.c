@@ -68,10 +68,12 @@ static int run_gosi(const tut_params *p, tut_table *t, char *err) { return run(p
 
 const tut_model tut_bouncing_ball_ts = {
     "BouncingBallTS", "bouncing ball, Moreau-Jean, LCP (e = 0.9, h = 0.005)",
-    "mechanics/BouncingBall/BouncingBallTS.ref", 5, 0, run_lcp, BB_PLOT
+    "mechanics/BouncingBall/BouncingBallTS.ref", 5, 0, run_lcp, BB_PLOT,
+    NULL
 };
 
 const tut_model tut_bouncing_ball_gosi = {
     "BouncingBallTS-MoreauJeanGOSI", "the same ball as a 3-D frictional contact (mu = 0.6), FC3D",
-    "mechanics/BouncingBall/BouncingBallTS-MoreauJeanGOSI.ref", 5, 0, run_gosi, BB_PLOT
+    "mechanics/BouncingBall/BouncingBallTS-MoreauJeanGOSI.ref", 5, 0, run_gosi, BB_PLOT,
+    NULL
 };

@@ -55,5 +55,6 @@ const tut_model tut_circuit_rlcd = {
     "electronics/CircuitRLCD/CircuitRLCD.ref", 6, 0, run,
     { "voltage [V]", "current [A]", "diode current [A]" },
     { { { 1, "v_C" }, { 3, "diode voltage -y" }, { 0, NULL } }, { { 2, "i_L" }, { 0, NULL } },
-      { { 4, "lambda" }, { 0, NULL } } }
+      { { 4, "lambda" }, { 0, NULL } } },
+    NULL
 };

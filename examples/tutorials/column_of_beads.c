@@ -86,5 +86,6 @@ const tut_model tut_column_of_beads = {
     { "height z_i [m]", "velocity [m/s]", "" },
     { { { 1, "bead 1" }, { 5, "bead 3" }, { 9, "bead 5" }, { 13, "bead 7" }, { 19, "bead 10" }, { 0, NULL } },
       { { 2, "bead 1" }, { 6, "bead 3" }, { 10, "bead 5" }, { 14, "bead 7" }, { 20, "bead 10" }, { 0, NULL } },
-      { { 0, NULL } } }
+      { { 0, NULL } } },
+    NULL
 };

@@ -61,5 +61,6 @@ const tut_model tut_diode_bridge = {
     "electronics/DiodeBridge/DiodeBridge.ref", 8, 0, run,
     { "voltage [V]", "current [A]", "diode currents [A]" },
     { { { 1, "v_C" }, { 3, "y0" }, { 0, NULL } }, { { 2, "i_L" }, { 0, NULL } },
-      { { 6, "lambda2 (i_DF1)" }, { 0, NULL } } }
+      { { 6, "lambda2 (i_DF1)" }, { 0, NULL } } },
+    NULL
 };

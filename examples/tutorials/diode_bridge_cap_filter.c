@@ -61,5 +61,6 @@ const tut_model tut_diode_bridge_cap_filter = {
     "electronics/DiodeBridgeCapFilter/DiodeBridgeCapFilter.ref", 7, 0, run,
     { "voltage [V]", "current [A]", "multipliers" },
     { { { 1, "v_C" }, { 4, "-y0" }, { 0, NULL } }, { { 2, "i_L" }, { 0, NULL } },
-      { { 3, "lambda0" }, { 5, "-lambda1" }, { 6, "lambda2" }, { 0, NULL } } }
+      { { 3, "lambda0" }, { 5, "-lambda1" }, { 6, "lambda2" }, { 0, NULL } } },
+    NULL
 };

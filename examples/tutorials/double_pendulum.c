@@ -131,5 +131,6 @@ const tut_model tut_double_pendulum = {
     "mechanics/Pendulum/DoublePendulumResult.ref", 12, 0, run,
     { "angle [rad], position [m]", "velocity", "" },
     { { { 1, "theta1" }, { 3, "theta2" }, { 7, "x2" }, { 0, NULL } },
-      { { 2, "dtheta1/dt" }, { 4, "dtheta2/dt" }, { 0, NULL } }, { { 0, NULL } } }
+      { { 2, "dtheta1/dt" }, { 4, "dtheta2/dt" }, { 0, NULL } }, { { 0, NULL } } },
+    NULL
 };

@@ -54,5 +54,6 @@ const tut_model tut_friction_oscillator = {
     "FrictionOscillator", "oscillator with Coulomb friction as a relay, Euler-Moreau, relay problem (h = 0.01)",
     "mechanics/FrictionOscillator/FrictionOscillator.ref", 10, 0, run,
     { "position", "velocity", "friction force" },
-    { { { 1, "x" }, { 0, NULL } }, { { 2, "dx/dt" }, { 0, NULL } }, { { 3, "lambda" }, { 0, NULL } } }
+    { { { 1, "x" }, { 0, NULL } }, { { 2, "dx/dt" }, { 0, NULL } }, { { 3, "lambda" }, { 0, NULL } } },
+    NULL
 };

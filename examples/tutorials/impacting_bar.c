@@ -120,5 +120,6 @@ const tut_model tut_impacting_bar = {
     { "position [m]", "velocity [m/s]", "contact force p/h [N]" },
     { { { 1, "q first node" }, { 9, "q middle" }, { 7, "q last node" }, { 0, NULL } },
       { { 2, "v first node" }, { 10, "v middle" }, { 8, "v last node" }, { 0, NULL } },
-      { { 3, "p/h" }, { 0, NULL } } }
+      { { 3, "p/h" }, { 0, NULL } } },
+    NULL
 };

@@ -136,5 +136,6 @@ const tut_model tut_pendulum_slider = {
     "mechanics/PendulumOnASlider/PendulumSlider.ref", 14, 0, run,
     { "position", "velocity", "gaps [m]" },
     { { { 1, "x" }, { 2, "y" }, { 3, "phi" }, { 0, NULL } }, { { 4, "dx/dt" }, { 5, "dy/dt" }, { 6, "dphi/dt" }, { 0, NULL } },
-      { { 7, "rail" }, { 8, "right wall" }, { 9, "left wall" }, { 0, NULL } } }
+      { { 7, "rail" }, { 8, "right wall" }, { 9, "left wall" }, { 0, NULL } } },
+    NULL
 };

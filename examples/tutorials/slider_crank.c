@@ -10,16 +10,22 @@
  * Moreau–Jean θ = 0.5 with γ = 0, h = 1e-4, 2000 steps, FC2D by
  * enumeration, a Newton loop (Siconos' default tolerance 1e-6, 50
  * iterations), then the direct position projection (at most 10 problems,
- * tolerances 1e-10) with the direct-projection integrator's index set:
- * a contact enters at y ≤ 1e-6 and leaves at y > 1e-7.
+ * tolerances 1e-10) over every contact (the program's levelForProjection
+ * = 0: a contact that closed within the step unforeseen is projected too,
+ * projection_all), with the direct-projection integrator's index set: a
+ * contact enters at y ≤ 1e-6 and leaves at y > 1e-7 with ẏ ≥ 0 (unless it
+ * passes the entry test at once).
  *
  * Columns: t, q₀/2π, q₁, q₂, q̇₀, q̇₁, q̇₂, the four corners' heights and the
  * slider's position (normalised as the program does), the four gaps, their
- * rates, the four normal impulses, the four position multipliers, the
+ * rates (Siconos' y(1): the velocity step's output, taken before the
+ * projection moves q), the four normal impulses, the four position
+ * multipliers, the
  * Newton iterations, the position problems and the largest unilateral
  * violation of the step. */
 #include "tutorials.h"
 #include <math.h>
+#include <string.h>
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -133,6 +139,7 @@ static int run(const tut_params *p, tut_table *t, char *err)
     }
     nsm_sim_options o;
     tut_sim_options(&o, p, 1e-4, 0.5, "enum", 1e-8);
+    double h = o.h, th = o.theta;
     o.activation = NSM_ACTIVATION_GAMMA;
     o.activation_gamma = 0.0;
     o.newton_criterion = NSM_NEWTON_ABS_NORM2;   /* Siconos' defaults: |r|_2 <= 1e-6, 50 */
@@ -141,6 +148,7 @@ static int run(const tut_params *p, tut_table *t, char *err)
     o.projection = NSM_PROJECTION_DIRECT;
     o.projection_max_iter = 10;
     o.projection_tol = o.projection_tol_unilateral = 1e-10;
+    o.projection_all = 1;        /* the program projects over index set 0 (levelForProjection = 0) */
     o.projection_hysteresis = 1;
     o.projection_activate_pos = 1e-6;
     o.projection_deactivate_pos = 1e-7;
@@ -159,16 +167,30 @@ static int run(const tut_params *p, tut_table *t, char *err)
         }
     }
     long iters = 0, proj = 0;
+    double qk[3], vk[3];
     for (long k = 1; k <= N && r; k++) {
+        memcpy(qk, nsm_sim_q(s, ds), sizeof qk);
+        memcpy(vk, nsm_sim_v(s, ds), sizeof vk);
         if (nsm_sim_step(s) != NS_OK) { rc = tut_fail(err, "step %ld: %s", k, nsm_sim_error(s)); break; }
         if (!(r = tut_row(t))) break;
         const nsm_sim_stats *st = nsm_sim_get_stats(s);
+        const double *q = nsm_sim_q(s, ds), *v = nsm_sim_v(s, ds);
+        int projected = st->projection_iterations > proj;
+        /* Siconos' y(1) is the output of the velocity step: after a
+         * projection it is H(q*) v_{k+1} at the position q* the velocity
+         * step gave (θ rule), not at the projected q */
+        double qs[3];
+        for (int i = 0; i < 3; i++) qs[i] = qk[i] + h * (th * v[i] + (1.0 - th) * vk[i]);
         r[0] = nsm_sim_time(s);
-        fill(r, nsm_sim_q(s, ds), nsm_sim_v(s, ds));
+        fill(r, q, v);
         for (int c = 0; c < 4; c++) {
             const double *l0 = nsm_sim_lambda(s, in[c], 0);
             r[13 + c] = nsm_sim_y(s, in[c], 0)[0];
-            r[17 + c] = nsm_sim_y(s, in[c], 1)[0];
+            if (projected) {
+                double H[6];
+                jc(0, 3, qs, 2, H, (void *)&CORNER[c]);
+                r[17 + c] = H[0] * v[0] + H[2] * v[1] + H[4] * v[2];
+            } else r[17 + c] = nsm_sim_y(s, in[c], 1)[0];
             r[21 + c] = nsm_sim_lambda(s, in[c], 1)[0];
             r[25 + c] = l0 ? l0[0] : 0.0;
         }
@@ -190,5 +212,6 @@ const tut_model tut_slider_crank = {
     { "angles, positions", "angular velocities [rad/s]", "impulses" },
     { { { 1, "crank revolutions" }, { 11, "slider x (normalised)" }, { 12, "slider y (normalised)" }, { 0, NULL } },
       { { 4, "crank" }, { 5, "rod" }, { 6, "slider" }, { 0, NULL } },
-      { { 21, "P1" }, { 22, "P2" }, { 23, "P3" }, { 24, "P4" }, { 0, NULL } } }
+      { { 21, "P1" }, { 22, "P2" }, { 23, "P3" }, { 24, "P4" }, { 0, NULL } } },
+    NULL
 };

@@ -77,6 +77,7 @@ static const tut_model *const all[] = {
     &tut_friction_oscillator, &tut_pendulum_slider,
     &tut_circuit_rlcd, &tut_diode_bridge, &tut_diode_bridge_cap_filter,
     &tut_bouncing_ball_direct, &tut_bouncing_ball_combined, &tut_slider_crank,
+    &tut_nonlinear_switch,
 };
 
 const tut_model *const *tut_models(int *n)

@@ -59,7 +59,7 @@ static int write_svg(const char *dir, const tut_model *m, const tut_table *t)
     for (size_t i = 0; rc == 0 && i < t->rows; i++) x[i] = t->v[i * (size_t)t->cols];
     for (int k = 0, pk = 0; rc == 0 && k < 3; k++) {
         if (!m->lines[k][0].label) continue;
-        svgplot_labels(p, pk, "t [s]", m->ylabel[k]);
+        svgplot_labels(p, pk, m->xlabel ? m->xlabel : "t [s]", m->ylabel[k]);
         for (int l = 0; l < TUT_MAX_LINES && m->lines[k][l].label; l++) {
             int c = m->lines[k][l].col;
             for (size_t i = 0; i < t->rows; i++) y[i] = t->v[i * (size_t)t->cols + c];

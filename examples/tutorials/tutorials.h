@@ -59,6 +59,7 @@ typedef struct tut_model {
     int (*run)(const tut_params *p, tut_table *t, char *err);
     const char *ylabel[3];
     tut_line lines[3][TUT_MAX_LINES];
+    const char *xlabel;   /* the plots' abscissa, column 0 (NULL: "t [s]") */
 } tut_model;
 
 /** All models, in the order of issue 13; *n set to their number. */
@@ -89,6 +90,6 @@ extern const tut_model tut_bouncing_ball_ed, tut_bouncing_ball_ed_rest,
 extern const tut_model tut_friction_oscillator, tut_pendulum_slider;
 extern const tut_model tut_bouncing_ball_direct, tut_bouncing_ball_combined, tut_slider_crank;
 extern const tut_model tut_circuit_rlcd, tut_diode_bridge,
-    tut_diode_bridge_cap_filter;
+    tut_diode_bridge_cap_filter, tut_nonlinear_switch;
 
 #endif

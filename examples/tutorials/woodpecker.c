@@ -74,5 +74,6 @@ const tut_model tut_woodpecker = {
     { "position", "velocity", "" },
     { { { 1, "y (sleeve) [m]" }, { 3, "phi_M [rad]" }, { 5, "phi_S [rad]" }, { 0, NULL } },
       { { 2, "dy/dt [m/s]" }, { 4, "dphi_M/dt [rad/s]" }, { 6, "dphi_S/dt [rad/s]" }, { 0, NULL } },
-      { { 0, NULL } } }
+      { { 0, NULL } } },
+    NULL
 };

@@ -187,7 +187,10 @@ typedef struct nsm_sim_options {
                                y + γhẏ ≤ projection_activate_pos (γ =
                                activation_gamma, row 0) and leaves when
                                y + γhẏ > projection_deactivate_pos and
-                               ẏ ≥ projection_deactivate_vel; 0 (default):
+                               ẏ ≥ projection_deactivate_vel, unless it
+                               passes the entry test in the same update
+                               (only when deactivate_pos < activate_pos);
+                               0 (default):
                                the activation rule of every step */
     double projection_activate_pos;   /* default 0 */
     double projection_deactivate_pos; /* default 1e-4 */

@@ -54,11 +54,18 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                 if (s->o.projection == NSM_PROJECTION_COMBINED) active = d->proj_in;
                 /* direct projection with Siconos' hysteresis: the set persists;
                  * a row enters when y + γhẏ ≤ activate_pos, leaves when
-                 * y + γhẏ > deactivate_pos and ẏ ≥ deactivate_vel (row 0) */
+                 * y + γhẏ > deactivate_pos and ẏ ≥ deactivate_vel (row 0),
+                 * unless it passes the entry test in the same update (only
+                 * possible with deactivate_pos < activate_pos): Siconos'
+                 * SliderCrank ref keeps such a row, where removing it and
+                 * re-admitting it one step later would flip it every step */
                 else if (s->o.projection == NSM_PROJECTION_DIRECT && s->o.projection_hysteresis) {
                     double yp = y[0] + gh * d->y1[0];
-                    if (d->proj_in) active = !(yp > s->o.projection_deactivate_pos && d->y1[0] >= s->o.projection_deactivate_vel);
-                    else active = yp <= s->o.projection_activate_pos;
+                    int enter = yp <= s->o.projection_activate_pos;
+                    if (d->proj_in)
+                        active = enter || !(yp > s->o.projection_deactivate_pos &&
+                                            d->y1[0] >= s->o.projection_deactivate_vel);
+                    else active = enter;
                     d->proj_in = active;
                 }
             }

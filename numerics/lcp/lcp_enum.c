@@ -39,10 +39,23 @@ static int try_set(ns_int n, const double *M, const double *q,
         }
         if (ns_kernel_lu(nb, work, nb, piv) != 0) return 1;
         ns_kernel_lu_solve(nb, work, nb, piv, rhs);
+        /* z_B ≥ 0 up to the round-off of the solve: a degenerate solution
+         * (z_i = 0 with i in B) comes out as ±1e-20, and refusing −1e-20
+         * would refuse the only set that holds it (the friction LCP of two
+         * contacts with equal tangents at rest); such entries are set to 0
+         * and the kind's error decides */
+        double zs = 0.0;
         for (ns_int a = 0; a < nb; a++) {
             if (!isfinite(rhs[a])) return 1;
-            if (!(eq && eq[B[a]]) && rhs[a] < 0.0) return 1;
-            z[B[a]] = rhs[a];
+            if (fabs(rhs[a]) > zs) zs = fabs(rhs[a]);
+        }
+        for (ns_int a = 0; a < nb; a++) {
+            double za = rhs[a];
+            if (!(eq && eq[B[a]]) && za < 0.0) {
+                if (za < -1e-12 * (1.0 + zs)) return 1;
+                za = 0.0;
+            }
+            z[B[a]] = za;
         }
     }
     /* w off B */

@@ -196,6 +196,48 @@ static void test_hysteresis(void **state)
     assert_true(in > 0 && out > 50);
 }
 
+/* Inverted thresholds (leave above 1e-7, enter at or below 1e-6, as
+ * Siconos' slider-crank program): a free body drifting away from its
+ * contact at 1e-6 m/s from y = 5e-7 m passes the leave test (y > 1e-7,
+ * ẏ ≥ 0) and the entry test (y ≤ 1e-6) at once while y ≤ 1e-6; it stays in
+ * the set then (it used to leave and re-enter on alternate steps), and
+ * leaves for good once y > 1e-6. With γ = 0 the step's set is therefore
+ * exactly {y_k ≤ 1e-6}. Zero impulses throughout: y_k is the free drift. */
+static void test_hysteresis_inverted(void **state)
+{
+    (void)state;
+    double M[1] = { 1 }, q0[1] = { 5e-7 }, v0[1] = { 1e-6 }, Hm[1] = { 1 };
+    nsm_model *m = nsm_model_new();
+    int d = nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, M, q0, v0));
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.5));
+    int in = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 1, Hm, NULL), law, d, -1);
+    assert_true(in >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 0.01;
+    o.activation_gamma = 0.0;
+    o.projection = NSM_PROJECTION_DIRECT;
+    o.projection_hysteresis = 1;
+    o.projection_activate_pos = 1e-6;
+    o.projection_deactivate_pos = 1e-7;
+    o.projection_deactivate_vel = 0.0;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("%s", err);
+    int n_in = 0, n_out = 0;
+    for (int k = 0; k < 80; k++) {
+        double yk = nsm_sim_y(s, in, 0)[0];
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        int want = yk <= 1e-6, got = nsm_sim_index_set(s, 1, NULL, 0) == 1;
+        if (got != want) fail_msg("step %d: y_k = %.17g, in the set: %d, expected %d", k + 1, yk, got, want);
+        assert_true(nsm_sim_lambda(s, in, 1)[0] == 0.0);
+        if (got) n_in++; else n_out++;
+    }
+    assert_true(n_in > 40 && n_out > 20);   /* 5e-7 → 1e-6 in ~50 steps of 1e-8 */
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 /* mode: NSM_PROJECTION_DIRECT (tol 1e-4 / 1e-8, 20 iterations) or
  * COMBINED (1e-10 / 1e-10, 4 iterations), as the two Siconos programs. */
 static void siconos_ref(int mode, const char *file)
@@ -308,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_ball_without),
         cmocka_unit_test(test_mass_metric),
         cmocka_unit_test(test_hysteresis),
+        cmocka_unit_test(test_hysteresis_inverted),
         cmocka_unit_test(test_siconos_direct),
         cmocka_unit_test(test_siconos_combined),
     };

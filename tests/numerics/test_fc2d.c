@@ -304,6 +304,50 @@ static void test_nsgs_bad_input(void **state)
     }
 }
 
+/* enum on a degenerate solution: two contacts of one body on one guide
+ * (equal tangent rows, the slider-crank's corners 3 and 4 at step 672 of
+ * Siconos' SliderCrank ref, W as the mechanics layer assembled it),
+ * separating: r = 0 solves it, and in the LCP reformulation the basis that
+ * holds it has λ⁻ = 0 in B, which the solve gives as −3e-20. The principal
+ * enumeration refused that set (exact z_B ≥ 0 test): from a warm start
+ * r ≠ 0 (the last step's impulses) it found no set and failed. */
+static void test_enum_degenerate_basis(void **state)
+{
+    (void)state;
+    const double W[16] = {   /* column-major: n1 t1 n2 t2 */
+        936.86144223245844, -462.95212326000882, -914.99040961939352, -462.95212326000882,
+        -462.95212097259355, 231.48174087014118, 462.97380495333243, 231.48174087014118,
+        -914.99040961939352, 462.97380266591716, 936.86144223245844, 462.97380266591716,
+        -462.95212097259355, 231.48174087014118, 462.97380495333243, 231.48174087014118 };
+    const double q[4] = { 0.0049100015746646629, 0.062368214709845389,
+                          0.0049100015746645197, 0.062368214709845389 };
+    const double mu[2] = { 0.01, 0.01 };
+    const double warm[3][4] = { { 0, 0, 0, 0 }, { 1e-3, 0, 0, 0 },
+                                { 1.3665893191003235e-3, -1.3665893191003235e-5,
+                                  1.3803238851214329e-3, -1.3803238851214329e-5 } };
+    for (int k = 0; k < 3; k++) {
+        ns_matrix *A = ns_matrix_dense_new(4, 4);
+        memcpy(A->dense, W, sizeof W);
+        ns_problem *p = ns_problem_from_fc(ns_fc_new(2, 2, A, q, mu));
+        ns_solution *sol = ns_solution_new(p);
+        memcpy(sol->vec[0], warm[k], sizeof warm[k]);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-12;
+        o.warm_start = 1;
+        ns_result res;
+        ns_status st = ns_solve(p, "enum", &o, sol, &res);
+        if (st != NS_CONVERGED)
+            fail_msg("enum from warm start %d: %s (%s), error %g", k, ns_status_name(st), res.message, res.error);
+        check_solution("enum degenerate", 2, W, q, mu, sol->vec[0], 1e-12);
+        for (int c = 0; c < 2; c++)
+            assert_true(law_holds(sol->vec[0] + 2 * c, sol->vec[1] + 2 * c, mu[c], 1e-12));
+        ns_result_clear(&res);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_lemke_scale_and_degeneracy),
         cmocka_unit_test(test_lemke_ties),
         cmocka_unit_test(test_nsgs_bad_input),
+        cmocka_unit_test(test_enum_degenerate_basis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -75,12 +75,19 @@ static const ref_spec specs[] = {
              "row 196 (t = 0.196) q, v differ by more than 1e-12, up to 6.1e-11 by t = 3 s: "
              "columns 1-9 are held at 1e-10, column 11 at 1",
       .held = "1,2,3,4,5,6,7,8,9", .held_tol = 1e-10, .held2 = "11", .held2_tol = 1.0 },
+    { .name = "NonLinearSwitch", .atol = 1e-9, .rtol = 1e-9,
+      .why = "the ref is written with 10 significant digits (%.10g, no header; Siconos' program checks x "
+             "at 1e-6): its own rounding is up to 5e-10 of max|column|, so every column is held at "
+             "1e-9 + 1e-9 max|ref column| (the README asks 1e-6)" },
     { .name = "SliderCrankMoreauJeanDirectProjectionOSI",
-      .pending = "identical to 1e-13 up to row 27; at row 28 (t = 2.8e-3) the velocity step leaves corners 1 "
-                 "and 2 at y = -7.4e-5 while they were not active (y_k = 9.9e-6 > 1e-6); the ref projects "
-                 "them (2 position problems, lambda0 = 3.8e-9): the program projects over index set 0 "
-                 "(levelForProjection = 0), every violated contact, where our projection takes the step's "
-                 "active set only. Requested from mech2 (REQUESTS.md)" },
+      .why = "all 2001 rows follow the ref (q to 5e-14, the Newton and projection counts, columns 29-30, "
+             "identical); columns 7-10 and 12 are the corner and slider heights divided by the clearance "
+             "c = 1e-3, i.e. the gaps of columns 13-16 (held at 1e-12 + 1e-12 max|col|, worst 2.4e-15 m) "
+             "times 1000: from row 1886 (t = 0.1886) they differ by 2.4e-12, the 1/c-amplified round-off of "
+             "gaps made of terms of size l1 + l2 = 0.46 m (one ulp 5.6e-17 m). Columns 7-10, 12 are held at "
+             "5e-12. (Siconos' own program checks this ref at 1e-10; Debian's Siconos 4.4 parts from it at "
+             "row 29)",
+      .held = "7,8,9,10,12", .held_tol = 5e-12 },
 };
 
 static const ref_spec *spec_of(const char *name)
@@ -185,10 +192,13 @@ static int compare_ts(const tut_model *m, const ref_spec *s, const tut_table *re
         }
         if (scale > 0 && e / tol > worst_ratio) { worst_ratio = e / tol; worst_col = j; }
         if (e > worst_abs) { worst_abs = e; abs_col = j; }
-        if (scale > 0 && e / scale > worst_rel) { worst_rel = e / scale; rel_col = j; }
+        /* relative figures only where the column is above the absolute floor
+         * (a column of round-off zeros, e.g. an angle that stays 7e-16, has no
+         * meaningful relative error) */
+        if (scale > atol && e / scale > worst_rel) { worst_rel = e / scale; rel_col = j; }
     }
-    printf("summary %s: %zu rows; worst absolute %.2g (column %d), worst relative to max|ref column| %.2g "
-           "(column %d)\n", m->name, ref->rows, worst_abs, abs_col, worst_rel, rel_col);
+    printf("summary %s: %zu rows; worst absolute %.2g (column %d), worst relative to max|ref column| (columns above %g) %.2g "
+           "(column %d)\n", m->name, ref->rows, worst_abs, abs_col, atol, worst_rel, rel_col);
     printf("%s %s: worst column %d at %.3g of its tolerance\n", fail ? "FAIL" : "ok", m->name, worst_col, worst_ratio);
     return fail;
 }
