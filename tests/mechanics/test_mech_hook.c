@@ -74,6 +74,15 @@ static nsm_hook_action more_iterations(const nsm_solve_info *info, nsm_solve_set
     return NSM_HOOK_RETRY;
 }
 
+static nsm_hook_action looser_tol(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
+{
+    double *tol = user;
+    if (info->attempt > 0) return NSM_HOOK_STOP;   /* the looser tolerance must suffice */
+    next->options.tol = fmax(2.0 * info->result->error, next->options.tol);
+    *tol = fmax(*tol, next->options.tol);
+    return NSM_HOOK_RETRY;
+}
+
 static nsm_hook_action stop(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
 {
     (void)info; (void)next; (void)user;
@@ -147,6 +156,19 @@ static void test_hook_retries(void **state)
     assert_int_equal(nsm_sim_get_stats(s)->nonconverged, 0);
     assert_true(max_attempt >= 1);
     for (int j = 0; j < NB; j++) assert_true(fabs(nsm_sim_q(s, j)[0] - nsm_sim_q(ref, j)[0]) <= 1e-8);
+    nsm_sim_free(s);
+    /* a hook that loosens the tolerance: the retry (same one PGS sweep)
+     * is judged against the new tolerance, which the result's error meets */
+    double loose = 0.0;
+    o.solve_hook = looser_tol;
+    o.solve_hook_user = &loose;
+    s = nsm_sim_new(m, &o, err);
+    assert_int_equal(nsm_sim_run(s, 0.1, NULL, NULL), NS_OK);
+    printf("hook -> tolerance %.3g: %ld retries, %ld not converged\n", loose, nsm_sim_get_stats(s)->retries,
+           nsm_sim_get_stats(s)->nonconverged);
+    assert_true(nsm_sim_get_stats(s)->retries > 0);
+    assert_int_equal(nsm_sim_get_stats(s)->nonconverged, 0);
+    assert_true(nsm_sim_last_result(s)->error <= loose);
     nsm_sim_free(s);
     /* a hook that stops */
     o.solve_hook = stop;
