@@ -4,8 +4,9 @@
  *
  *   output: y ← h(Q, t) (+ D λ), and H ← ∇_Q h (m × ncols): the Jacobian
  *           used to assemble the one-step problem (C for first order);
- *   rate:   ẏ ← H V + ∂h/∂t (Lagrangian relations; NULL otherwise);
- *   dhdt:   ∂h/∂t (Q, t) (NULL: scleronomous);
+ *   dhdt:   ∂h/∂t (Q, t) (NULL: scleronomous); ẏ = H V + ∂h/∂t of a
+ *           Lagrangian relation is formed from output and dhdt by
+ *           nsm_relation_eval (+ D λ[1] when D is set: osnsp/interactions.c);
  *   input:  G (ncols × m) ← the input matrix: p = G λ with G = Hᵀ
  *           (Lagrangian) or r = G λ with G = B (first order);
  *   D:      the m × m block added to the one-step matrix (NULL: none). */
