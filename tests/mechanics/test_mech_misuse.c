@@ -368,6 +368,17 @@ static void test_bad_final_time(void **state)
     assert_int_equal(nsm_sim_run(s, nsm_sim_time(s), NULL, NULL), NS_BAD_INPUT);
     assert_int_equal(nsm_sim_step_count(s), 10);
     nsm_sim_free(s);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    /* event-driven: T is an option, checked by nsm_ed_new */
+    const double bad[4] = { NAN, INFINITY, 0.0, -1.0 };
+    for (int c = 0; c < 4; c++) {
+        nsm_ed_options eo;
+        nsm_ed_options_default(&eo);
+        eo.T = bad[c];
+        assert_null(nsm_ed_new(m, &eo, err));
+        assert_non_null(strstr(err, "final time"));
+    }
+#endif
     nsm_model_free(m);
 }
 
