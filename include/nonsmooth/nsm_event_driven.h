@@ -114,7 +114,8 @@ typedef struct nsm_ed_options {
                                 impact or acceleration LCP does not converge
                                 (as nsm_sim_options.solve_hook); without it
                                 such an LCP is accepted when its error is
-                                ≤ 1e3·tol, otherwise it fails */
+                                ≤ 1e3·tol (counted in
+                                stats.lcp_nonconverged), otherwise it fails */
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
 } nsm_ed_options;
 
@@ -178,7 +179,10 @@ double nsm_ed_time(const nsm_ed *s);
  *  nsm_ed_reinit). */
 double *nsm_ed_q(nsm_ed *s, int ds);
 double *nsm_ed_v(nsm_ed *s, int ds);
-/** Restart the integration from the current q, v (after editing them). */
+/** Restart the integration from the current q, v (after editing them):
+ *  y, ẏ and the index sets are recomputed from them (as
+ *  nsm_ed_set_state_from_sim; a kinematics failure is reported by the next
+ *  advance), CVODE is re-initialised. */
 void nsm_ed_reinit(nsm_ed *s);
 /** y[level] (0, 1, 2) and λ[level] (1: impulse of the last impact at this
  *  interaction's current event, 2: contact force) of an interaction, as
@@ -206,6 +210,8 @@ typedef struct nsm_ed_stats {
     long rhs_lcps;           /* acceleration LCPs inside f and g */
     long lcp_failures;
     long lcp_retries;        /* LCP solves repeated at the hook's request */
+    long lcp_nonconverged;   /* LCPs accepted without reaching tol (by the
+                                hook, or without one within 1e3·tol) */
 } nsm_ed_stats;
 const nsm_ed_stats *nsm_ed_get_stats(const nsm_ed *s);
 

@@ -5,7 +5,8 @@
  *    reaction impulse of the imposed motion per step is h (m_p + m_b) g;
  *  - θ per system: one system at θ = 1 in a θ = ½ simulation matches a
  *    θ = 1 simulation of it alone;
- *  - a first-order mass matrix: M ẋ = A x (M = 2) equals ẋ = (A/2) x;
+ *  - a first-order mass matrix: M ẋ = A x (M = 2) equals ẋ = (A/2) x, and
+ *    for a nonlinear system with a contact the step equations hold;
  *  - a time-varying offset e(t) in a first-order linear relation. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -145,6 +146,96 @@ static void test_first_order_mass(void **state)
     assert_true(fabs(x[0] - exp(-1.0)) < 1e-4);
 }
 
+/* First-order NONLINEAR system with a (non-diagonal) mass matrix,
+ * M ẋ = f(x) + r, f = (x1, −x0³ − x1/2 − 1), M = [2 1; 1 3], and a
+ * complementarity 0 ≤ y = x0 + λ/10 ⊥ λ ≥ 0, r = (1, 0) λ: each step's
+ * equations M (x_{k+1} − x_k) = h (θ f(x_{k+1}) + (1 − θ) f(x_k)) + h r and
+ * the law are recomputed here; and the same run written as ẋ = M⁻¹ f + M⁻¹ r
+ * (no mass matrix) gives the same states (the θ-scheme commutes with M⁻¹). */
+static const double MM[4] = { 2.0, 1.0, 1.0, 3.0 };          /* column-major */
+static const double MI[4] = { 0.6, -0.2, -0.2, 0.4 };        /* its inverse */
+static void duffing(const double *x, double *f) { f[0] = x[1]; f[1] = -x[0] * x[0] * x[0] - 0.5 * x[1] - 1.0; }
+static int fm_field(double t, int n, const double *x, double *f, void *u)
+{
+    (void)t; (void)n;
+    double g[2];
+    duffing(x, g);
+    if (u) { f[0] = MI[0] * g[0] + MI[2] * g[1]; f[1] = MI[1] * g[0] + MI[3] * g[1]; }
+    else { f[0] = g[0]; f[1] = g[1]; }
+    return 0;
+}
+static int fm_jac(double t, int n, const double *x, double *J, void *u)
+{
+    (void)t; (void)n;
+    double K[4] = { 0.0, -3.0 * x[0] * x[0], 1.0, -0.5 };
+    if (!u) { memcpy(J, K, sizeof K); return 0; }
+    for (int c = 0; c < 2; c++)
+        for (int r = 0; r < 2; r++) J[r + 2 * c] = MI[r] * K[2 * c] + MI[r + 2] * K[1 + 2 * c];
+    return 0;
+}
+
+static nsm_sim *fm_sim(nsm_model **mp, int inverse, double h)
+{
+    nsm_model *m = nsm_model_new();
+    double x0[2] = { 0.5, 0.0 }, C[2] = { 1.0, 0.0 }, D = 0.1, B[2] = { 1.0, 0.0 };
+    if (inverse) { B[0] = MI[0]; B[1] = MI[1]; }
+    nsm_ds *d = nsm_ds_first_order_new(2, fm_field, fm_jac, inverse ? (void *)MI : NULL, x0);
+    if (!inverse) assert_int_equal(nsm_ds_set_mass(d, MM), NS_OK);
+    assert_int_equal(nsm_model_add_ds(m, d), 0);
+    int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+    assert_true(nsm_model_add_interaction(m, nsm_relation_first_order_linear_new(1, 2, C, &D, B, NULL), law, 0, -1) >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = h;
+    o.newton_tol = 1e-12;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    *mp = m;
+    return s;
+}
+
+static void test_first_order_nonlinear_mass(void **state)
+{
+    (void)state;
+    double h = 0.01;
+    nsm_model *m1, *m2;
+    nsm_sim *a = fm_sim(&m1, 0, h), *b = fm_sim(&m2, 1, h);
+    double worst_res = 0.0, worst_law = 0.0, worst_diff = 0.0, lmax = 0.0;
+    long active = 0;
+    for (int k = 0; k < 800; k++) {
+        double xk[2], fk[2], f1[2];
+        memcpy(xk, nsm_sim_x(a, 0), sizeof xk);
+        assert_int_equal(nsm_sim_step(a), NS_OK);
+        assert_int_equal(nsm_sim_step(b), NS_OK);
+        const double *x = nsm_sim_x(a, 0), *r = nsm_sim_p(a, 0), *lam = nsm_sim_lambda(a, 0, 0);
+        duffing(xk, fk);
+        duffing(x, f1);
+        for (int i = 0; i < 2; i++) {
+            double lhs = MM[i] * (x[0] - xk[0]) + MM[i + 2] * (x[1] - xk[1]);
+            double rhs = h * (0.5 * f1[i] + 0.5 * fk[i]) + h * r[i];
+            worst_res = fmax(worst_res, fabs(lhs - rhs));
+            worst_diff = fmax(worst_diff, fabs(x[i] - nsm_sim_x(b, 0)[i]));
+        }
+        assert_true(fabs(r[0] - lam[0]) <= 1e-15 * fmax(1.0, fabs(lam[0])) && r[1] == 0.0);
+        double y = x[0] + 0.1 * lam[0];
+        worst_law = fmax(worst_law, fmax(fmax(-y, -lam[0]), fabs(y * lam[0])));
+        if (lam[0] > 0.0) active++;
+        lmax = fmax(lmax, lam[0]);
+    }
+    printf("first-order nonlinear + mass: step residual %.2e, law violation %.2e, |x - x(M^-1 form)| %.2e, "
+           "%ld steps with lambda > 0 (max %.3f), Newton %.2f solves/step, %ld at the limit\n", worst_res, worst_law, worst_diff,
+           active, lmax, (double)nsm_sim_get_stats(a)->newton_iterations / 800.0, nsm_sim_get_stats(a)->newton_nonconverged);
+    assert_true(active > 10);               /* the contact really acts */
+    assert_true(worst_res < 1e-12);
+    assert_true(worst_law < 1e-10);
+    assert_true(worst_diff < 1e-10);
+    assert_true(nsm_sim_get_stats(a)->newton_iterations > 800);   /* it iterates */
+    assert_int_equal(nsm_sim_get_stats(a)->newton_nonconverged, 0);
+    nsm_sim_free(a); nsm_sim_free(b);
+    nsm_model_free(m1); nsm_model_free(m2);
+}
+
 /* e(t) = −sin t: the diode-like complementarity 0 ≤ x + e(t) + λ ⊥ λ ≥ 0 with
  * ẋ = 0 + r, r = λ (B = 1): keeps x ≥ sin t after the step (x0 = 0). */
 static int e_fn(double t, int n, double *out, void *u) { (void)n; (void)u; out[0] = -sin(t); return 0; }
@@ -179,11 +270,35 @@ static void test_offset_function(void **state)
 
 /* Relative degree: y = C x + D λ with D ≠ 0 → 0; D = 0, C B ≠ 0 → 1;
  * Lagrangian → 2; C B = 0 and D = 0 → refused (λ enters only ÿ). */
+typedef struct rd_case { double C[2], B[2], D; int hasD, expect; } rd_case;
+/* the same relations written as nonlinear callbacks: y = C x + D λ³/3 + D λ
+ * (∂h/∂λ = D (λ² + 1)), r = B λ */
+static int nl_h(double t, int nx, const double *X, int m, const double *lam, double *y, double *C, double *D, void *u)
+{
+    (void)t; (void)nx; (void)m;
+    const rd_case *c = u;
+    double l = lam[0];
+    y[0] = c->C[0] * X[0] + c->C[1] * X[1] + c->D * (l * l * l / 3.0 + l);
+    if (C) { C[0] = c->C[0]; C[1] = c->C[1]; }
+    if (D) D[0] = c->D * (l * l + 1.0);
+    return 0;
+}
+static int nl_g(double t, int nx, int m, const double *lam, double *r, double *B, void *u)
+{
+    (void)t; (void)nx; (void)m;
+    const rd_case *c = u;
+    r[0] = c->B[0] * lam[0]; r[1] = c->B[1] * lam[0];
+    if (B) { B[0] = c->B[0]; B[1] = c->B[1]; }
+    return 0;
+}
+
+static int b_down(double t, int n, double *out, void *u) { (void)t; (void)n; (void)u; out[0] = 0.0; out[1] = -1.0; return 0; }
+
 static void test_relative_degree(void **state)
 {
     (void)state;
     double A[4] = { 0, 0, 1, 0 }, x0[2] = { 1, 0 };   /* ẋ1 = x2, ẋ2 = 0 */
-    struct { double C[2], B[2], D; int hasD, expect; } cases[] = {
+    rd_case cases[] = {
         { { 1, 0 }, { 1, 0 }, 1.0, 1, 0 },
         { { 1, 0 }, { 1, 0 }, 0.0, 0, 1 },
         { { 1, 0 }, { 0, 1 }, 0.0, 0, -1 },   /* y = x1, r on x2: C B = 0 */
@@ -212,6 +327,60 @@ static void test_relative_degree(void **state)
         }
         nsm_sim_free(s);
         nsm_model_free(m);
+    }
+    /* first-order nonlinear relation y = h(x, λ), r = g(λ): decided by the
+     * callbacks' Jacobians at the initial state (same three cases) */
+    for (int c = 0; c < 3; c++) {
+        nsm_model *m = nsm_model_new();
+        nsm_model_add_ds(m, nsm_ds_first_order_lti_new(2, A, NULL, NULL, x0));
+        int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+        int in = nsm_model_add_interaction(m, nsm_relation_first_order_nonlinear_new(1, 2, nl_h, nl_g, &cases[c]),
+                                           law, 0, -1);
+        assert_true(in >= 0);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(m, &o, err);
+        if (cases[c].expect < 0) {
+            assert_null(s);
+            assert_non_null(strstr(err, "relative degree"));
+            assert_non_null(strstr(err, "first-order nonlinear"));
+        } else {
+            if (!s) fail_msg("%s", err);
+            assert_int_equal(nsm_sim_relative_degree(s, in), cases[c].expect);
+            assert_int_equal(nsm_sim_step(s), NS_OK);
+        }
+        nsm_sim_free(s);
+        nsm_model_free(m);
+    }
+    /* a first-order mass matrix enters: M ẋ = b + B λ, y = x1, with
+     * M = [1 −1; 0 1], B = (0, 1): C B = 0 but C M⁻¹ B = 1, so degree 1.
+     * ẋ = M⁻¹(b + Bλ) = (λ − 1)(1, 1) for b = (0, −1): x1 falls from 0.5 to
+     * 0 at t = 0.5, then λ = 1 holds it there and x2 stays at −0.5. */
+    {
+        nsm_model *mm = nsm_model_new();
+        double Z[4] = { 0, 0, 0, 0 }, Mx[4] = { 1, 0, -1, 1 }, xi[2] = { 0.5, 0 }, C[2] = { 1, 0 }, B[2] = { 0, 1 };
+        nsm_ds *d = nsm_ds_first_order_lti_new(2, Z, b_down, NULL, xi);
+        assert_int_equal(nsm_ds_set_mass(d, Mx), NS_OK);
+        nsm_model_add_ds(mm, d);
+        int law = nsm_model_add_law(mm, nsm_nslaw_complementarity_new(1));
+        int in = nsm_model_add_interaction(mm, nsm_relation_first_order_linear_new(1, 2, C, NULL, B, NULL), law, 0, -1);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(mm, &o, err);
+        if (!s) fail_msg("%s", err);
+        assert_int_equal(nsm_sim_relative_degree(s, in), 1);
+        assert_int_equal(nsm_sim_run(s, 1.0, NULL, NULL), NS_OK);
+        const double *x = nsm_sim_x(s, 0), *lam = nsm_sim_lambda(s, in, 0);
+        printf("relative degree with a mass matrix: 1; at t = 1 x = (%.3g, %.17g), lambda = %.17g\n", x[0], x[1], lam[0]);
+        assert_true(fabs(x[0]) < 1e-12);
+        assert_true(fabs(x[1] + 0.5) < 1e-12);
+        assert_true(fabs(lam[0] - 1.0) < 1e-9);
+        nsm_sim_free(s);
+        nsm_model_free(mm);
     }
     /* Lagrangian: 2 */
     nsm_model *m = nsm_model_new();
@@ -370,6 +539,7 @@ int main(void)
         cmocka_unit_test(test_boundary_condition),
         cmocka_unit_test(test_theta_per_system),
         cmocka_unit_test(test_first_order_mass),
+        cmocka_unit_test(test_first_order_nonlinear_mass),
         cmocka_unit_test(test_offset_function),
         cmocka_unit_test(test_relative_degree),
         cmocka_unit_test(test_compliant_relation),
