@@ -11,7 +11,13 @@
  * (linked interactions). Both runs: 300 steps of h = 1e-3, solver
  * tolerance 1e-12; q, v and the impulses must agree to 1e-9 (relative to
  * their largest value), B must slide with a = (9 − 0.3·2g)/2 (exact with
- * θ = ½) and A must not move. A 2D variant (FC2D → GFC2D) likewise. */
+ * θ = ½) and A must not move. A 2D variant (FC2D → GFC2D) likewise.
+ * The global run dumps every 20th problem (dump_dir): GFC files that nsolve
+ * reads and solves at 1e-8 (its own residual). */
+#define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -20,12 +26,13 @@
 #include <math.h>
 #include <string.h>
 #include "nonsmooth/nsm.h"
+#include "ns_test.h"
 
 #define G 9.81
 
 typedef struct run { nsm_model *m; nsm_sim *s; int a, b, ig, iab; } run;
 
-static run make(int dim, int global)
+static run make(int dim, int global, const char *dump)
 {
     run r;
     int n = dim;
@@ -55,6 +62,8 @@ static run make(int dim, int global)
     nsm_sim_options_default(&o);
     o.h = 1e-3;
     o.global_fc = global;
+    o.dump_dir = dump;
+    o.dump_every = 20;
     o.solver_options.tol = 1e-12;
     char err[NS_ERRMSG_LEN] = "";
     r.s = nsm_sim_new(r.m, &o, err);
@@ -64,7 +73,11 @@ static run make(int dim, int global)
 
 static void compare(int dim)
 {
-    run L = make(dim, 0), Gl = make(dim, 1);
+    char dir[512], cmd[2048];
+    ns_test_tmpname(dir, sizeof dir, dim == 2 ? "_gfc2" : "_gfc3");
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", dir);
+    assert_int_equal(system(cmd), 0);
+    run L = make(dim, 0, NULL), Gl = make(dim, 1, dir);
     double dmax = 0, smax = 0;
     for (int k = 0; k < 300; k++) {
         assert_int_equal(nsm_sim_step(L.s), NS_OK);
@@ -94,6 +107,33 @@ static void compare(int dim)
     assert_true(fabs(xb - 0.5 * acc * T * T) <= 1e-9);
     assert_true(fabs(xa) <= 1e-12);
     for (int k = 0; k < 2; k++) { run *r = k ? &Gl : &L; nsm_sim_free(r->s); nsm_model_free(r->m); }
+    /* the dumped problems: GFC files nsolve reads and solves */
+    DIR *D = opendir(dir);
+    assert_non_null(D);
+    struct dirent *e;
+    long files = 0;
+    double worst = 0;
+    while ((e = readdir(D))) {
+        if (!strstr(e->d_name, ".dat")) continue;
+        snprintf(cmd, sizeof cmd, "%s/nsolve --json --tol 1e-8 %s/%s", NS_BIN_DIR, dir, e->d_name);
+        FILE *p = popen(cmd, "r");
+        assert_non_null(p);
+        static char out[8192];
+        size_t k = fread(out, 1, sizeof out - 1, p);
+        out[k] = 0;
+        int rc = pclose(p);
+        if (rc != 0) fail_msg("%s: exit %d: %s", cmd, rc, out);
+        assert_non_null(strstr(out, dim == 2 ? "\"kind\": \"gfc2d\"" : "\"kind\": \"gfc3d\""));
+        assert_non_null(strstr(out, "\"status\": \"converged\""));
+        const char *er = strstr(out, "\"error\": ");
+        assert_non_null(er);
+        worst = fmax(worst, atof(er + 9));
+        files++;
+    }
+    closedir(D);
+    print_message("dim %d: %ld dumped GFC files solved by nsolve, worst error %.3g\n", dim, files, worst);
+    assert_int_equal(files, 15);
+    assert_true(worst <= 1e-8);
 }
 
 static void test_global_3d(void **state) { (void)state; compare(3); }
