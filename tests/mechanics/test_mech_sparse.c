@@ -101,6 +101,13 @@ static void compare(const ns_matrix *M, const ns_matrix *C, const ns_matrix *K, 
         dp = fmax(dp, fabs(pa - pb)); sp = fmax(sp, fabs(pb));
         if (pb > 0) contact_steps++;
     }
+    /* symmetric W⁻¹ (no damping): CHOLMOD; a skew damping: UMFPACK; dense: LU */
+    const char *fa = nsm_sim_factor_name(a.s, a.d);
+    assert_non_null(fa);
+    assert_string_equal(fa, C ? "sparse-lu" : "sparse-chol");
+    assert_string_equal(nsm_sim_factor_name(b.s, b.d), "dense-lu");
+    assert_null(nsm_sim_factor_name(a.s, 7));
+    assert_null(nsm_sim_factor_name(NULL, 0));
     double ea = nsm_sim_kinetic_energy(a.s, a.d), eb = nsm_sim_kinetic_energy(b.s, b.d);
     assert_true(fabs(ea - eb) <= 1e-12 * eb);
     assert_true(contact_steps > 10);   /* the bar does hit the ground */
