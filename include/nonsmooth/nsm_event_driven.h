@@ -178,7 +178,10 @@ double nsm_ed_time(const nsm_ed *s);
  *  nsm_ed_reinit). */
 double *nsm_ed_q(nsm_ed *s, int ds);
 double *nsm_ed_v(nsm_ed *s, int ds);
-/** Restart the integration from the current q, v (after editing them). */
+/** Restart the integration from the current q, v (after editing them):
+ *  y, ẏ and the index sets are recomputed from them (as
+ *  nsm_ed_set_state_from_sim; a kinematics failure is reported by the next
+ *  advance), CVODE is re-initialised. */
 void nsm_ed_reinit(nsm_ed *s);
 /** y[level] (0, 1, 2) and λ[level] (1: impulse of the last impact at this
  *  interaction's current event, 2: contact force) of an interaction, as

@@ -11,7 +11,7 @@ static ns_status cb_error(const nsm_ds *ds, int j, const char *what, int rc, dou
     if (rc == NSM_CB_NAN) {
         nsm_set_err(err, "system %d (%s): the %s callback returned a non-finite value at t = %.17g",
                     j, nsm_ds_kind_of(ds)->name, what, t);
-        return NS_BAD_INPUT;
+        return NS_DIVERGED;   /* not recoverable by a smaller step (event-driven) */
     }
     nsm_set_err(err, "system %d (%s): the %s callback returned %d at t = %.17g",
                 j, nsm_ds_kind_of(ds)->name, what, rc, t);

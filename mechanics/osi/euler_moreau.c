@@ -9,6 +9,7 @@
  * For an LTI system W is factorised once (ns_factor, dense LU). */
 #include "osi/osi.h"
 #include "ds/ds_kind.h"
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -82,17 +83,24 @@ static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *s
     double h = st->h, th = d->theta;
     if (nsm_ds_eval_field(ds, j, st->t1, d->q, d->F, NULL, d->J2, err) != NS_OK) return -1.0;
     double rmax = 0.0, scale = 0.0, r2 = 0.0;
+    int above_roundoff = 0;
     for (int i = 0; i < n; i++) {
-        double mx = 0.0;
-        if (ds->Mx) for (int c = 0; c < n; c++) mx += ds->Mx[i + (size_t)c * n] * (d->q[c] - d->qk[c]);
-        else mx = d->q[i] - d->qk[i];
+        double mx = 0.0, mabs = 0.0;
+        if (ds->Mx) for (int c = 0; c < n; c++) {
+            double Mic = ds->Mx[i + (size_t)c * n];
+            mx += Mic * (d->q[c] - d->qk[c]);
+            mabs += fabs(Mic) * (fabs(d->q[c]) + fabs(d->qk[c]));
+        } else { mx = d->q[i] - d->qk[i]; mabs = fabs(d->q[i]) + fabs(d->qk[i]); }
         double f = h * (th * d->F[i] + (1.0 - th) * d->Fk[i]);
         double r = mx - f - h * d->p[i];
         r2 += r * r;
         rmax = fmax(rmax, fabs(r));
         scale = fmax(scale, fmax(fabs(mx), fmax(fabs(f), fabs(h * d->p[i]))));
+        /* below the rounding of x − x_k: zero in this arithmetic */
+        if (fabs(r) > 4.0 * DBL_EPSILON * (mabs + fabs(f) + fabs(h * d->p[i]))) above_roundoff = 1;
     }
     *abs2 = sqrt(r2);
+    if (!above_roundoff) return 0.0;
     return scale > 0.0 ? rmax / scale : 0.0;
 }
 

@@ -70,7 +70,7 @@ ns_status nsm_relation_eval(const nsm_relation *r, int inter, double t,
         else
             nsm_set_err(err, "interaction %d (%s relation): the %s callback returned %d at t = %.17g",
                         inter, k->name, what, rc, t);
-        return rc < 0 && rc != NSM_CB_NAN ? NS_DIVERGED : NS_BAD_INPUT;
+        return rc < 0 || rc == NSM_CB_NAN ? NS_DIVERGED : NS_BAD_INPUT;
     }
     return NS_OK;
 }

@@ -62,7 +62,12 @@ static void errh(int code, const char *module, const char *function, char *msg, 
 {
     nsm_ed *s = user;
     nsm_ed_log(s, code < 0 ? 1 : 2, "%s %s: %s", module, function, msg);
-    if (code < 0) nsm_set_err(s->err, "CVODE %s: %s", function, msg);
+    if (code < 0) {   /* keep the reason a callback gave (e.g. a non-finite force) */
+        char why[NS_ERRMSG_LEN];
+        snprintf(why, sizeof why, "%s", s->err);
+        if (why[0]) nsm_set_err(s->err, "%s (CVODE %s: %s)", why, function, msg);
+        else nsm_set_err(s->err, "CVODE %s: %s", function, msg);
+    }
 }
 
 void nsm_cvode_free(nsm_cvode *c)

@@ -201,6 +201,20 @@ int nsm_ed_root_shifts(nsm_ed *s)
     return 0;
 }
 
+/* A restart from a state given from outside (another scheme, or q, v
+ * edited by the user): y, ẏ and the index sets from that state, CVODE
+ * re-initialised. */
+static int restart(nsm_ed *s)
+{
+    nsm_cvode_mark_reinit(s->cv);
+    if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return -1;
+    for (int r = 0; r < s->nrows; r++) {
+        s->in1[r] = s->y0[r] <= s->o.gap_tol && s->y1[r] <= s->o.vel_tol;
+        s->in2[r] = s->in1[r] && fabs(s->y1[r]) <= s->o.vel_tol;
+    }
+    return 0;
+}
+
 ns_status nsm_ed_set_state_from_sim(nsm_ed *s, nsm_sim *sim)
 {
     if (!s || !sim || nsm_sim_model(sim) != s->model) return NS_BAD_INPUT;
@@ -214,13 +228,7 @@ ns_status nsm_ed_set_state_from_sim(nsm_ed *s, nsm_sim *sim)
     s->t = t;
     /* skip the time events already behind */
     while (s->ev.k_td <= s->ev.n_td && s->ev.t0 + (double)s->ev.k_td * s->ev.dt <= t) s->ev.k_td++;
-    nsm_ed_reinit(s);
-    if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
-    for (int r = 0; r < s->nrows; r++) {
-        s->in1[r] = s->y0[r] <= s->o.gap_tol && s->y1[r] <= s->o.vel_tol;
-        s->in2[r] = s->in1[r] && fabs(s->y1[r]) <= s->o.vel_tol;
-    }
-    return NS_OK;
+    return restart(s) == 0 ? NS_OK : NS_BAD_INPUT;
 }
 
 ns_status nsm_ed_copy_state_to_sim(const nsm_ed *s, nsm_sim *sim)
@@ -234,7 +242,7 @@ ns_status nsm_ed_copy_state_to_sim(const nsm_ed *s, nsm_sim *sim)
     return NS_OK;
 }
 
-void nsm_ed_reinit(nsm_ed *s) { if (s) nsm_cvode_mark_reinit(s->cv); }
+void nsm_ed_reinit(nsm_ed *s) { if (s) (void)restart(s); }
 
 /* ---- events manager ---- */
 ns_status nsm_ed_add_event(nsm_ed *s, double t)
@@ -384,7 +392,7 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
         }
     }
     for (int r = 0; r < s->nrows; r++) s->releasing[r] = 0;
-    nsm_ed_reinit(s);
+    nsm_cvode_mark_reinit(s->cv);   /* index sets as just updated */
     return NS_OK;
 }
 

@@ -8,7 +8,8 @@
  *  - a hook that retries with Lemke: the run equals a Lemke run;
  *  - a hook that raises the iteration limit until PGS converges;
  *  - a hook that stops;
- *  - event-driven: the same hook on its acceleration problem. */
+ *  - event-driven: the same hook on its acceleration problem, and on its
+ *    impact problem (a falling column: the rebound velocity is exact). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -70,6 +71,15 @@ static nsm_hook_action more_iterations(const nsm_solve_info *info, nsm_solve_set
     int *max_attempt = user;
     if (info->attempt > *max_attempt) *max_attempt = info->attempt;
     next->options.max_iter *= 4;
+    return NSM_HOOK_RETRY;
+}
+
+static nsm_hook_action looser_tol(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
+{
+    double *tol = user;
+    if (info->attempt > 0) return NSM_HOOK_STOP;   /* the looser tolerance must suffice */
+    next->options.tol = fmax(2.0 * info->result->error, next->options.tol);
+    *tol = fmax(*tol, next->options.tol);
     return NSM_HOOK_RETRY;
 }
 
@@ -147,6 +157,19 @@ static void test_hook_retries(void **state)
     assert_true(max_attempt >= 1);
     for (int j = 0; j < NB; j++) assert_true(fabs(nsm_sim_q(s, j)[0] - nsm_sim_q(ref, j)[0]) <= 1e-8);
     nsm_sim_free(s);
+    /* a hook that loosens the tolerance: the retry (same one PGS sweep)
+     * is judged against the new tolerance, which the result's error meets */
+    double loose = 0.0;
+    o.solve_hook = looser_tol;
+    o.solve_hook_user = &loose;
+    s = nsm_sim_new(m, &o, err);
+    assert_int_equal(nsm_sim_run(s, 0.1, NULL, NULL), NS_OK);
+    printf("hook -> tolerance %.3g: %ld retries, %ld not converged\n", loose, nsm_sim_get_stats(s)->retries,
+           nsm_sim_get_stats(s)->nonconverged);
+    assert_true(nsm_sim_get_stats(s)->retries > 0);
+    assert_int_equal(nsm_sim_get_stats(s)->nonconverged, 0);
+    assert_true(nsm_sim_last_result(s)->error <= loose);
+    nsm_sim_free(s);
     /* a hook that stops */
     o.solve_hook = stop;
     s = nsm_sim_new(m, &o, err);
@@ -197,6 +220,56 @@ static void test_event_driven_hook(void **state)
     nsm_ed_free(e);
     nsm_model_free(m);
 }
+/* The impact problem has the hook too: the column lifted by H0 (beads
+ * touching each other) falls; at the floor the impact LCP couples the
+ * floor row (approaching) with the two touching bead rows, PGS with one
+ * sweep cannot solve it, the hook switches to Lemke. e = 0.5 on every row
+ * and the bead rows at zero relative velocity: the whole column leaves the
+ * floor at e·√(2 g H0) (λ = 1.5 m |v⁻| × 3, 2, 1 from the floor up). */
+static nsm_hook_action ed_count(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
+{
+    int *calls = user;   /* [0]: impact, [1]: acceleration */
+    calls[strcmp(info->what, "impact") ? 1 : 0]++;
+    assert_string_equal(info->scheme, "event-driven");
+    assert_int_equal(info->step, -1);
+    assert_true(info->t >= 0.0);
+    if (!strcmp(info->what, "impact")) assert_int_equal(ns_problem_size(info->problem), NB);
+    next->solver = "lemke";
+    next->options.max_iter = 0;
+    return NSM_HOOK_RETRY;
+}
+
+static void test_event_driven_impact_hook(void **state)
+{
+    (void)state;
+    const double H0 = 0.05, g = 9.81, e = 0.5;
+    nsm_model *m = column();
+    nsm_ed_options eo;
+    nsm_ed_options_default(&eo);
+    double t_imp = sqrt(2.0 * H0 / g), vminus = sqrt(2.0 * g * H0);
+    eo.T = t_imp + 0.01;
+    eo.solver = "pgs";
+    eo.solver_options.max_iter = 1;
+    int calls[2] = { 0, 0 };
+    eo.solve_hook = ed_count;
+    eo.solve_hook_user = calls;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_ed *s = nsm_ed_new(m, &eo, err);
+    assert_non_null(s);
+    for (int j = 0; j < NB; j++) nsm_ed_q(s, j)[0] += H0;
+    nsm_ed_reinit(s);
+    assert_int_equal(nsm_ed_run(s, NULL, NULL), NS_OK);
+    const nsm_ed_stats *st = nsm_ed_get_stats(s);
+    double vexp = e * vminus - g * (eo.T - t_imp), worst = 0.0;
+    for (int j = 0; j < NB; j++) worst = fmax(worst, fabs(nsm_ed_v(s, j)[0] - vexp));
+    printf("event-driven impact hook: %d impact / %d acceleration calls, %ld impacts, %ld retries; "
+           "|v - (e sqrt(2 g H0) - g (T - t_imp))| = %.2e\n", calls[0], calls[1], st->impacts, st->lcp_retries, worst);
+    assert_true(calls[0] >= 1);
+    assert_int_equal(st->lcp_retries, calls[0] + calls[1]);
+    assert_true(worst < 1e-7);
+    nsm_ed_free(s);
+    nsm_model_free(m);
+}
 #endif
 
 int main(void)
@@ -206,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_hook_retries),
 #ifdef NSM_HAVE_EVENT_DRIVEN
         cmocka_unit_test(test_event_driven_hook),
+        cmocka_unit_test(test_event_driven_impact_hook),
 #endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -125,6 +125,101 @@ static void test_null_handles(void **state)
     assert_non_null(nsm_ed_error(NULL));
     assert_int_equal(nsm_relation_set_d2hdt2(NULL, NULL), NS_BAD_INPUT);
 #endif
+    /* entry points added with issue 12 */
+    int dof = 0;
+    double one = 1.0;
+    assert_int_equal(nsm_ds_set_boundary_condition(NULL, 1, &dof, &one, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_theta(NULL, 0.5), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_mass(NULL, &one), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_set_compliance(NULL, &one), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_set_offset_fn(NULL, NULL, NULL), NS_BAD_INPUT);
+    assert_null(nsm_sim_bc_reaction(NULL, 0));
+    assert_int_equal(nsm_sim_relative_degree(NULL, 0), -1);
+    assert_null(nsm_output_open(NULL, NULL, err));
+    assert_non_null(nsm_constructor_error());
+}
+
+/* The setters refuse a handle of the wrong type or bad values (NS_BAD_INPUT,
+ * nothing changed), and the getters of a live simulation refuse bad ids. */
+static void test_wrong_handles(void **state)
+{
+    (void)state;
+    double M = 1.0, q0 = 0.0, A = -1.0, nan1 = NAN, C = 1.0, B = 1.0;
+    int dof = 0, baddof = 3;
+    nsm_ds *lag = nsm_ds_lagrangian_lti_new(1, &M, &q0, &q0);
+    nsm_ds *fo = nsm_ds_first_order_lti_new(1, &A, NULL, NULL, &q0);
+    assert_non_null(lag); assert_non_null(fo);
+    assert_int_equal(nsm_ds_set_boundary_condition(fo, 1, &dof, &M, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_boundary_condition(lag, 1, &baddof, &M, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_boundary_condition(lag, 1, &dof, &nan1, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_boundary_condition(lag, 1, NULL, &M, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_mass(lag, &M), NS_BAD_INPUT);        /* Lagrangian: M is the constructor's */
+    assert_int_equal(nsm_ds_set_mass(fo, &nan1), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_theta(fo, nan1), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_theta(fo, -0.1), NS_BAD_INPUT);
+    assert_int_equal(nsm_ds_set_damping(fo, &M), NS_BAD_INPUT);
+    nsm_relation *rl = nsm_relation_lagrangian_linear_new(1, 1, &C, NULL);
+    nsm_relation *rf = nsm_relation_first_order_linear_new(1, 1, &C, NULL, &B, NULL);
+    assert_int_equal(nsm_relation_set_compliance(rf, &M), NS_BAD_INPUT);   /* first order: D is the constructor's */
+    assert_int_equal(nsm_relation_set_compliance(rl, &nan1), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_set_offset_fn(rl, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_set_H(rf, &C, NULL), NS_BAD_INPUT);
+    nsm_relation_free(rl); nsm_relation_free(rf);
+    nsm_ds_free(lag); nsm_ds_free(fo);
+    /* bad ids on a live simulation */
+    nsm_model *m = ball(0.5, NULL);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    assert_null(nsm_sim_q(s, 1)); assert_null(nsm_sim_q(s, -1));
+    assert_null(nsm_sim_x(s, 0));                 /* Lagrangian: no x */
+    assert_null(nsm_sim_bc_reaction(s, 7));
+    assert_null(nsm_sim_y(s, 5, 0)); assert_null(nsm_sim_y(s, 0, 9));
+    assert_null(nsm_sim_lambda(s, -1, 1));
+    assert_int_equal(nsm_sim_relative_degree(s, 3), -1);
+    assert_true(isnan(nsm_sim_kinetic_energy(s, 2)));
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+/* Every constructor given a NULL where it needs an array or a callback, or a
+ * bad size, returns NULL and names itself and the reason. */
+static int h1(double t, int nq, const double *Q, int mm, double *y, void *u)
+{ (void)t; (void)nq; (void)mm; (void)u; y[0] = Q[0]; return 0; }
+static int jh1(double t, int nq, const double *Q, int mm, double *H, void *u)
+{ (void)t; (void)nq; (void)Q; (void)mm; (void)u; H[0] = 1.0; return 0; }
+
+static void test_every_constructor_says_why(void **state)
+{
+    (void)state;
+    double M = 1.0, q0 = 0.0, nan1 = NAN;
+#define EXPECT_FAIL(call, who, why) do { \
+        const void *got_ = (call); \
+        const char *msg_ = nsm_constructor_error(); \
+        if (got_ || !strstr(msg_, who) || !strstr(msg_, why)) \
+            fail_msg("%s: got %p, reason '%s' (want '%s' and '%s')", #call, got_, msg_, who, why); \
+    } while (0)
+    EXPECT_FAIL(nsm_ds_lagrangian_lti_new(1, &M, &nan1, &q0), "nsm_ds_lagrangian_lti_new", "q0 has a non-finite");
+    EXPECT_FAIL(nsm_ds_lagrangian_lti_sparse_new(2, NULL, NULL, NULL, &q0, &q0), "nsm_ds_lagrangian_lti_sparse_new", "M is NULL");
+    EXPECT_FAIL(nsm_ds_lagrangian_new(1, NULL, &q0, &q0), "nsm_ds_lagrangian_new", "mass");
+    EXPECT_FAIL(nsm_ds_first_order_new(1, NULL, NULL, NULL, &q0), "nsm_ds_first_order_new", "required");
+    EXPECT_FAIL(nsm_ds_first_order_linear_new(1, NULL, NULL, NULL, &q0), "nsm_ds_first_order_linear_new", "required");
+    EXPECT_FAIL(nsm_ds_first_order_lti_new(1, NULL, NULL, NULL, &q0), "nsm_ds_first_order_lti_new", "A");
+    EXPECT_FAIL(nsm_ds_first_order_lti_new(0, &M, NULL, NULL, &q0), "nsm_ds_first_order_lti_new", "n = 0");
+    EXPECT_FAIL(nsm_relation_lagrangian_linear_new(1, 1, NULL, NULL), "nsm_relation_lagrangian_linear_new", "H");
+    EXPECT_FAIL(nsm_relation_lagrangian_compliant_linear_new(1, 1, &M, NULL, NULL), "nsm_relation_lagrangian_compliant_linear_new", "D");
+    EXPECT_FAIL(nsm_relation_first_order_linear_new(1, 1, &M, NULL, NULL, NULL), "nsm_relation_first_order_linear_new", "B");
+    EXPECT_FAIL(nsm_relation_first_order_nonlinear_new(1, 1, NULL, NULL, NULL), "nsm_relation_first_order_nonlinear_new", "required");
+    EXPECT_FAIL(nsm_relation_rheonomous_new(1, 1, h1, jh1, NULL, NULL), "nsm_relation_rheonomous_new", "dhdt");
+    EXPECT_FAIL(nsm_relation_scleronomous_new(0, 1, h1, jh1, NULL), "nsm_relation_scleronomous_new", "m = 0");
+    EXPECT_FAIL(nsm_nslaw_relay_new(1, NULL, NULL), "nsm_nslaw_relay_new", "required");
+    EXPECT_FAIL(nsm_nslaw_equality_new(0), "nsm_nslaw_equality_new", "size 0");
+    EXPECT_FAIL(nsm_nslaw_complementarity_new(-1), "nsm_nslaw_complementarity_new", "size -1");
+    EXPECT_FAIL(nsm_nslaw_newton_coulomb_new(4, 0.0, 0.1), "nsm_nslaw_newton_coulomb_new", "dim = 4");
+#undef EXPECT_FAIL
 }
 
 /* ∂h/∂t is given Q (it used to get NULL): y = q − c t, read through Q. */
@@ -306,6 +401,11 @@ static int fint_nan(double t, int n, const double *q, const double *v, double *f
 static int fext_nan(double t, int n, double *out, void *u)
 { (void)n; (void)u; out[0] = t > 0.05 ? NAN : -1.0; return 0; }
 
+static int field_nan(double t, int n, const double *x, double *f, void *u)
+{ (void)n; (void)u; f[0] = t > 0.05 ? NAN : -x[0]; return 0; }
+static int jac_zero(double t, int n, const double *x, double *J, void *u)
+{ (void)t; (void)n; (void)x; (void)u; J[0] = -1.0; return 0; }
+
 static void test_nan_force_named(void **state)
 {
     (void)state;
@@ -340,6 +440,32 @@ static void test_nan_force_named(void **state)
     assert_non_null(strstr(nsm_sim_error(s), "system 0"));
     assert_non_null(strstr(nsm_sim_error(s), "f_ext"));
     nsm_sim_free(s);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    /* the event-driven scheme evaluates forces through the same layer */
+    nsm_ed_options eo;
+    nsm_ed_options_default(&eo);
+    eo.T = 1.0;
+    nsm_ed *e = nsm_ed_new(m, &eo, err);
+    assert_non_null(e);
+    assert_int_not_equal(nsm_ed_run(e, NULL, NULL), NS_OK);
+    printf("%s\n", nsm_ed_error(e));
+    assert_non_null(strstr(nsm_ed_error(e), "system 0"));
+    assert_non_null(strstr(nsm_ed_error(e), "f_ext"));
+    assert_true(nsm_ed_time(e) < 0.1);
+    nsm_ed_free(e);
+#endif
+    nsm_model_free(m);
+    /* first-order nonlinear system: f returns NaN */
+    m = nsm_model_new();
+    nsm_model_add_ds(m, nsm_ds_first_order_new(1, field_nan, jac_zero, NULL, &q0));
+    s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    assert_int_not_equal(nsm_sim_run(s, 1.0, NULL, NULL), NS_OK);
+    printf("%s\n", nsm_sim_error(s));
+    assert_non_null(strstr(nsm_sim_error(s), "system 0"));
+    assert_non_null(strstr(nsm_sim_error(s), "the f callback"));
+    assert_true(nsm_sim_time(s) < 0.1);
+    nsm_sim_free(s);
     nsm_model_free(m);
 }
 
@@ -347,6 +473,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_null_handles),
+        cmocka_unit_test(test_wrong_handles),
+        cmocka_unit_test(test_every_constructor_says_why),
         cmocka_unit_test(test_dhdt_gets_Q),
         cmocka_unit_test(test_constructors_say_why),
         cmocka_unit_test(test_solver_name_checked),

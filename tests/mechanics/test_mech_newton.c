@@ -140,6 +140,9 @@ static void test_energy_drift(void **state)
     nsm_sim *s2 = nsm_sim_new(m, &o2, err);
     assert_non_null(s2);
     assert_int_equal(nsm_sim_run(s2, 1.0, NULL, NULL), NS_OK);
+    /* 1e-13 is below the rounding of M(v − v_k) on some steps: the loop
+     * stops there (residual at round-off) instead of at newton_max_iter */
+    assert_int_equal(nsm_sim_get_stats(s2)->newton_nonconverged, 0);
     nsm_sim *s3 = nsm_sim_new(m, &o, err);
     assert_int_equal(nsm_sim_run(s3, 1.0, NULL, NULL), NS_OK);
     for (int i = 0; i < 2; i++) assert_true(fabs(nsm_sim_q(s2, 0)[i] - nsm_sim_q(s3, 0)[i]) < 1e-9);
@@ -286,6 +289,78 @@ static void test_absolute_criterion(void **state)
     nsm_model_free(m);
 }
 
+/* Nonlinear relations inside the Newton loop: the pendulum with its two
+ * contacts (y = l1 sin q0 ≥ 0, e = 1; y = l1 sin q0 + l2 sin q1 ≥ 0, e = 0),
+ * converged Newton (relative 1e-12), Siconos' law for every active row
+ * (separating_restitution = 0). After each step, recomputed here from the
+ * model's functions at (q_{k+1}, v_{k+1}):
+ *   M(q)(v − v_k) − h (F + F_k)/2 − Σ_i ∇h_i(q)ᵀ P_i ≈ 0   (P_i = λ[1]_i)
+ *   active rows: 0 ≤ ∇h_i(q) v + e_i ∇h_i(q_k) v_k ⊥ P_i ≥ 0,
+ * i.e. the step's equations with H at the end point, not at the predictor.
+ * (The residual is relative to its largest term, h F ~ 1e-5 here, while
+ * M(v − v_k) is rounded at ε|M||v|: its floor is ~1e-11. The loop itself
+ * stops when its residual is at that rounding level: at 1e-12 it used to
+ * spin to newton_max_iter on 18 steps.) */
+static void test_converged_with_contacts(void **state)
+{
+    (void)state;
+    nsm_model *m = pendulum(1);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    o.newton_tol = 1e-12;
+    o.separating_restitution = 0;
+    o.solver_options.tol = 1e-12;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    const double e[2] = { 1.0, 0.0 };
+    double worst_r = 0.0, worst_law = 0.0;
+    long contact_steps = 0;
+    for (int k = 0; k < 3000; k++) {
+        double qk[2], vk[2];
+        memcpy(qk, nsm_sim_q(s, 0), sizeof qk);
+        memcpy(vk, nsm_sim_v(s, 0), sizeof vk);
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        const double *q = nsm_sim_q(s, 0), *v = nsm_sim_v(s, 0);
+        double M[4], f1[2], f2[2], F[2], Fk[2], H[2][2], Hk[2][2];
+        mass(2, q, M, NULL);
+        fgyr(0, 2, q, v, f1, NULL); fint(0, 2, q, v, f2, NULL);
+        for (int i = 0; i < 2; i++) F[i] = -f1[i] - f2[i];
+        fgyr(0, 2, qk, vk, f1, NULL); fint(0, 2, qk, vk, f2, NULL);
+        for (int i = 0; i < 2; i++) Fk[i] = -f1[i] - f2[i];
+        g0(0, 2, q, 1, H[0], NULL); g1(0, 2, q, 1, H[1], NULL);
+        g0(0, 2, qk, 1, Hk[0], NULL); g1(0, 2, qk, 1, Hk[1], NULL);
+        double P[2];
+        for (int c = 0; c < 2; c++) P[c] = nsm_sim_lambda(s, c, 1)[0];
+        double scale = 0.0, r[2];
+        for (int i = 0; i < 2; i++) {
+            double mv = M[i] * (v[0] - vk[0]) + M[i + 2] * (v[1] - vk[1]);
+            double f = o.h * 0.5 * (F[i] + Fk[i]), p = H[0][i] * P[0] + H[1][i] * P[1];
+            r[i] = mv - f - p;
+            scale = fmax(scale, fmax(fabs(mv), fmax(fabs(f), fabs(p))));
+        }
+        worst_r = fmax(worst_r, fmax(fabs(r[0]), fabs(r[1])) / scale);
+        int act[2], na = nsm_sim_index_set(s, 1, act, 2);
+        if (na > 0) contact_steps++;
+        for (int a = 0; a < na; a++) {
+            int c = act[a];
+            double w = H[c][0] * v[0] + H[c][1] * v[1] + e[c] * (Hk[c][0] * vk[0] + Hk[c][1] * vk[1]);
+            worst_law = fmax(worst_law, fmax(fmax(-w, -P[c]), fabs(w * P[c])));
+        }
+    }
+    const nsm_sim_stats *st = nsm_sim_get_stats(s);
+    printf("pendulum with contacts, converged Newton: step residual (relative) <= %.2e, law violation <= %.2e, "
+           "%ld steps with an active contact, %.3f solves/step (max %d)\n", worst_r, worst_law, contact_steps,
+           (double)st->newton_iterations / (double)st->steps, st->newton_max);
+    assert_true(contact_steps > 10);
+    assert_int_equal(st->newton_nonconverged, 0);
+    assert_true(worst_r <= 1e-10);
+    assert_true(worst_law <= 1e-10);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_reference_one_iteration),
         cmocka_unit_test(test_first_order_newton),
         cmocka_unit_test(test_absolute_criterion),
+        cmocka_unit_test(test_converged_with_contacts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
