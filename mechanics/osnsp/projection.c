@@ -17,7 +17,9 @@
  *   Wp = I (Siconos' default, projection_metric 0) or the factorised
  *   iteration matrix W_j = (M + hθC + h²θ²K)⁻¹ (projection_metric 1: a
  *   mass-weighted, dimensionally consistent step).
- * Velocities are left as the velocity step gave them. Rows projected:
+ * Velocities are left as the velocity step gave them, and degrees of
+ * freedom with a prescribed velocity are not moved (Wp's rows and columns
+ * of those dofs are zero). Rows projected:
  * every row of an equality law; the activation rows (normal rows) of a
  * unilateral law on a Lagrangian relation. Relations with a D term
  * (compliant) and first-order interactions are not projected. λ of the
@@ -50,6 +52,14 @@ static int projected_rows(const nsm_sim *s, int i, int *eq)
 }
 
 typedef struct prow { int inter, nrows, eq, start; } prow;
+
+/* Prescribed-velocity dofs (nsm_ds_set_boundary_condition) follow their
+ * imposed motion: the projection does not move them (rows of X, n × k). */
+static void zero_bc(const nsm_ds *ds, double *X, int k, int n)
+{
+    for (int b = 0; b < ds->nbc; b++)
+        for (int c = 0; c < k; c++) X[ds->bc_dof[b] + (size_t)c * n] = 0.0;
+}
 
 /* Largest violation (equality |y|, unilateral −y or |y|) over the set;
  * *run = 1 when some row is above its tolerance. */
@@ -122,6 +132,7 @@ ns_status nsm_projection_run(nsm_sim *s)
                 for (int c = 0; c < mb; c++)
                     for (int i = 0; i < n; i++) X[i + (size_t)c * n] = db->H[c + (size_t)(offb + i) * db->m];
                 if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, X, mb, n);
+                zero_bc(m->ds[j], X, mb, n);
                 for (int a = 0; a < np; a++) {
                     const nsm_interaction *IA = &m->inter[P[a].inter];
                     const nsm_idata *da = &s->id[P[a].inter];
@@ -182,6 +193,7 @@ ns_status nsm_projection_run(nsm_sim *s)
                     dq[i] = acc;
                 }
                 if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, dq, 1, n);
+                zero_bc(m->ds[j], dq, 1, n);
                 for (int i = 0; i < n; i++) s->d[j].q[i] += dq[i];
             }
         }
