@@ -65,7 +65,10 @@ typedef int (*nsm_fo_input_fn)(double t, int nx, int m, const double *lambda,
 /** y = h(X, λ, t), r = g(λ, t) (both required). Euler–Moreau linearises
  *  them at the Newton iterate (X^α, λ^α): the step's problem has the matrix
  *  D + h C W B and the Newton loop iterates until λ and the systems settle
- *  (newton_tol); relative degree taken as 0. Time-stepping only. */
+ *  (newton_tol). Relative degree per row from the callbacks' Jacobians at
+ *  the state where the interaction is first met: 0 when ∂h/∂λ's row is
+ *  nonzero, 1 when (∂h/∂X)(∂g/∂λ)'s is, otherwise refused. Time-stepping
+ *  only. */
 nsm_relation *nsm_relation_first_order_nonlinear_new(int m, int ncols,
                                                      nsm_fo_output_fn h,
                                                      nsm_fo_input_fn g,

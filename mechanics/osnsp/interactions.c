@@ -145,8 +145,17 @@ static ns_status relative_degree(nsm_sim *s, int inter, nsm_idata *d)
     const nsm_relation *r = s->model->inter[inter].rel;
     const nsm_relation_kind *k = nsm_relation_kind_of(r);
     int deg = 0;
+    ns_status st = nsm_sim_work(s, 3 * r->ncols + 3 * r->m);
+    if (st != NS_OK) return st;
+    double *X = s->qvec;   /* the coupled state now (nonlinear relations decide there) */
+    nsm_inter_gather(s->model, &s->model->inter[inter], s->vq, X);
     for (int i = 0; i < r->m; i++) {
-        int di = k->relative_degree ? k->relative_degree(r, i) : 2;
+        int di = k->relative_degree ? k->relative_degree(r, s->t, X, d->lam0, i) : 2;
+        if (di == -2) {
+            nsm_set_err(s->err, "interaction %d (%s relation): a callback failed while computing the "
+                        "relative degree at t = %.17g", inter, k->name, s->t);
+            return NS_BAD_INPUT;
+        }
         if (di < 0) {
             nsm_set_err(s->err, "interaction %d (%s relation), row %d: relative degree undefined "
                         "(>= 2: D's row and (C B)'s row are zero, so λ appears neither in y nor in "

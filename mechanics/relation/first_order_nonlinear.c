@@ -4,6 +4,7 @@
  *   y ≈ h^α + C (X − X^α) + D (λ − λ^α),   r ≈ r0 + B λ,  r0 = g^α − B λ^α,
  * so the step's problem has the matrix D + h C W B (osnsp/assembly.c). */
 #include "relation/relation_kind.h"
+#include <stdlib.h>
 #include <string.h>
 
 nsm_relation *nsm_relation_first_order_nonlinear_new(int m, int ncols,
@@ -46,7 +47,28 @@ static int linearise(const nsm_relation *r, double t, const double *X,
 
 static void input(const nsm_relation *r, const double *H, double *G) { (void)r; (void)H; (void)G; /* by linearise */ }
 static const double *dblock(const nsm_relation *r) { (void)r; return NULL; }
-static int relative_degree(const nsm_relation *r, int i) { (void)r; (void)i; return 0; }
+/* At (t, X, λ): 0 when row i of D = ∂h/∂λ is nonzero, 1 when row i of
+ * C B = (∂h/∂X)(∂g/∂λ) is, −1 otherwise (λ would enter only ÿ); −2 when a
+ * callback fails (reported by the first evaluation of the step). */
+static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i)
+{
+    int m = r->m, nc = r->ncols, deg = -1;
+    double *buf = calloc((size_t)m * nc * 2 + (size_t)m * m + (size_t)m + nc, sizeof(double));
+    if (!buf) return -2;
+    double *C = buf, *B = C + (size_t)m * nc, *D = B + (size_t)nc * m, *y = D + (size_t)m * m, *g = y + m;
+    if (r->fo_h(t, nc, X, m, lam, y, C, D, r->user) != 0 || r->fo_g(t, nc, m, lam, g, B, r->user) != 0) {
+        free(buf);
+        return -2;
+    }
+    for (int c = 0; c < m && deg < 0; c++) if (D[i + (size_t)c * m] != 0.0) deg = 0;
+    for (int c = 0; c < m && deg < 0; c++) {
+        double cb = 0.0;
+        for (int k = 0; k < nc; k++) cb += C[i + (size_t)k * m] * B[k + (size_t)c * nc];
+        if (cb != 0.0) deg = 1;
+    }
+    free(buf);
+    return deg;
+}
 
 const nsm_relation_kind nsm_rel_kind_first_order_nonlinear = {
     .type = NSM_REL_FIRST_ORDER_NONLINEAR, .name = "first-order nonlinear",

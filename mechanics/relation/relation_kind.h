@@ -4,8 +4,9 @@
  *
  *   output: y ← h(Q, t) (+ D λ), and H ← ∇_Q h (m × ncols): the Jacobian
  *           used to assemble the one-step problem (C for first order);
- *   rate:   ẏ ← H V + ∂h/∂t (Lagrangian relations; NULL otherwise);
- *   dhdt:   ∂h/∂t (Q, t) (NULL: scleronomous);
+ *   dhdt:   ∂h/∂t (Q, t) (NULL: scleronomous); ẏ = H V + ∂h/∂t of a
+ *           Lagrangian relation is formed from output and dhdt by
+ *           nsm_relation_eval (+ D λ[1] when D is set: osnsp/interactions.c);
  *   input:  G (ncols × m) ← the input matrix: p = G λ with G = Hᵀ
  *           (Lagrangian) or r = G λ with G = B (first order);
  *   D:      the m × m block added to the one-step matrix (NULL: none). */
@@ -27,8 +28,11 @@ typedef struct nsm_relation_kind {
      * which λ appears): 0 when D's row i is nonzero, else 1 when (C B)'s
      * row i is nonzero (first order; CB summed over the systems), 2 for a
      * Lagrangian relation without D (λ enters q̈); −1 when undefined (≥ 2 for
-     * a first-order relation). NULL: 2. */
-    int (*relative_degree)(const nsm_relation *r, int row);
+     * a first-order relation). NULL: 2. Nonlinear relations decide at the
+     * state (t, X, λ) where the interaction is first met (X: its coupled
+     * state, ncols values). */
+    int (*relative_degree)(const nsm_relation *r, double t, const double *X,
+                           const double *lam, int row);
     /* Nonlinear first-order relations (NULL otherwise): at (t, X, λ) the
      * linearisation D ← ∂h/∂λ (m×m), G ← B = ∂g/∂λ (ncols×m), r0 ← g − B λ
      * (ncols); work: ncols. */

@@ -75,10 +75,13 @@ static int check_model(const nsm_model *m, char *err)
         const nsm_interaction *I = &m->inter[i];
         if (!I->alive) continue;
         const nsm_nslaw *l = m->laws[I->law];
-        if (l->type != NSM_LAW_NEWTON) {
+        /* by the law's table row, not its type: unilateral complementarity
+         * rows, each with a Newton restitution (today: the Newton law) */
+        const nsm_nslaw_kind *lk = nsm_nslaw_kind_of(l);
+        if (lk->rows != NSM_ROWS_COMPLEMENTARITY || !lk->unilateral || lk->impact_rows != -1) {
             nsm_set_err(err, "nsm_ed_new: interaction %d has a %s law; the event-driven scheme handles "
                         "perfect unilateral constraints with Newton impact laws only (friction and "
-                        "other laws: use the time-stepping scheme, nsm_sim)", i, nsm_nslaw_kind_of(l)->name);
+                        "other laws: use the time-stepping scheme, nsm_sim)", i, lk->name);
             return -1;
         }
         if (nsm_relation_kind_of(I->rel)->D && nsm_relation_kind_of(I->rel)->D(I->rel)) {

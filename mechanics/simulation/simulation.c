@@ -141,7 +141,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
 /* The solver name (if any) must solve at least one kind of problem the
  * model's laws can make (the kind of each step depends on its active set,
  * so a name that fits one of them is accepted). */
-static ns_status check_solver(const nsm_model *m, const char *name, char *err)
+static ns_status check_solver(const nsm_model *m, const char *name, int global_fc, char *err)
 {
     if (!name) return NS_OK;
     int rows[NSM_ROWS_NCLASSES] = { 0 }, dims = 0;
@@ -156,6 +156,8 @@ static ns_status check_solver(const nsm_model *m, const char *name, char *err)
     if (rows[NSM_ROWS_RELAY]) cand[nc++] = NS_KIND_RELAY;
     if (dims & 1) cand[nc++] = NS_KIND_FC2D;
     if (dims & 2) cand[nc++] = NS_KIND_FC3D;
+    if (global_fc && (dims & 1)) cand[nc++] = NS_KIND_GFC2D;   /* `solver` may name a GFC solver */
+    if (global_fc && (dims & 2)) cand[nc++] = NS_KIND_GFC3D;
     for (int k = 0; k < nc; k++) if (ns_solver_find(name, cand[k])) return NS_OK;
     if (nc == 0) {   /* no law yet: the name must exist at all */
         for (size_t i = 0; i < ns_solver_count(); i++)
@@ -205,7 +207,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
-    if (check_solver(model, o->solver, err) != NS_OK) return NULL;
+    if (check_solver(model, o->solver, o->global_fc, err) != NS_OK) return NULL;
     if (o->gmp_solver && !ns_solver_find(o->gmp_solver, NS_KIND_GMP)) {
         nsm_set_err(err, "nsm_sim_new: gmp_solver '%s' is not a solver of the generic mechanical problem (see nsolve --list-solvers --kind gmp)", o->gmp_solver);
         return NULL;

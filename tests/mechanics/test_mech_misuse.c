@@ -313,6 +313,32 @@ static void test_solver_name_checked(void **state)
     nsm_sim *s = nsm_sim_new(m, &o, err);
     assert_non_null(s);
     nsm_sim_free(s);
+    o.solver = NULL;
+    o.gmp_solver = "lemke";   /* not a GMP solver */
+    assert_null(nsm_sim_new(m, &o, err));
+    assert_non_null(strstr(err, "gmp_solver 'lemke'"));
+    /* a frictional model: a GFC-only solver name is right with global_fc
+     * (the steps are GFC problems), wrong without */
+    nsm_model *fm = nsm_model_new();
+    double M3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, q3[3] = { 0, 0, 0 }, v3[3] = { 1, 0, 0 }, g[3] = { 0, 0, -9.81 };
+    double H3[9] = { 0, 1, 0, 0, 0, 1, 1, 0, 0 };   /* rows: normal q2, tangents q0, q1 */
+    int d3 = nsm_model_add_ds(fm, nsm_ds_lagrangian_lti_new(3, M3, q3, v3));
+    nsm_ds_set_fext_constant(nsm_model_ds(fm, d3), g);
+    int lf = nsm_model_add_law(fm, nsm_nslaw_newton_coulomb_new(3, 0.0, 0.5));
+    assert_true(nsm_model_add_interaction(fm, nsm_relation_lagrangian_linear_new(3, 3, H3, NULL), lf, d3, -1) >= 0);
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    o.solver = "reduce";
+    assert_null(nsm_sim_new(fm, &o, err));
+    assert_non_null(strstr(err, "solves none"));
+    o.global_fc = 1;
+    s = nsm_sim_new(fm, &o, err);
+    if (!s) fail_msg("%s", err);
+    assert_int_equal(nsm_sim_run(s, 0.1, NULL, NULL), NS_OK);
+    /* sliding block: v0 = 1 decelerates at mu g */
+    assert_true(fabs(nsm_sim_v(s, 0)[0] - (1.0 - 0.5 * 9.81 * 0.1)) < 1e-6);
+    nsm_sim_free(s);
+    nsm_model_free(fm);
 #ifdef NSM_HAVE_EVENT_DRIVEN
     nsm_ed_options eo;
     nsm_ed_options_default(&eo);
@@ -342,6 +368,17 @@ static void test_bad_final_time(void **state)
     assert_int_equal(nsm_sim_run(s, nsm_sim_time(s), NULL, NULL), NS_BAD_INPUT);
     assert_int_equal(nsm_sim_step_count(s), 10);
     nsm_sim_free(s);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    /* event-driven: T is an option, checked by nsm_ed_new */
+    const double bad[4] = { NAN, INFINITY, 0.0, -1.0 };
+    for (int c = 0; c < 4; c++) {
+        nsm_ed_options eo;
+        nsm_ed_options_default(&eo);
+        eo.T = bad[c];
+        assert_null(nsm_ed_new(m, &eo, err));
+        assert_non_null(strstr(err, "final time"));
+    }
+#endif
     nsm_model_free(m);
 }
 

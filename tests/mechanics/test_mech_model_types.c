@@ -270,11 +270,33 @@ static void test_offset_function(void **state)
 
 /* Relative degree: y = C x + D λ with D ≠ 0 → 0; D = 0, C B ≠ 0 → 1;
  * Lagrangian → 2; C B = 0 and D = 0 → refused (λ enters only ÿ). */
+typedef struct rd_case { double C[2], B[2], D; int hasD, expect; } rd_case;
+/* the same relations written as nonlinear callbacks: y = C x + D λ³/3 + D λ
+ * (∂h/∂λ = D (λ² + 1)), r = B λ */
+static int nl_h(double t, int nx, const double *X, int m, const double *lam, double *y, double *C, double *D, void *u)
+{
+    (void)t; (void)nx; (void)m;
+    const rd_case *c = u;
+    double l = lam[0];
+    y[0] = c->C[0] * X[0] + c->C[1] * X[1] + c->D * (l * l * l / 3.0 + l);
+    if (C) { C[0] = c->C[0]; C[1] = c->C[1]; }
+    if (D) D[0] = c->D * (l * l + 1.0);
+    return 0;
+}
+static int nl_g(double t, int nx, int m, const double *lam, double *r, double *B, void *u)
+{
+    (void)t; (void)nx; (void)m;
+    const rd_case *c = u;
+    r[0] = c->B[0] * lam[0]; r[1] = c->B[1] * lam[0];
+    if (B) { B[0] = c->B[0]; B[1] = c->B[1]; }
+    return 0;
+}
+
 static void test_relative_degree(void **state)
 {
     (void)state;
     double A[4] = { 0, 0, 1, 0 }, x0[2] = { 1, 0 };   /* ẋ1 = x2, ẋ2 = 0 */
-    struct { double C[2], B[2], D; int hasD, expect; } cases[] = {
+    rd_case cases[] = {
         { { 1, 0 }, { 1, 0 }, 1.0, 1, 0 },
         { { 1, 0 }, { 1, 0 }, 0.0, 0, 1 },
         { { 1, 0 }, { 0, 1 }, 0.0, 0, -1 },   /* y = x1, r on x2: C B = 0 */
@@ -298,6 +320,32 @@ static void test_relative_degree(void **state)
             assert_non_null(strstr(err, "row 0"));
         } else {
             assert_non_null(s);
+            assert_int_equal(nsm_sim_relative_degree(s, in), cases[c].expect);
+            assert_int_equal(nsm_sim_step(s), NS_OK);
+        }
+        nsm_sim_free(s);
+        nsm_model_free(m);
+    }
+    /* first-order nonlinear relation y = h(x, λ), r = g(λ): decided by the
+     * callbacks' Jacobians at the initial state (same three cases) */
+    for (int c = 0; c < 3; c++) {
+        nsm_model *m = nsm_model_new();
+        nsm_model_add_ds(m, nsm_ds_first_order_lti_new(2, A, NULL, NULL, x0));
+        int law = nsm_model_add_law(m, nsm_nslaw_complementarity_new(1));
+        int in = nsm_model_add_interaction(m, nsm_relation_first_order_nonlinear_new(1, 2, nl_h, nl_g, &cases[c]),
+                                           law, 0, -1);
+        assert_true(in >= 0);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(m, &o, err);
+        if (cases[c].expect < 0) {
+            assert_null(s);
+            assert_non_null(strstr(err, "relative degree"));
+            assert_non_null(strstr(err, "first-order nonlinear"));
+        } else {
+            if (!s) fail_msg("%s", err);
             assert_int_equal(nsm_sim_relative_degree(s, in), cases[c].expect);
             assert_int_equal(nsm_sim_step(s), NS_OK);
         }
