@@ -114,7 +114,8 @@ typedef struct nsm_ed_options {
                                 impact or acceleration LCP does not converge
                                 (as nsm_sim_options.solve_hook); without it
                                 such an LCP is accepted when its error is
-                                ≤ 1e3·tol, otherwise it fails */
+                                ≤ 1e3·tol (counted in
+                                stats.lcp_nonconverged), otherwise it fails */
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
 } nsm_ed_options;
 
@@ -209,6 +210,8 @@ typedef struct nsm_ed_stats {
     long rhs_lcps;           /* acceleration LCPs inside f and g */
     long lcp_failures;
     long lcp_retries;        /* LCP solves repeated at the hook's request */
+    long lcp_nonconverged;   /* LCPs accepted without reaching tol (by the
+                                hook, or without one within 1e3·tol) */
 } nsm_ed_stats;
 const nsm_ed_stats *nsm_ed_get_stats(const nsm_ed *s);
 

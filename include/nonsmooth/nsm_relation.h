@@ -67,7 +67,7 @@ typedef int (*nsm_fo_input_fn)(double t, int nx, int m, const double *lambda,
  *  D + h C W B and the Newton loop iterates until λ and the systems settle
  *  (newton_tol). Relative degree per row from the callbacks' Jacobians at
  *  the state where the interaction is first met: 0 when ∂h/∂λ's row is
- *  nonzero, 1 when (∂h/∂X)(∂g/∂λ)'s is, otherwise refused. Time-stepping
+ *  nonzero, 1 when (∂h/∂X) M⁻¹ (∂g/∂λ)'s is, otherwise refused. Time-stepping
  *  only. */
 nsm_relation *nsm_relation_first_order_nonlinear_new(int m, int ncols,
                                                      nsm_fo_output_fn h,

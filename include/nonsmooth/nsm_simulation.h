@@ -263,7 +263,7 @@ const double *nsm_sim_lambda(const nsm_sim *s, int inter, int level);
 
 /** Relative degree of an interaction (its largest over its rows): 2 for a
  *  Lagrangian relation (the law is enforced at velocity level), 1 or 0 for
- *  a first-order one (0 when D's row is nonzero, 1 when C B's row is);
+ *  a first-order one (0 when D's row is nonzero, 1 when C M⁻¹ B's row is, M the first-order mass matrix or I);
  *  −1 for a bad id. A first-order row of relative degree ≥ 2 is refused
  *  (nsm_sim_new or the step that meets it: NS_BAD_INPUT with the row). */
 int nsm_sim_relative_degree(const nsm_sim *s, int inter);

@@ -114,8 +114,9 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
         if (rc == 0) rc = nsm_ds_fext(ds, st->t0, f0, tmp);
         if (rc != 0) { nsm_set_err(err, "system %d: f_ext callback returned %d", j, rc); return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT; }
         if (!nsm_all_finite(rhs, (size_t)n) || !nsm_all_finite(f0, (size_t)n)) {
-            nsm_set_err(err, "system %d (Lagrangian LTI): the f_ext callback returned a non-finite value", j);
-            return NS_BAD_INPUT;
+            nsm_set_err(err, "system %d (%s): the f_ext callback returned a non-finite value at t = %.17g",
+                        j, nsm_ds_kind_of(ds)->name, st->t1);
+            return NS_DIVERGED;   /* as the evaluation layer (ds/iteration.c) */
         }
         for (int i = 0; i < n; i++) rhs[i] = th * rhs[i] + (1.0 - th) * f0[i];
         /* rhs -= C v_k + K (q_k + hθ v_k) */

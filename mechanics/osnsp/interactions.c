@@ -140,6 +140,30 @@ static ns_status h_buffer(nsm_sim *s, const nsm_relation *r)
  * relations (r = 2), the output itself for first-order ones (r = 0, 1).
  * A first-order row of degree ≥ 2 has no λ in y nor in ẏ: Euler–Moreau's
  * one-step row h C W B would vanish with h, so it is refused. */
+/* b ← M⁻¹ b over the coupled state of an interaction: each system with a
+ * first-order mass matrix solves its block (dense LU through ns_factor). */
+static int minv_apply(const nsm_minv *self, double *b)
+{
+    const nsm_model *m = self->ctx1;
+    const nsm_interaction *I = self->ctx2;
+    for (int k = 0; k < I->nds; k++) {
+        const nsm_ds *ds = m->ds[I->ds[k]];
+        if (!ds->Mx || (k == 1 && I->ds[1] == I->ds[0])) continue;
+        int n = ds->n;
+        ns_matrix *A = ns_matrix_dense_new(n, n);
+        if (!A) return -1;
+        memcpy(A->dense, ds->Mx, (size_t)n * n * sizeof(double));
+        ns_factor *F = NULL;
+        char e2[NS_ERRMSG_LEN];
+        int rc = ns_factor_new(A, NS_FACTOR_DENSE_LU, &F, e2) == NS_OK &&
+                 ns_factor_solve(F, b + I->off[k], 1, n) == NS_OK ? 0 : -1;
+        ns_factor_free(F);
+        ns_matrix_free(A);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 static ns_status relative_degree(nsm_sim *s, int inter, nsm_idata *d)
 {
     const nsm_relation *r = s->model->inter[inter].rel;
@@ -149,16 +173,20 @@ static ns_status relative_degree(nsm_sim *s, int inter, nsm_idata *d)
     if (st != NS_OK) return st;
     double *X = s->qvec;   /* the coupled state now (nonlinear relations decide there) */
     nsm_inter_gather(s->model, &s->model->inter[inter], s->vq, X);
+    const nsm_interaction *I = &s->model->inter[inter];
+    nsm_minv minv = { minv_apply, s->model, I };
+    int has_mass = 0;
+    for (int j = 0; j < I->nds; j++) has_mass |= s->model->ds[I->ds[j]]->Mx != NULL;
     for (int i = 0; i < r->m; i++) {
-        int di = k->relative_degree ? k->relative_degree(r, s->t, X, d->lam0, i) : 2;
+        int di = k->relative_degree ? k->relative_degree(r, s->t, X, d->lam0, i, has_mass ? &minv : NULL) : 2;
         if (di == -2) {
-            nsm_set_err(s->err, "interaction %d (%s relation): a callback failed while computing the "
-                        "relative degree at t = %.17g", inter, k->name, s->t);
+            nsm_set_err(s->err, "interaction %d (%s relation): a callback failed or a mass matrix is "
+                        "singular while computing the relative degree at t = %.17g", inter, k->name, s->t);
             return NS_BAD_INPUT;
         }
         if (di < 0) {
             nsm_set_err(s->err, "interaction %d (%s relation), row %d: relative degree undefined "
-                        "(>= 2: D's row and (C B)'s row are zero, so λ appears neither in y nor in "
+                        "(>= 2: D's row and (C M⁻¹ B)'s row are zero, so λ appears neither in y nor in "
                         "its derivative; Euler–Moreau cannot enforce this law)", inter, k->name, i);
             return NS_BAD_INPUT;
         }

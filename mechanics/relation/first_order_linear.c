@@ -70,17 +70,13 @@ static const double *dblock(const nsm_relation *r) { return r->D; }
 /* y_i = C_i X + D_i λ + e_i: degree 0 if D_i ≠ 0; else ẏ_i = C_i (f + B λ)
  * gives 1 if C_i B ≠ 0 (B over the coupled state: the systems' blocks are
  * consecutive, so C_i B sums C_i^j B^j); otherwise ≥ 2: undefined here. */
-static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i)
+static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i,
+                           const nsm_minv *minv)
 {
     (void)t; (void)X; (void)lam;
     int m = r->m, nc = r->ncols;
     if (r->D) for (int c = 0; c < m; c++) if (r->D[i + (size_t)c * m] != 0.0) return 0;
-    for (int c = 0; c < m; c++) {
-        double cb = 0.0;
-        for (int k = 0; k < nc; k++) cb += r->C[i + (size_t)k * m] * r->B[k + (size_t)c * nc];
-        if (cb != 0.0) return 1;
-    }
-    return -1;
+    return nsm_rel_cb_row_nonzero(m, nc, r->C, r->B, i, minv);
 }
 
 const nsm_relation_kind nsm_rel_kind_first_order_linear = {

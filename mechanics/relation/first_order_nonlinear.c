@@ -48,9 +48,10 @@ static int linearise(const nsm_relation *r, double t, const double *X,
 static void input(const nsm_relation *r, const double *H, double *G) { (void)r; (void)H; (void)G; /* by linearise */ }
 static const double *dblock(const nsm_relation *r) { (void)r; return NULL; }
 /* At (t, X, λ): 0 when row i of D = ∂h/∂λ is nonzero, 1 when row i of
- * C B = (∂h/∂X)(∂g/∂λ) is, −1 otherwise (λ would enter only ÿ); −2 when a
+ * C M⁻¹ B = (∂h/∂X) M⁻¹ (∂g/∂λ) is, −1 otherwise (λ would enter only ÿ); −2 when a
  * callback fails (reported by the first evaluation of the step). */
-static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i)
+static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i,
+                           const nsm_minv *minv)
 {
     int m = r->m, nc = r->ncols, deg = -1;
     double *buf = calloc((size_t)m * nc * 2 + (size_t)m * m + (size_t)m + nc, sizeof(double));
@@ -61,11 +62,7 @@ static int relative_degree(const nsm_relation *r, double t, const double *X, con
         return -2;
     }
     for (int c = 0; c < m && deg < 0; c++) if (D[i + (size_t)c * m] != 0.0) deg = 0;
-    for (int c = 0; c < m && deg < 0; c++) {
-        double cb = 0.0;
-        for (int k = 0; k < nc; k++) cb += C[i + (size_t)k * m] * B[k + (size_t)c * nc];
-        if (cb != 0.0) deg = 1;
-    }
+    if (deg < 0) deg = nsm_rel_cb_row_nonzero(m, nc, C, B, i, minv);
     free(buf);
     return deg;
 }

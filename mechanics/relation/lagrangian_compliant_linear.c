@@ -41,9 +41,10 @@ static int output(const nsm_relation *r, double t, const double *Q,
 static void input(const nsm_relation *r, const double *H, double *G) { nsm_relation_transpose(r->m, r->ncols, H, G); }
 static const double *dblock(const nsm_relation *r) { return r->D; }
 /* λ[1] enters ẏ directly through D: degree 1 where D's row is nonzero */
-static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i)
+static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i,
+                           const nsm_minv *minv)
 {
-    (void)t; (void)X; (void)lam;
+    (void)t; (void)X; (void)lam; (void)minv;
     for (int c = 0; c < r->m; c++) if (r->D[i + (size_t)c * r->m] != 0.0) return 1;
     return 2;
 }

@@ -97,3 +97,23 @@ void nsm_relation_free(nsm_relation *r)
     free(r->H); free(r->b); free(r->C); free(r->D); free(r->B); free(r->e);
     free(r);
 }
+
+int nsm_rel_cb_row_nonzero(int m, int nc, const double *C, const double *B, int i, const nsm_minv *minv)
+{
+    double *b = minv ? malloc((size_t)nc * sizeof *b) : NULL;
+    if (minv && !b) return -2;
+    int deg = -1;
+    for (int c = 0; c < m && deg < 0; c++) {
+        const double *Bc = B + (size_t)c * nc;
+        if (minv) {
+            memcpy(b, Bc, (size_t)nc * sizeof *b);
+            if (minv->apply(minv, b) != 0) { deg = -2; break; }
+            Bc = b;
+        }
+        double cb = 0.0;
+        for (int k = 0; k < nc; k++) cb += C[i + (size_t)k * m] * Bc[k];
+        if (cb != 0.0) deg = 1;
+    }
+    free(b);
+    return deg;
+}

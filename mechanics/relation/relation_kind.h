@@ -14,6 +14,12 @@
 #define NSM_RELATION_KIND_H
 #include "nsm_internal.h"
 
+/* b ← M⁻¹ b over an interaction's coupled state (block-diagonal M). */
+typedef struct nsm_minv {
+    int (*apply)(const struct nsm_minv *self, double *b);
+    const void *ctx1, *ctx2;
+} nsm_minv;
+
 typedef struct nsm_relation_kind {
     nsm_relation_type type;
     const char *name;
@@ -25,14 +31,16 @@ typedef struct nsm_relation_kind {
     void (*input)(const nsm_relation *r, const double *H, double *G);
     const double *(*D)(const nsm_relation *r);
     /* relative degree of row i of the interaction (y's lowest derivative in
-     * which λ appears): 0 when D's row i is nonzero, else 1 when (C B)'s
+     * which λ appears): 0 when D's row i is nonzero, else 1 when (C M⁻¹ B)'s
      * row i is nonzero (first order; CB summed over the systems), 2 for a
      * Lagrangian relation without D (λ enters q̈); −1 when undefined (≥ 2 for
      * a first-order relation). NULL: 2. Nonlinear relations decide at the
      * state (t, X, λ) where the interaction is first met (X: its coupled
-     * state, ncols values). */
+     * state, ncols values). First-order systems with a mass matrix:
+     * ẏ = C M⁻¹ (f + B λ), so the test is on C M⁻¹ B; minv (NULL when no
+     * coupled system has one) replaces a column (ncols) b by M⁻¹ b. */
     int (*relative_degree)(const nsm_relation *r, double t, const double *X,
-                           const double *lam, int row);
+                           const double *lam, int row, const nsm_minv *minv);
     /* Nonlinear first-order relations (NULL otherwise): at (t, X, λ) the
      * linearisation D ← ∂h/∂λ (m×m), G ← B = ∂g/∂λ (ncols×m), r0 ← g − B λ
      * (ncols); work: ncols. */
@@ -53,6 +61,10 @@ nsm_relation *nsm_relation_alloc(nsm_relation_type type, int m, int ncols, const
 void nsm_relation_transpose(int m, int nc, const double *H, double *G);
 /** y (m) = A x for A m × nc column-major. */
 void nsm_matvec(int m, int nc, const double *A, const double *x, double *y);
+
+/** Row i of C M⁻¹ B (C m × nc, B nc × m; minv NULL: M = I): 1 if nonzero,
+ *  −1 if zero, −2 if M⁻¹ could not be applied. */
+int nsm_rel_cb_row_nonzero(int m, int nc, const double *C, const double *B, int i, const nsm_minv *minv);
 
 /** y += e (+ e(t)) of a first-order linear relation (work: m). */
 int nsm_rel_first_order_offset(const nsm_relation *r, double t, double *y, double *work);

@@ -149,7 +149,12 @@ int nsm_cvode_advance(nsm_cvode *c, double tout)
         if (nsm_ed_root_shifts(s) != 0) return -1;
         memcpy(x, s->x, (size_t)2 * s->ntot * sizeof *x);
         int flag = CVodeReInit(c->mem, s->t, c->y);
-        if (flag < 0) { nsm_set_err(s->err, "CVodeReInit: %s", CVodeGetReturnFlagName(flag)); return -1; }
+        if (flag < 0) {
+            char *name = CVodeGetReturnFlagName(flag);   /* malloc'd by SUNDIALS */
+            nsm_set_err(s->err, "CVodeReInit: %s", name ? name : "failed");
+            free(name);
+            return -1;
+        }
         s->stats.reinits++;
         c->need_reinit = 0;
         c->got_steps = c->got_g = c->got_jac = 0;
@@ -160,7 +165,9 @@ int nsm_cvode_advance(nsm_cvode *c, double tout)
     if (flag < 0) {
         char why[NS_ERRMSG_LEN];
         snprintf(why, sizeof why, "%s", s->err);
-        nsm_set_err(s->err, "CVode failed at t = %.17g: %s %s", tret, CVodeGetReturnFlagName(flag), why);
+        char *name = CVodeGetReturnFlagName(flag);   /* malloc'd by SUNDIALS */
+        nsm_set_err(s->err, "CVode failed at t = %.17g: %s %s", tret, name ? name : "failed", why);
+        free(name);
         return -1;
     }
     s->t = tret;

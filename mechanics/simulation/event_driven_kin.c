@@ -194,7 +194,7 @@ static int lcp(nsm_ed *s, int k, const char *what)
         ns_result_init(&res);
         ns_status st = ns_solve(p, cur.solver, &cur.options, sol, &res);
         double *z = ns_solution_get(sol, "z"), *w = ns_solution_get(sol, "w");
-        int accept = z && w && st == NS_OK;
+        int accept = z && w && st == NS_OK, converged = accept;
         if (!accept && z && w && ns_status_is_outcome(st) && s->o.solve_hook) {
             nsm_solve_info info = { "event-driven", what, -1, s->t, p, &res, cur.solver, attempt };
             nsm_solve_settings next = cur;
@@ -210,6 +210,7 @@ static int lcp(nsm_ed *s, int k, const char *what)
             accept = res.error <= 1e3 * s->o.solver_options.tol;
         }
         if (accept) {
+            if (!converged) s->stats.lcp_nonconverged++;
             memcpy(s->z, z, (size_t)k * sizeof(double));
             memcpy(s->w, w, (size_t)k * sizeof(double));
             rc = 0;

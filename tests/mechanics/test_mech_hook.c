@@ -217,6 +217,18 @@ static void test_event_driven_hook(void **state)
     const double *l = nsm_ed_lambda(e, 0, 2);
     assert_non_null(l);
     assert_true(fabs(l[0] - NB * 9.81) < 1e-6);
+    assert_int_equal(nsm_ed_get_stats(e)->lcp_nonconverged, 0);   /* every retry converged */
+    nsm_ed_free(e);
+    /* no hook: a one-sweep PGS whose error is within 1e3·tol is accepted,
+     * and counted, not silent */
+    eo.solve_hook = NULL;
+    eo.solver_options.tol = 1e-2;
+    e = nsm_ed_new(m, &eo, err);
+    assert_non_null(e);
+    assert_int_equal(nsm_ed_run(e, NULL, NULL), NS_OK);
+    printf("event-driven, no hook, PGS 1 sweep at tol 1e-2: %ld LCPs accepted unconverged, %ld failures\n",
+           nsm_ed_get_stats(e)->lcp_nonconverged, nsm_ed_get_stats(e)->lcp_failures);
+    assert_true(nsm_ed_get_stats(e)->lcp_nonconverged > 0);
     nsm_ed_free(e);
     nsm_model_free(m);
 }

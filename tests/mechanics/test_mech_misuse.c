@@ -438,6 +438,12 @@ static int fint_nan(double t, int n, const double *q, const double *v, double *f
 static int fext_nan(double t, int n, double *out, void *u)
 { (void)n; (void)u; out[0] = t > 0.05 ? NAN : -1.0; return 0; }
 
+static int mass_nan(int n, const double *q, double *M, void *u)
+{ (void)n; (void)u; M[0] = q[0] < -0.01 ? NAN : 1.0; return 0; }
+static int fint_lin(double t, int n, const double *q, const double *v, double *f, void *u)
+{ (void)t; (void)n; (void)v; (void)u; f[0] = 1.0 + 0.0 * q[0]; return 0; }
+static int jac_nan(double t, int n, const double *q, const double *v, double *Jq, double *Jv, void *u)
+{ (void)n; (void)q; (void)v; (void)u; Jq[0] = t > 0.05 ? NAN : 0.0; Jv[0] = 0.0; return 0; }
 static int field_nan(double t, int n, const double *x, double *f, void *u)
 { (void)n; (void)u; f[0] = t > 0.05 ? NAN : -x[0]; return 0; }
 static int jac_zero(double t, int n, const double *x, double *J, void *u)
@@ -492,6 +498,22 @@ static void test_nan_force_named(void **state)
     nsm_ed_free(e);
 #endif
     nsm_model_free(m);
+    /* M(q) and a force Jacobian returning NaN are named too */
+    for (int c = 0; c < 2; c++) {
+        m = nsm_model_new();
+        nsm_lagrangian_fns fm = { .mass = c ? mass_one : mass_nan, .fint = fint_lin,
+                                  .jac_fint = c ? jac_nan : NULL };
+        nsm_model_add_ds(m, nsm_ds_lagrangian_new(1, &fm, &q0, &v0));
+        s = nsm_sim_new(m, &o, err);
+        assert_non_null(s);
+        assert_int_not_equal(nsm_sim_run(s, 1.0, NULL, NULL), NS_OK);
+        printf("%s\n", nsm_sim_error(s));
+        assert_non_null(strstr(nsm_sim_error(s), "system 0"));
+        assert_non_null(strstr(nsm_sim_error(s), c ? "jac" : "mass"));
+        assert_non_null(strstr(nsm_sim_error(s), "non-finite"));
+        nsm_sim_free(s);
+        nsm_model_free(m);
+    }
     /* first-order nonlinear system: f returns NaN */
     m = nsm_model_new();
     nsm_model_add_ds(m, nsm_ds_first_order_new(1, field_nan, jac_zero, NULL, &q0));

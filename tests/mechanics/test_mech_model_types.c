@@ -292,6 +292,8 @@ static int nl_g(double t, int nx, int m, const double *lam, double *r, double *B
     return 0;
 }
 
+static int b_down(double t, int n, double *out, void *u) { (void)t; (void)n; (void)u; out[0] = 0.0; out[1] = -1.0; return 0; }
+
 static void test_relative_degree(void **state)
 {
     (void)state;
@@ -351,6 +353,34 @@ static void test_relative_degree(void **state)
         }
         nsm_sim_free(s);
         nsm_model_free(m);
+    }
+    /* a first-order mass matrix enters: M ẋ = b + B λ, y = x1, with
+     * M = [1 −1; 0 1], B = (0, 1): C B = 0 but C M⁻¹ B = 1, so degree 1.
+     * ẋ = M⁻¹(b + Bλ) = (λ − 1)(1, 1) for b = (0, −1): x1 falls from 0.5 to
+     * 0 at t = 0.5, then λ = 1 holds it there and x2 stays at −0.5. */
+    {
+        nsm_model *mm = nsm_model_new();
+        double Z[4] = { 0, 0, 0, 0 }, Mx[4] = { 1, 0, -1, 1 }, xi[2] = { 0.5, 0 }, C[2] = { 1, 0 }, B[2] = { 0, 1 };
+        nsm_ds *d = nsm_ds_first_order_lti_new(2, Z, b_down, NULL, xi);
+        assert_int_equal(nsm_ds_set_mass(d, Mx), NS_OK);
+        nsm_model_add_ds(mm, d);
+        int law = nsm_model_add_law(mm, nsm_nslaw_complementarity_new(1));
+        int in = nsm_model_add_interaction(mm, nsm_relation_first_order_linear_new(1, 2, C, NULL, B, NULL), law, 0, -1);
+        nsm_sim_options o;
+        nsm_sim_options_default(&o);
+        o.h = 0.01;
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_sim *s = nsm_sim_new(mm, &o, err);
+        if (!s) fail_msg("%s", err);
+        assert_int_equal(nsm_sim_relative_degree(s, in), 1);
+        assert_int_equal(nsm_sim_run(s, 1.0, NULL, NULL), NS_OK);
+        const double *x = nsm_sim_x(s, 0), *lam = nsm_sim_lambda(s, in, 0);
+        printf("relative degree with a mass matrix: 1; at t = 1 x = (%.3g, %.17g), lambda = %.17g\n", x[0], x[1], lam[0]);
+        assert_true(fabs(x[0]) < 1e-12);
+        assert_true(fabs(x[1] + 0.5) < 1e-12);
+        assert_true(fabs(lam[0] - 1.0) < 1e-9);
+        nsm_sim_free(s);
+        nsm_model_free(mm);
     }
     /* Lagrangian: 2 */
     nsm_model *m = nsm_model_new();
