@@ -305,6 +305,13 @@ const nsm_sim_stats *nsm_sim_get_stats(const nsm_sim *s);
 /** Kinetic energy ½ vᵀ M v of a Lagrangian system (NAN otherwise). */
 double nsm_sim_kinetic_energy(nsm_sim *s, int ds);
 
+/** How the iteration matrix of system ds is factorised (ns_factor method
+ *  name: "dense-lu"; sparse systems "sparse-chol" (CHOLMOD, symmetric
+ *  positive definite) or "sparse-lu" (UMFPACK, otherwise)); NULL for a bad
+ *  handle or id, or while no factorisation exists (a system whose matrix
+ *  changes gets it at its first step). Borrowed, static. */
+const char *nsm_sim_factor_name(const nsm_sim *s, int ds);
+
 /** Last error message ("" if none). */
 const char *nsm_sim_error(const nsm_sim *s);
 

@@ -17,7 +17,9 @@
  *   Wp = I (Siconos' default, projection_metric 0) or the factorised
  *   iteration matrix W_j = (M + hθC + h²θ²K)⁻¹ (projection_metric 1: a
  *   mass-weighted, dimensionally consistent step).
- * Velocities are left as the velocity step gave them. Rows projected:
+ * Velocities are left as the velocity step gave them, and degrees of
+ * freedom with a prescribed velocity are not moved (Wp's rows and columns
+ * of those dofs are zero). Rows projected:
  * every row of an equality law; the activation rows (normal rows) of a
  * unilateral law on a Lagrangian relation. Relations with a D term
  * (compliant) and first-order interactions are not projected. λ of the
@@ -51,6 +53,14 @@ static int projected_rows(const nsm_sim *s, int i, int *eq)
 
 typedef struct prow { int inter, nrows, eq, start; } prow;
 
+/* Prescribed-velocity dofs (nsm_ds_set_boundary_condition) follow their
+ * imposed motion: the projection does not move them (rows of X, n × k). */
+static void zero_bc(const nsm_ds *ds, double *X, int k, int n)
+{
+    for (int b = 0; b < ds->nbc; b++)
+        for (int c = 0; c < k; c++) X[ds->bc_dof[b] + (size_t)c * n] = 0.0;
+}
+
 /* Largest violation (equality |y|, unilateral −y or |y|) over the set;
  * *run = 1 when some row is above its tolerance. */
 static double violation(const nsm_sim *s, const prow *P, int np, int *run)
@@ -71,30 +81,13 @@ static double violation(const nsm_sim *s, const prow *P, int np, int *run)
     return vmax;
 }
 
-ns_status nsm_projection_run(nsm_sim *s)
+/* The position problems of one step over the projected rows P (np
+ * interactions, nr rows, the neq equality rows first); pos maps an
+ * interaction to its index in P (−1: not projected). */
+static ns_status iterate(nsm_sim *s, prow *P, int np, int nr, int neq, const int *pos)
 {
     nsm_model *m = s->model;
     double t1 = s->t + s->h;
-    /* the set: the step's problem (Siconos' index set 1), or with
-     * projection_all every live interaction (index set 0) */
-    int nset = s->o.projection_all ? m->ninter_slots : s->nact;
-    if (nsm_grow((void **)&s->proj_rows, &s->cap_proj, nset + 1, sizeof(prow)) != 0) goto oom;
-    prow *P = s->proj_rows;
-    int np = 0, nr = 0, neq = 0;
-    /* equality rows first, then the complementarity rows */
-    for (int pass = 0; pass < 2; pass++)
-        for (int a = 0; a < nset; a++) {
-            int ia = s->o.projection_all ? a : s->act[a];
-            if (s->o.projection_all && !nsm_sim_idata(s, ia)) continue;   /* dead slot */
-            int eq = 0, k = projected_rows(s, ia, &eq);
-            if (k == 0 || eq != (pass == 0)) continue;
-            P[np].inter = ia; P[np].nrows = k; P[np].eq = eq; P[np].start = nr;
-            np++; nr += k;
-            if (eq) neq += k;
-        }
-    s->stats.projection_violation = 0.0;
-    if (np == 0) return NS_OK;
-    for (int a = 0; a < np; a++) memset(s->id[P[a].inter].lam0, 0, (size_t)P[a].nrows * sizeof(double));
     int maxn = 0;
     for (int j = 0; j < s->nd; j++) if (s->d[j].n > maxn) maxn = s->d[j].n;
     for (int it = 0; it < s->o.projection_max_iter; it++) {
@@ -113,7 +106,8 @@ ns_status nsm_projection_run(nsm_sim *s)
             const nsm_idata *da = &s->id[P[a].inter];
             for (int c = 0; c < P[a].nrows; c++) y[P[a].start + c] = da->y0[c];
         }
-        /* A_ab = Σ_{j shared} H_a^j Wp_j (H_b^j)ᵀ */
+        /* A_ab = Σ_{j shared} H_a^j Wp_j (H_b^j)ᵀ, over the interactions
+         * that share a system (the model's per-system lists) */
         for (int b = 0; b < np; b++) {
             const nsm_interaction *IB = &m->inter[P[b].inter];
             const nsm_idata *db = &s->id[P[b].inter];
@@ -122,7 +116,11 @@ ns_status nsm_projection_run(nsm_sim *s)
                 for (int c = 0; c < mb; c++)
                     for (int i = 0; i < n; i++) X[i + (size_t)c * n] = db->H[c + (size_t)(offb + i) * db->m];
                 if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, X, mb, n);
-                for (int a = 0; a < np; a++) {
+                zero_bc(m->ds[j], X, mb, n);
+                const nsm_intlist *lj = &m->ds_inter[j];
+                for (int t = 0; t < lj->n; t++) {
+                    int a = pos[lj->v[t]];
+                    if (a < 0) continue;
                     const nsm_interaction *IA = &m->inter[P[a].inter];
                     const nsm_idata *da = &s->id[P[a].inter];
                     for (int ka = 0; ka < IA->nds; ka++) {
@@ -182,6 +180,7 @@ ns_status nsm_projection_run(nsm_sim *s)
                     dq[i] = acc;
                 }
                 if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, dq, 1, n);
+                zero_bc(m->ds[j], dq, 1, n);
                 for (int i = 0; i < n; i++) s->d[j].q[i] += dq[i];
             }
         }
@@ -193,6 +192,42 @@ ns_status nsm_projection_run(nsm_sim *s)
     if (s->stats.projection_violation > s->stats.projection_violation_max)
         s->stats.projection_violation_max = s->stats.projection_violation;
     return NS_OK;
+oom:
+    nsm_set_err(s->err, "out of memory in the position projection");
+    return NS_NO_MEMORY;
+}
+
+ns_status nsm_projection_run(nsm_sim *s)
+{
+    nsm_model *m = s->model;
+    /* the set: the step's problem (Siconos' index set 1), or with
+     * projection_all every live interaction (index set 0) */
+    int nset = s->o.projection_all ? m->ninter_slots : s->nact;
+    if (nsm_grow((void **)&s->proj_rows, &s->cap_proj, nset + 1, sizeof(prow)) != 0) goto oom;
+    prow *P = s->proj_rows;
+    int np = 0, nr = 0, neq = 0;
+    /* equality rows first, then the complementarity rows */
+    for (int pass = 0; pass < 2; pass++)
+        for (int a = 0; a < nset; a++) {
+            int ia = s->o.projection_all ? a : s->act[a];
+            if (s->o.projection_all && !nsm_sim_idata(s, ia)) continue;   /* dead slot */
+            int eq = 0, k = projected_rows(s, ia, &eq);
+            if (k == 0 || eq != (pass == 0)) continue;
+            P[np].inter = ia; P[np].nrows = k; P[np].eq = eq; P[np].start = nr;
+            np++; nr += k;
+            if (eq) neq += k;
+        }
+    s->stats.projection_violation = 0.0;
+    if (np == 0) return NS_OK;
+    /* pos[interaction] = its index in P, −1 when not projected */
+    int *pos = malloc((size_t)m->ninter_slots * sizeof *pos);
+    if (!pos) goto oom;
+    for (int i = 0; i < m->ninter_slots; i++) pos[i] = -1;
+    for (int a = 0; a < np; a++) pos[P[a].inter] = a;
+    for (int a = 0; a < np; a++) memset(s->id[P[a].inter].lam0, 0, (size_t)P[a].nrows * sizeof(double));
+    ns_status st = iterate(s, P, np, nr, neq, pos);
+    free(pos);
+    return st;
 oom:
     nsm_set_err(s->err, "out of memory in the position projection");
     return NS_NO_MEMORY;

@@ -584,3 +584,9 @@ double nsm_sim_kinetic_energy(nsm_sim *s, int j)
         for (int i = 0; i < n; i++) e += d->v[i] * M[i + (size_t)c * n] * d->v[c];
     return 0.5 * e;
 }
+
+const char *nsm_sim_factor_name(const nsm_sim *s, int j)
+{
+    if (!s || j < 0 || j >= s->nd || !s->d[j].F_W) return NULL;
+    return ns_factor_method_name(ns_factor_get_method(s->d[j].F_W));
+}

@@ -1,7 +1,8 @@
 /* io_dat_problem.c — the problem layouts of the .dat files
  * (docs/formats.md §3): LCP, relay, AVI and equality (n, M, q[, lb, ub]),
  * MLCP (M form and/or ABCD form), FC2D/FC3D (d, nc, M, q, mu),
- * GFC2D/GFC3D (d, nc, M, H, q, b, mu), GMP (SBM M, q, types and mu).
+ * GFC2D/GFC3D (d, nc, M, H, q, b, mu), GMP (SBM M, q, types, mu of FC3D
+ * and FC2D blocks, lb and ub of relay blocks: docs/formats-extensions.md §5).
  * Readers return a structurally consistent problem or nothing; writers
  * print the same layouts with %.17g values (exact round trip). */
 #include "io/io_dat.h"
@@ -461,7 +462,7 @@ ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
     (void)kind;   /* the layout names its kind itself */
     ns_matrix *M = NULL;
-    double *q = NULL, *mu = NULL;
+    double *q = NULL, *mu = NULL, *lb = NULL, *ub = NULL;
     int *type = NULL;
     ns_int nptr;
     ns_status st = ns_dat_read_matrix(lx, "M", &M, &nptr);
@@ -498,13 +499,38 @@ ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out)
             snprintf(f, sizeof f, "mu[%d]", r);
             if ((st = ns_lex_real(lx, f, &mu[r]))) goto done;
         }
+        if (t == NS_GMP_RELAY) {   /* the block's lb then ub: our extension */
+            if (!lb) {
+                lb = ns_malloc((size_t)M->rows + 1, sizeof *lb);
+                ub = ns_malloc((size_t)M->rows + 1, sizeof *ub);
+                if (!lb || !ub) { st = oom(lx, "gmp"); goto done; }
+                for (ns_int i = 0; i < M->rows; i++) { lb[i] = -INFINITY; ub[i] = INFINITY; }
+            }
+            ns_int r0 = M->block.row_start[r], r1 = M->block.row_start[r + 1];
+            for (int upper = 0; upper < 2; upper++)
+                for (ns_int i = r0; i < r1; i++) {
+                    snprintf(f, sizeof f, "%s[%d]", upper ? "ub" : "lb", i);
+                    if ((st = read_bound(lx, f, upper, upper ? &ub[i] : &lb[i]))) goto done;
+                }
+            for (ns_int i = r0; i < r1; i++)
+                if (lb[i] > ub[i]) {
+                    snprintf(f, sizeof f, "ub[%d]", i);
+                    st = ns_lex_fail(lx, f, "lb[%d] = %.17g > ub[%d] = %.17g: the box is empty",
+                                     i, lb[i], i, ub[i]);
+                    goto done;
+                }
+        }
     }
-    *out = ns_problem_from_gmp(ns_gmp_new(M, q, type, mu));
+    ns_gmp *g = ns_gmp_new(M, q, type, mu);
     M = NULL;
+    if (!g) { st = oom(lx, "gmp"); goto done; }
+    g->lb = lb; g->ub = ub;
+    lb = ub = NULL;
+    *out = ns_problem_from_gmp(g);
     if (!*out) st = oom(lx, "gmp");
 done:
     ns_matrix_free(M);
-    free(q); free(type); free(mu);
+    free(q); free(type); free(mu); free(lb); free(ub);
     return st;
 }
 
@@ -736,8 +762,15 @@ static ns_status write_gmp(FILE *f, const ns_gmp *p, char *err)
                            r, p->type[r]);
         if ((p->type[r] == NS_GMP_FC3D || p->type[r] == NS_GMP_FC2D) && (!p->mu || !isfinite(p->mu[r])))
             return ns_fail(err, NS_BAD_INPUT, "gmp: mu[%d]: missing or not finite", r);
-        if (p->type[r] == NS_GMP_RELAY)
-            return ns_fail(err, NS_UNSUPPORTED, "gmp: block %d: relay blocks have no file layout (bounds)", r);
+        if (p->type[r] == NS_GMP_RELAY) {
+            if (!p->lb || !p->ub)
+                return ns_fail(err, NS_BAD_INPUT, "gmp: block %d: relay block without bounds lb/ub", r);
+            for (ns_int i = p->M->block.row_start[r]; i < p->M->block.row_start[r + 1]; i++)
+                if (isnan(p->lb[i]) || isnan(p->ub[i]) || p->lb[i] > p->ub[i] ||
+                    p->lb[i] == INFINITY || p->ub[i] == -INFINITY)
+                    return ns_fail(err, NS_BAD_INPUT, "gmp: bounds of row %d: lb = %g, ub = %g", i,
+                                   p->lb[i], p->ub[i]);
+        }
     }
     if ((st = ns_dat_write_matrix(f, p->M, "M", err))) return st;
     ns_dat_write_values(f, p->q, (size_t)p->M->cols, "\n");
@@ -745,6 +778,17 @@ static ns_status write_gmp(FILE *f, const ns_gmp *p, char *err)
     for (ns_int r = 0; r < p->nblocks; r++) {
         fprintf(f, "%d\n", p->type[r]);
         if (p->type[r] == NS_GMP_FC3D || p->type[r] == NS_GMP_FC2D) fprintf(f, "%.17g\n", p->mu[r]);
+        if (p->type[r] == NS_GMP_RELAY) {   /* lb then ub of the block's rows (our extension) */
+            ns_int r0 = p->M->block.row_start[r], r1 = p->M->block.row_start[r + 1];
+            for (int upper = 0; upper < 2; upper++) {
+                const double *x = upper ? p->ub : p->lb;
+                for (ns_int i = r0; i < r1; i++) {
+                    if (isinf(x[i])) fputs(x[i] > 0 ? "inf" : "-inf", f);
+                    else fprintf(f, "%.17g", x[i]);
+                    fputc(i + 1 < r1 ? ' ' : '\n', f);
+                }
+            }
+        }
     }
     return NS_OK;
 }

@@ -20,7 +20,9 @@
  *    to 1e-12 (Siconos' own check is 1e-12 absolute).
  * 4. Mass-weighted metric on two masses joined by a rod: the projection
  *    moves the light mass more (Δq ∝ M⁻¹ Hᵀ λ), and the centre of mass
- *    does not move. */
+ *    does not move.
+ * 5. A dof with a prescribed velocity is not moved by the projection (a
+ *    bead on a wire y = x³, x driven). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -338,6 +340,54 @@ static void test_mass_metric(void **state)
     nsm_model_free(m);
 }
 
+/* A bead on the wire y = x³ (equality, h = y − x³), gravity, its
+ * x driven at the prescribed velocity 0.5 (nsm_ds_set_boundary_condition):
+ * x(t) = 0.5 t exactly (θ rule with v_x = 0.5 at both ends), and the
+ * projection must put y back on x³ by moving y only — H = (−3x², 1) would
+ * move x too if the prescribed dof were not held (both metrics). */
+static int wire_h(double t, int nq, const double *Q, int m, double *out, void *u)
+{ (void)t; (void)nq; (void)m; (void)u; out[0] = Q[1] - Q[0] * Q[0] * Q[0]; return 0; }
+static int wire_jac(double t, int nq, const double *Q, int m, double *H, void *u)
+{ (void)t; (void)nq; (void)m; (void)u; H[0] = -3 * Q[0] * Q[0]; H[1] = 1; return 0; }
+
+static void wire(int metric)
+{
+    double M[4] = { 1, 0, 0, 1 }, q0[2] = { 0, 0 }, v0[2] = { 0.5, 0 }, f[2] = { 0, -G }, vx = 0.5;
+    int dof = 0;
+    nsm_model *m = nsm_model_new();
+    nsm_ds *ds = nsm_ds_lagrangian_lti_new(2, M, q0, v0);
+    assert_int_equal(nsm_ds_set_fext_constant(ds, f), NS_OK);
+    assert_int_equal(nsm_ds_set_boundary_condition(ds, 1, &dof, &vx, NULL, NULL), NS_OK);
+    int d = nsm_model_add_ds(m, ds);
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(1));
+    assert_true(nsm_model_add_interaction(m, nsm_relation_scleronomous_new(1, 2, wire_h, wire_jac, NULL), law, d, -1) >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    o.projection = NSM_PROJECTION_DIRECT;
+    o.projection_metric = metric;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("%s", err);
+    double wx = 0, wy = 0;
+    for (int k = 0; k < 2000; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        const double *q = nsm_sim_q(s, d);
+        wx = fmax(wx, fabs(q[0] - 0.5 * nsm_sim_time(s)));
+        wy = fmax(wy, fabs(q[1] - q[0] * q[0] * q[0]));
+        assert_true(nsm_sim_v(s, d)[0] == 0.5);
+    }
+    print_message("wire y = x^3, x driven (metric %d), 2000 steps: |x - 0.5 t| <= %.3g, |y - x^3| <= %.3g, %ld projections\n",
+                  metric, wx, wy, nsm_sim_get_stats(s)->projection_iterations);
+    assert_true(nsm_sim_get_stats(s)->projection_iterations > 100);
+    assert_true(wx <= 1e-13);
+    assert_true(wy <= 1e-10);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_prescribed_dof(void **state) { (void)state; wire(0); wire(1); }
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -349,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_ball_combined),
         cmocka_unit_test(test_ball_without),
         cmocka_unit_test(test_mass_metric),
+        cmocka_unit_test(test_prescribed_dof),
         cmocka_unit_test(test_hysteresis),
         cmocka_unit_test(test_hysteresis_inverted),
         cmocka_unit_test(test_siconos_direct),

@@ -77,6 +77,7 @@ static void test_dumps_solve(void **state)
     assert_non_null(D);
     struct dirent *e;
     long files = 0, mixed = 0;
+    double worst = 0;
     while ((e = readdir(D))) {
         if (!strstr(e->d_name, ".dat")) continue;
         files++;
@@ -94,9 +95,15 @@ static void test_dumps_solve(void **state)
         char *fc = strstr(out, "\"fc2d\": "), *eq = strstr(out, "\"equality\": ");
         assert_non_null(fc); assert_non_null(eq);
         if (atoi(fc + 8) > 0 && atoi(eq + 12) > 0) mixed++;
+        char *er = strstr(out, "\"error\": ");
+        assert_non_null(er);
+        double e1 = atof(er + 9);
+        assert_true(e1 <= 1e-8);
+        if (e1 > worst) worst = e1;
     }
     closedir(D);
-    print_message("slider-crank: %ld GMP dumps solved by nsolve at 1e-8, %ld mixing equality and fc2d blocks\n", files, mixed);
+    print_message("slider-crank: %ld GMP dumps solved by nsolve at 1e-8 (worst error %.3g), %ld mixing equality and fc2d blocks\n",
+                  files, worst, mixed);
     assert_int_equal(files, 300);
     assert_true(mixed > 0);
 }

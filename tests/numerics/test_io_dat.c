@@ -141,6 +141,8 @@ static void expect_matrix_fail(const char *text, const char *frag1, const char *
     expect_msg(st, NS_BAD_INPUT, err, frag1, frag2);
 }
 
+static void replace_once(char *buf, size_t cap, const char *text, const char *from, const char *to);
+
 /* Writes p to a temporary file and reads it back. */
 static ns_problem *round_trip(const ns_problem *p, ns_kind kind)
 {
@@ -407,6 +409,69 @@ static void test_gmp_example(void **state)
     ns_problem *q = round_trip(p, NS_KIND_GMP);
     assert_memory_equal(q->u.gmp->M->block.x, g->M->block.x, 14 * sizeof(double));
     ns_problem_free(q);
+    ns_problem_free(p);
+}
+
+/* Our GMP extensions (formats-extensions.md §5): μ of an FC2D block and the
+ * bounds of a relay block are written and read back exactly; a relay block
+ * without bounds is refused by the writer; inverted bounds by the reader. */
+static void test_gmp_relay_and_fc2d_round_trip(void **state)
+{
+    (void)state;
+    /* blocks: equality (row 0), relay (rows 1-2), FC2D (rows 3-4) */
+    double D[25] = { 0 };
+    for (int i = 0; i < 5; i++) D[i + 5 * i] = 2.0 + i;
+    D[0 + 5 * 1] = D[1 + 5 * 0] = 0.5;
+    D[3 + 5 * 1] = D[1 + 5 * 3] = -0.25;
+    ns_matrix *A = ns_matrix_dense_new(5, 5);
+    assert_non_null(A);
+    memcpy(A->dense, D, sizeof D);
+    ns_int rs[4] = { 0, 1, 3, 5 };
+    ns_matrix *B = ns_matrix_to_block(A, 3, rs, 3, rs);
+    ns_matrix_free(A);
+    assert_non_null(B);
+    double q[5] = { -1, 0.5, -3, -1, 0.2 }, mu[3] = { NAN, NAN, 0.3 };
+    int type[3] = { NS_GMP_EQUALITY, NS_GMP_RELAY, NS_GMP_FC2D };
+    ns_gmp *g = ns_gmp_new(B, q, type, mu);
+    assert_non_null(g);
+    ns_problem *p = ns_problem_from_gmp(g);
+    assert_non_null(p);
+    char tmp[4096], err[NS_ERRMSG_LEN] = "";
+    ns_test_tmpname(tmp, sizeof tmp, ".dat");
+    /* no bounds yet: refused with a reason */
+    expect_msg(ns_problem_write(tmp, p, NS_FORMAT_DAT, err), NS_BAD_INPUT, err, "relay", "bounds");
+    g->lb = malloc(5 * sizeof *g->lb);
+    g->ub = malloc(5 * sizeof *g->ub);
+    assert_true(g->lb && g->ub);
+    for (int i = 0; i < 5; i++) { g->lb[i] = -INFINITY; g->ub[i] = INFINITY; }
+    g->lb[1] = -1.0 / 3.0; g->ub[1] = INFINITY;   /* open above */
+    g->lb[2] = -2.0;       g->ub[2] = 0.1;
+    ns_problem *r = round_trip(p, NS_KIND_GMP);
+    const ns_gmp *h = r->u.gmp;
+    assert_int_equal(h->nblocks, 3);
+    for (int b = 0; b < 3; b++) assert_int_equal(h->type[b], type[b]);
+    assert_true(h->mu[2] == 0.3);
+    assert_non_null(h->lb);
+    assert_non_null(h->ub);
+    assert_true(h->lb[1] == -1.0 / 3.0 && h->ub[1] == INFINITY);
+    assert_true(h->lb[2] == -2.0 && h->ub[2] == 0.1);
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j < 5; j++) assert_true(entry(h->M, i, j) == entry(g->M, i, j));
+    /* the file text: the relay block's bounds follow its type line */
+    assert_int_equal(ns_problem_write(tmp, p, NS_FORMAT_DAT, err), NS_OK);
+    FILE *f = fopen(tmp, "r");
+    assert_non_null(f);
+    static char text[8192];
+    size_t k = fread(text, 1, sizeof text - 1, f);
+    text[k] = 0;
+    fclose(f);
+    remove(tmp);
+    assert_non_null(strstr(text, "\n2\n9\n-0.33333333333333331 -2\ninf 0.10000000000000001\n3\n0.29999999999999999\n"));
+    /* inverted bounds in a file: the reader names the field */
+    char bad[8192];
+    replace_once(bad, sizeof bad, text, "inf 0.10000000000000001", "inf -5");
+    expect_problem_fail(bad, NS_KIND_GMP, "ub[2]", "empty");
+    ns_problem_free(r);
     ns_problem_free(p);
 }
 
@@ -815,6 +880,7 @@ int main(void)
         cmocka_unit_test(test_fc3d_example),
         cmocka_unit_test(test_gfc3d_example),
         cmocka_unit_test(test_gmp_example),
+        cmocka_unit_test(test_gmp_relay_and_fc2d_round_trip),
         cmocka_unit_test(test_matrix_write_round_trip),
         cmocka_unit_test(test_exact_round_trip_of_awkward_values),
         cmocka_unit_test(test_writer_refuses_nonfinite),
