@@ -110,12 +110,19 @@ typedef struct nsm_ed_options {
     const char *solver;      /* LCP solver for ≥ 2 rows (NULL = "lemke") */
     ns_options solver_options;
     long history;            /* past events kept (default 4096; older dropped) */
+    int accept_nonconverged; /* an impact or acceleration LCP that does not
+                                converge: 0 (default) fails it — the run
+                                stops with a message naming the time, the
+                                problem, the solver and its error (an
+                                acceleration LCP first lets CVODE retry with
+                                a smaller step); 1 accepts it, counted in
+                                stats.lcp_nonconverged. As
+                                nsm_sim_options.accept_nonconverged; a hook
+                                decides first. */
     nsm_solve_hook_fn solve_hook; void *solve_hook_user; /* called when an
                                 impact or acceleration LCP does not converge
-                                (as nsm_sim_options.solve_hook); without it
-                                such an LCP is accepted when its error is
-                                ≤ 1e3·tol (counted in
-                                stats.lcp_nonconverged), otherwise it fails */
+                                (as nsm_sim_options.solve_hook): retry with
+                                other settings, accept or stop */
     ns_log_fn log; void *log_user; /* messages (NULL = silent) */
 } nsm_ed_options;
 

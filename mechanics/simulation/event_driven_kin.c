@@ -206,8 +206,8 @@ static int lcp(nsm_ed *s, int k, const char *what)
                 continue;
             }
             accept = act == NSM_HOOK_ACCEPT;
-        } else if (!accept && z && w) {
-            accept = res.error <= 1e3 * s->o.solver_options.tol;
+        } else if (!accept && z && w && ns_status_is_outcome(st)) {
+            accept = s->o.accept_nonconverged != 0;
         }
         if (accept) {
             if (!converged) s->stats.lcp_nonconverged++;
@@ -215,8 +215,11 @@ static int lcp(nsm_ed *s, int k, const char *what)
             memcpy(s->w, w, (size_t)k * sizeof(double));
             rc = 0;
         } else {
-            nsm_set_err(s->err, "t = %.17g: %s LCP (%d rows) not solved by '%s': %s, error %g %s", s->t, what, k,
-                        cur.solver ? cur.solver : "default", ns_status_name(st), res.error, res.message);
+            nsm_set_err(s->err, "t = %.17g: %s LCP (%d rows) not solved by '%s': %s, error %g (tol %g)%s%s%s", s->t,
+                        what, k, cur.solver ? cur.solver : "default", ns_status_name(st), res.error,
+                        cur.options.tol, res.message[0] ? " " : "", res.message,
+                        s->o.solve_hook || !ns_status_is_outcome(st) ? ""
+                                                                     : " (accept_nonconverged = 1 accepts it)");
         }
         break;
     }

@@ -219,14 +219,26 @@ static void test_event_driven_hook(void **state)
     assert_true(fabs(l[0] - NB * 9.81) < 1e-6);
     assert_int_equal(nsm_ed_get_stats(e)->lcp_nonconverged, 0);   /* every retry converged */
     nsm_ed_free(e);
-    /* no hook: a one-sweep PGS whose error is within 1e3·tol is accepted,
-     * and counted, not silent */
+    /* no hook, by default: the unconverged LCP stops the run, and the
+     * message names the problem, the solver and its error */
     eo.solve_hook = NULL;
-    eo.solver_options.tol = 1e-2;
+    e = nsm_ed_new(m, &eo, err);
+    assert_non_null(e);
+    assert_int_not_equal(nsm_ed_run(e, NULL, NULL), NS_OK);
+    printf("event-driven, no hook, PGS 1 sweep: %s\n", nsm_ed_error(e));
+    assert_non_null(strstr(nsm_ed_error(e), "LCP"));
+    assert_non_null(strstr(nsm_ed_error(e), "'pgs'"));
+    assert_non_null(strstr(nsm_ed_error(e), "accept_nonconverged"));
+    assert_int_equal(nsm_ed_get_stats(e)->lcp_nonconverged, 0);
+    assert_true(nsm_ed_get_stats(e)->lcp_failures > 0);
+    nsm_ed_free(e);
+    /* accept_nonconverged = 1: such LCPs are accepted, and counted, not
+     * silent */
+    eo.accept_nonconverged = 1;
     e = nsm_ed_new(m, &eo, err);
     assert_non_null(e);
     assert_int_equal(nsm_ed_run(e, NULL, NULL), NS_OK);
-    printf("event-driven, no hook, PGS 1 sweep at tol 1e-2: %ld LCPs accepted unconverged, %ld failures\n",
+    printf("event-driven, no hook, accept_nonconverged, PGS 1 sweep: %ld LCPs accepted unconverged, %ld failures\n",
            nsm_ed_get_stats(e)->lcp_nonconverged, nsm_ed_get_stats(e)->lcp_failures);
     assert_true(nsm_ed_get_stats(e)->lcp_nonconverged > 0);
     nsm_ed_free(e);
