@@ -41,6 +41,13 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
         memcpy(z, z0, N * sizeof(double));
         ns_status st = chain[k](p, z, w, &ok, &r);
         total_it += r.iterations;
+        if (k == 0 && st == NS_CONVERGED && r.error <= o->tol) {
+            /* lemke's error is ns_mlcp_error of the z (and w) it returns:
+             * the common case costs what lemke costs */
+            *res = r;
+            free(z0); free(zb);
+            return st;
+        }
         double e = ns_mlcp_error(p, z, w);
         if (e < best || (st == NS_NO_SOLUTION && k == 2)) {
             best = e; best_st = st; best_res = r;
