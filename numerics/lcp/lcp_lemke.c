@@ -246,12 +246,13 @@ ns_status ns_lemke_mixed_dense(ns_int n, const double *M, const double *q,
 /* One pivot of the tableau on (row r, entering column with B⁻¹a = c):
  * B⁻¹ ← B⁻¹ − u vᵀ, u = (c − e_r)/c_r, x likewise; clamp: basic values of
  * sign-constrained rows that rounding left below 0 are set to 0. */
-static void pivot(ns_int n, ns_int r, ns_int entering, const double *c, double *u,
-                  double *binv, unsigned char *unit, ns_int *D, ns_int *nd, double *x,
+static void pivot(ns_int n, ns_int r, ns_int entering, const double *restrict c,
+                  double *restrict u, double *restrict binv, unsigned char *unit, ns_int *D,
+                  ns_int *nd, double *restrict x,
                   ns_int *basis, ns_int *pos, const unsigned char *eq, int clamp)
 {
-    double cr = c[r];
-    for (ns_int i = 0; i < n; i++) u[i] = c[i] / cr;
+    double cr = c[r], rc = 1.0 / cr;
+    for (ns_int i = 0; i < n; i++) u[i] = c[i] * rc;
     u[r] = (cr - 1.0) / cr;
     for (ns_int t = 0; t < *nd; t++) {
         ns_int k = D[t];
@@ -270,8 +271,12 @@ static void pivot(ns_int n, ns_int r, ns_int entering, const double *c, double *
     double xr = x[r];
     for (ns_int i = 0; i < n; i++) x[i] -= xr * u[i];
     x[r] = xr / cr;
-    if (clamp)
+    if (clamp && !eq) {   /* branch-free: x[r] ≥ 0 here anyway */
+        for (ns_int i = 0; i < n; i++) x[i] = x[i] < 0.0 ? 0.0 : x[i];
+        x[r] = xr / cr;
+    } else if (clamp) {
         for (ns_int i = 0; i < n; i++) if (x[i] < 0.0 && i != r && !IS_FREE(i)) x[i] = 0.0;
+    }
     ns_int leaving = basis[r];
     basis[r] = entering;
     pos[entering] = r;
@@ -281,8 +286,9 @@ static void pivot(ns_int n, ns_int r, ns_int entering, const double *c, double *
 /* c = B⁻¹ a for the entering column: a = −d (z0), −M_{:,j} (z_j) or e_k
  * (w_k, whose B⁻¹ column is stored since w_k left the basis). */
 static void entering_column(ns_int n, const double *M, const double *d, const unsigned char *eq,
-                            ns_int entering, const double *binv, const unsigned char *unit,
-                            const ns_int *D, ns_int nd, double *c)
+                            ns_int entering, const double *restrict binv,
+                            const unsigned char *unit, const ns_int *D, ns_int nd,
+                            double *restrict c)
 {
     const ns_int Z0 = 2 * n;
     if (entering == Z0 || entering >= n) {
@@ -384,7 +390,8 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
             for (ns_int i = 0; i < n; i++) c[i] = -c[i];
         } else {
             double eps = 1e-12 * cmax;
-            for (ns_int i = 0; i < n; i++) if (c[i] > eps && !IS_FREE(i)) cand[nc++] = i;
+            if (!eq) { for (ns_int i = 0; i < n; i++) if (c[i] > eps) cand[nc++] = i; }
+            else for (ns_int i = 0; i < n; i++) if (c[i] > eps && !IS_FREE(i)) cand[nc++] = i;
             if (nc == 0) {          /* secondary ray */
                 if (ray && !eq && (*ray = ns_malloc(un + 1, sizeof(double)))) {
                     /* direction: the entering variable +1, the basic ones −c */
@@ -404,7 +411,8 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
         ns_int leaving = basis[r];
         pivot(n, r, entering, c, u, binv, unit, D, &nd, x, basis, pos, eq, 1);
         res->iterations = it + 1;
-        ns_log(o, 2, "lemke: pivot %d row %d, z0 = %g", it + 1, (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
+        if (o->verbosity >= 2)   /* a call per pivot counts on small problems */
+            ns_log(o, 2, "lemke: pivot %d row %d, z0 = %g", it + 1, (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
         if (leaving == Z0) { st = NS_CONVERGED; break; }
         entering = leaving < n ? leaving + n : leaving - n;
     }
