@@ -55,14 +55,17 @@
  * on a tie of the first component. */
 static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
                         const unsigned char *unit, const double *c, ns_int *cand, ns_int nc, ns_int row0,
-                        const unsigned char *eq)
+                        const unsigned char *eq, double qs)
 {
     double best = INFINITY;
     for (ns_int t = 0; t < nc; t++) {
         double r = x[cand[t]] / c[cand[t]];
         if (r < best) best = r;
     }
-    double tol = 1e-12 * (1.0 + fabs(best));
+    /* ties of the first component: relative to the data's scale qs =
+     * max |q_i| (not 1): LCP(M, αq) pivots as LCP(M, q) does, and a tiny q
+     * (1e-15, a resting contact) is not all "tied" */
+    double tol = 1e-12 * (qs + fabs(best));
     ns_int m = 0;
     for (ns_int t = 0; t < nc; t++)
         if (x[cand[t]] / c[cand[t]] <= best + tol) cand[m++] = cand[t];
@@ -202,7 +205,7 @@ static int tableau_refine(ns_int n, const double *M, const double *q, const doub
     for (ns_int i = 0; i < n; i++) xmax = fmax(xmax, fabs(x[i]));
     for (ns_int i = 0; i < n; i++) {
         if (x[i] >= 0.0 || IS_FREE(i)) continue;
-        if (x[i] < -1e-12 * (1.0 + xmax) || x[i] != x[i]) {
+        if (x[i] < -1e-12 * xmax || x[i] != x[i]) {
             memcpy(x, xs, (size_t)n * sizeof(double));
             return 0;
         }
@@ -374,6 +377,8 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
 
     const ns_int Z0 = 2 * n;
     ns_int entering = Z0;
+    double qs = 0.0;
+    for (ns_int i = 0; i < n; i++) qs = fmax(qs, fabs(x[i]));
     double t0 = ns_now();
     for (int it = 0;; it++) {
         if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
@@ -386,7 +391,7 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
         if (it == 0) {
             for (ns_int i = 0; i < n; i++) { c[i] = -c[i]; if (!IS_FREE(i)) cand[nc++] = i; }
             /* ratio x_i / c_i with c = d: lexicographic min of (q_i, e_i) */
-            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1, eq);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1, eq, qs);
             for (ns_int i = 0; i < n; i++) c[i] = -c[i];
         } else {
             double eps = 1e-12 * cmax;
@@ -406,7 +411,7 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
                              entering < n ? "w" : "z", (int)(entering % n));
                 break;
             }
-            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0], eq);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0], eq, qs);
         }
         ns_int leaving = basis[r];
         pivot(n, r, entering, c, u, binv, unit, D, &nd, x, basis, pos, eq, 1);
