@@ -321,15 +321,17 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
     res->iterations = 0;
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
     size_t nn = (size_t)n * (size_t)n, un = (size_t)n;
-    /* three blocks (setup cost matters on small problems) */
-    double *dbl = ns_malloc(2 * nn + 6 * un, sizeof(double));
+    /* three blocks (setup cost matters on small problems); the LU polish's
+     * n² work array only when it runs (most solves end at the tableau's
+     * refinement: half the memory, and on large n half the page faults) */
+    double *dbl = ns_malloc(nn + 5 * un, sizeof(double));
     ns_int *ints = ns_malloc(5 * un + 1, sizeof(ns_int));
     lapack_int *piv = ns_malloc(un, sizeof(lapack_int) + 1);
     if (!dbl || !ints || !piv) {
         free(dbl); free(ints); free(piv);
         return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
     }
-    double *binv = dbl, *work = dbl + nn, *x = work + nn + un, *c = x + un,
+    double *binv = dbl, *x = dbl + nn, *c = x + un,
            *u = c + un, *zp = u + un, *wp = zp + un;
     ns_int *basis = ints, *pos = ints + un, *cand = pos + 2 * un + 1, *D = cand + un;
     unsigned char *unit = (unsigned char *)(piv + un);
@@ -438,7 +440,8 @@ refine:;
     if (eq) lu_ok = 1;
     if (!lu_ok && ((st == NS_CONVERGED && res->error > 0.0) || res->error > o->tol)) {
         ns_int *J = cand;
-        if (polish(n, M, q, basis, zp, work, piv, J, err, ctx, u, c) == 0) {
+        double *work = ns_malloc(nn + un, sizeof(double));
+        if (work && polish(n, M, q, basis, zp, work, piv, J, err, ctx, u, c) == 0) {
             double e2 = err(ctx, zp, wp);
             if (e2 < res->error) {
                 memcpy(z, zp, (size_t)n * sizeof(double));
@@ -447,6 +450,7 @@ refine:;
                 lu_ok = 1;
             }
         }
+        free(work);
     }
     /* a singular M_JJ (degenerate or non-unique solutions) defeats the LU:
      * then least squares on the final active set, degenerate rows (z_i
