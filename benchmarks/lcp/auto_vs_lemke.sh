@@ -3,9 +3,12 @@
 # one process, on the shared LCP, MLCP and relay files and on data/lcp
 # (issue 15, acceptance: auto ≤ 1.2 × lemke where lemke solves the file).
 #   benchmarks/lcp/auto_vs_lemke.sh [BUILD_DIR] [DATA_DIR]
-# Prints a markdown table; times are the minimum over 9 interleaved rounds,
-# each round repeating a solve until >= 20 ms have passed. Run it under nice on
-# the shared machine and compare ratios of one run.
+# Prints a markdown table; times are the minimum over 41 interleaved rounds,
+# each round repeating a solve until >= 2 ms have passed (short rounds: on a
+# loaded machine the best of many short ones ran unpreempted; 9 rounds of
+# 20 ms gave ratios from 0.7 to 1.8 on identical instruction counts). Run it
+# under nice on the shared machine and compare ratios of one run; the
+# callgrind instruction counts below are the noise-free comparison.
 set -eu
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,8 +17,8 @@ data=${2:-$here/../../../shared/data}
 bin=$build/bin/bench_lcp_auto
 [ -x "$bin" ] || { echo "no $bin (build the project first)" >&2; exit 1; }
 files="$data/lcp/*.dat $data/mlcp/*.dat $data/relay/*.dat $here/../../data/lcp/*.dat"
-echo "== time per solve (s), minimum of 9 interleaved rounds"
-"$bin" $files
+echo "== time per solve (s), minimum of 41 interleaved rounds of >= 2 ms"
+"$bin" --min-ms 2 --rounds 41 $files
 command -v valgrind >/dev/null || exit 0
 # Instructions per solve inside ns_solve (callgrind), immune to the noise of
 # a shared machine: 50 solves each (after one uncounted by the warm caches).

@@ -195,25 +195,30 @@ static void set_cert(ns_result *res, double *y, ns_int n, const char *source)
 ns_status ns_lcp_auto(const ns_lcp *p, double *z, double *w, const ns_options *o,
                       ns_result *res)
 {
-    double *M = ns_dense_copy(p->M), *y = NULL;
-    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
+    /* the kernels only read M: a dense one is used in place */
+    double *Mc = p->M->storage == NS_DENSE ? NULL : ns_dense_copy(p->M), *y = NULL;
+    if (!Mc && p->M->storage != NS_DENSE)
+        return ns_fail(res->message, NS_NO_MEMORY, "lcp auto: out of memory");
+    const double *M = Mc ? Mc : p->M->dense;
     ns_status st = ns_lcp_auto_dense(p->n, M, p->q, z, w, o, lcp_err, p, res, &y);
     if (st == NS_NO_SOLUTION) { set_cert(res, y, p->n, "lcp auto"); y = NULL; }
-    free(M); free(y);
+    free(Mc); free(y);
     return st;
 }
 
 ns_status ns_lcp_lemke(const ns_lcp *p, double *z, double *w,
                        const ns_options *o, ns_result *res)
 {
-    double *M = ns_dense_copy(p->M), *ray = NULL;
-    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
+    double *Mc = p->M->storage == NS_DENSE ? NULL : ns_dense_copy(p->M), *ray = NULL;
+    if (!Mc && p->M->storage != NS_DENSE)
+        return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
+    const double *M = Mc ? Mc : p->M->dense;
     ns_status st = ns_lemke_dense_ex(p->n, M, p->q, NULL, z, w, o, lcp_err, p, res, &ray);
     if (st == NS_NO_SOLUTION && ray) {
         for (ns_int i = 0; i < p->n; i++) if (ray[i] < 0) ray[i] = 0.0;
         set_cert(res, ray, p->n, "lemke secondary ray");
         ray = NULL;
     }
-    free(M); free(ray);
+    free(Mc); free(ray);
     return st;
 }

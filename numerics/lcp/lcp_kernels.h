@@ -39,6 +39,20 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
                             const ns_options *o, ns_kernel_error_fn err,
                             const void *ctx, ns_result *res, double **ray);
 
+/** Lemke on an MLCP in one tableau: eq[i] = 1 marks an equality row
+ *  (w_i = 0, z_i free). The free z's are pivoted into the basis first
+ *  (partial pivoting over the equality rows), never leave it and are
+ *  excluded from the ratio tests, so the rest is the lexicographic Lemke of
+ *  the Schur complement LCP, covering vector 1 on the complementarity rows.
+ *  NS_SINGULAR when the equality block is numerically singular (no pivot
+ *  above 1e-13 of its column): eliminate by other means then. The final
+ *  basic solution is refined with the tableau's B⁻¹ only (no LU); the caller
+ *  polishes when res->error is not at the rounding level. No ray. */
+ns_status ns_lemke_mixed_dense(ns_int n, const double *M, const double *q,
+                               const unsigned char *eq, double *z, double *w,
+                               const ns_options *o, ns_kernel_error_fn err,
+                               const void *ctx, ns_result *res);
+
 /** Semismooth Newton on Φ_i = w_i (eq rows) and Φ_i = φ(z_i, w_i) (others),
  *  φ = Fischer–Burmeister √(a²+b²) − a − b (minmap = 0) or min(a, b)
  *  (minmap = 1). Armijo line search on ½‖Φ‖²; when the Newton system is

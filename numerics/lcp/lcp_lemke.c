@@ -18,17 +18,27 @@
  * that column by v_k = (B⁻¹)_{r,k} = 0): such "pristine" columns are neither
  * stored nor updated, so a pivot and c = B⁻¹ a cost O(n·d), d = number of
  * columns that have left the unit form (own loops: no BLAS threading on the
- * small, latency-bound products). The final basis is then
+ * small, latency-bound products). The final basic solution is refined once
+ * with the tableau's own B⁻¹ (residual q − B x_B in long double); when its
+ * error is then ≤ min(tol, 64 eps) that is the answer — one error
+ * evaluation, no LU: the cost that matters for the small problems of a
+ * time-stepping loop (issue 15 item 7). Otherwise the final basis is
  * solved again directly (LU of M_JJ, J = basic z's, two steps of iterative
  * refinement with the residual in long double) and that solution kept if its
  * error is smaller ("polish"); if that fails (M_JJ singular, z_J < 0) or
  * does not improve, and the error is above 4 eps, a least-squares polish on
- * the active set (ns_active_set_refine), which works when M_JJ is singular. */
+ * the active set (ns_active_set_refine), which works when M_JJ is singular.
+ *
+ * With an equality mask (ns_lemke_mixed_dense, the MLCP) the free z_E are
+ * first pivoted into the basis in place of w_E and then stay there: excluded
+ * from the ratio tests and from the clamping of negative values; the lex
+ * rule compares the columns of B⁻¹ of the complementarity rows only (that
+ * block is the Schur complement LCP's basis inverse), and the covering
+ * vector is 0 on the equality rows. */
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"
-#include <cblas.h>
 #include <lapacke.h>
 #include <float.h>
 #include <math.h>
@@ -44,14 +54,18 @@
  * (all with c_i > 0). Returns the chosen row; prefers the row of z0 (row0)
  * on a tie of the first component. */
 static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
-                        const unsigned char *unit, const double *c, ns_int *cand, ns_int nc, ns_int row0)
+                        const unsigned char *unit, const double *c, ns_int *cand, ns_int nc, ns_int row0,
+                        const unsigned char *eq, double qs)
 {
     double best = INFINITY;
     for (ns_int t = 0; t < nc; t++) {
         double r = x[cand[t]] / c[cand[t]];
         if (r < best) best = r;
     }
-    double tol = 1e-12 * (1.0 + fabs(best));
+    /* ties of the first component: relative to the data's scale qs =
+     * max |q_i| (not 1): LCP(M, αq) pivots as LCP(M, q) does, and a tiny q
+     * (1e-15, a resting contact) is not all "tied" */
+    double tol = 1e-12 * (qs + fabs(best));
     ns_int m = 0;
     for (ns_int t = 0; t < nc; t++)
         if (x[cand[t]] / c[cand[t]] <= best + tol) cand[m++] = cand[t];
@@ -59,6 +73,7 @@ static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
     for (ns_int t = 0; t < m; t++)
         if (cand[t] == row0) return row0;
     for (ns_int k = 0; k < n && m > 1; k++) {
+        if (eq && eq[k]) continue;   /* the reduced LCP's B⁻¹ is the C × C block */
         best = INFINITY;
         double scale = 0.0;
         for (ns_int t = 0; t < m; t++) {
@@ -78,6 +93,10 @@ static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
         if (c[cand[t]] > c[r]) r = cand[t];
     return r;
 }
+
+/* Row i of the tableau holds a free z_j (an MLCP's equality unknown): it
+ * takes any sign and never leaves the basis. */
+#define IS_FREE(i) (eq && basis[i] >= n && basis[i] < 2 * n && eq[basis[i] - n])
 
 /* z from the basis: z_j = x[pos of z_j] if basic, 0 otherwise. */
 static void basis_z(ns_int n, const ns_int *basis, const double *x, double *z)
@@ -141,6 +160,60 @@ static int polish(ns_int n, const double *M, const double *q,
     return 0;
 }
 
+/* Iterative refinement of the final basic solution with the pivot
+ * tableau's own inverse: B x_B = q, B's column for basic w_i is e_i, for
+ * basic z_j −M_{:,j}, for z0 −d; the residual ρ = q − B x_B, accumulated in
+ * long double row by row, then x_B += B⁻¹ρ with the B⁻¹ the pivots kept (its
+ * error, cond(B)·eps, only slows the refinement down). Two steps. Returns 1
+ * when every basic value stays ≥ 0 up to rounding (then clamped to 0), 0
+ * otherwise (x is then left as it was). Scratch: rho, dx, xs n doubles, zl n
+ * ints. */
+#ifndef NS_LEMKE_REFINE_STEPS
+#define NS_LEMKE_REFINE_STEPS 1
+#endif
+static int tableau_refine(ns_int n, const double *M, const double *q, const double *d,
+                          const ns_int *basis, const ns_int *pos, double *x,
+                          const double *binv, const unsigned char *unit, const ns_int *D,
+                          ns_int nd, double *rho, double *dx, double *xs, ns_int *zl,
+                          const unsigned char *eq)
+{
+    memcpy(xs, x, (size_t)n * sizeof(double));
+    ns_int nz = 0;   /* basic z's (and z0): their tableau rows */
+    for (ns_int r = 0; r < n; r++) if (basis[r] >= n) zl[nz++] = r;
+    for (int step = 0; step < NS_LEMKE_REFINE_STEPS; step++) {
+        for (ns_int i = 0; i < n; i++) {
+            long double acc = q[i];
+            if (pos[i] >= 0) acc -= x[pos[i]];
+            for (ns_int t = 0; t < nz; t++) {
+                ns_int r = zl[t], b = basis[r];
+                double a = b < 2 * n ? M[i + (size_t)(b - n) * (size_t)n] : (d ? d[i] : 1.0);
+                acc += (long double)a * x[r];
+            }
+            rho[i] = (double)acc;
+            dx[i] = unit[i] ? rho[i] : 0.0;
+        }
+        for (ns_int t = 0; t < nd; t++) {
+            ns_int k = D[t];
+            double a = rho[k];
+            if (a == 0.0) continue;
+            const double *bk = binv + (size_t)k * (size_t)n;
+            for (ns_int i = 0; i < n; i++) dx[i] += a * bk[i];
+        }
+        for (ns_int i = 0; i < n; i++) x[i] += dx[i];
+    }
+    double xmax = 0.0;
+    for (ns_int i = 0; i < n; i++) xmax = fmax(xmax, fabs(x[i]));
+    for (ns_int i = 0; i < n; i++) {
+        if (x[i] >= 0.0 || IS_FREE(i)) continue;
+        if (x[i] < -1e-12 * xmax || x[i] != x[i]) {
+            memcpy(x, xs, (size_t)n * sizeof(double));
+            return 0;
+        }
+        x[i] = 0.0;
+    }
+    return 1;
+}
+
 ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
                          double *z, double *w, const ns_options *o,
                          ns_kernel_error_fn err, const void *ctx,
@@ -149,8 +222,97 @@ ns_status ns_lemke_dense(ns_int n, const double *M, const double *q,
     return ns_lemke_dense_ex(n, M, q, NULL, z, w, o, err, ctx, res, NULL);
 }
 
+static ns_status lemke_core(ns_int n, const double *M, const double *q,
+                            const double *d, const unsigned char *eq, double *z, double *w,
+                            const ns_options *o, ns_kernel_error_fn err,
+                            const void *ctx, ns_result *res, double **ray);
+
 ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
                             const double *d, double *z, double *w,
+                            const ns_options *o, ns_kernel_error_fn err,
+                            const void *ctx, ns_result *res, double **ray)
+{
+    return lemke_core(n, M, q, d, NULL, z, w, o, err, ctx, res, ray);
+}
+
+ns_status ns_lemke_mixed_dense(ns_int n, const double *M, const double *q,
+                               const unsigned char *eq, double *z, double *w,
+                               const ns_options *o, ns_kernel_error_fn err,
+                               const void *ctx, ns_result *res)
+{
+    return lemke_core(n, M, q, NULL, eq, z, w, o, err, ctx, res, NULL);
+}
+
+/* The covering vector's entry i: 0 on equality rows */
+#define DCOV(i) (eq ? (eq[i] ? 0.0 : 1.0) : (d ? d[i] : 1.0))
+
+/* One pivot of the tableau on (row r, entering column with B⁻¹a = c):
+ * B⁻¹ ← B⁻¹ − u vᵀ, u = (c − e_r)/c_r, x likewise; clamp: basic values of
+ * sign-constrained rows that rounding left below 0 are set to 0. */
+static void pivot(ns_int n, ns_int r, ns_int entering, const double *restrict c,
+                  double *restrict u, double *restrict binv, unsigned char *unit, ns_int *D,
+                  ns_int *nd, double *restrict x,
+                  ns_int *basis, ns_int *pos, const unsigned char *eq, int clamp)
+{
+    double cr = c[r], rc = 1.0 / cr;
+    for (ns_int i = 0; i < n; i++) u[i] = c[i] * rc;
+    u[r] = (cr - 1.0) / cr;
+    for (ns_int t = 0; t < *nd; t++) {
+        ns_int k = D[t];
+        double v = binv[r + (size_t)k * n];
+        if (v == 0.0) continue;
+        double *bk = binv + (size_t)k * n;
+        for (ns_int i = 0; i < n; i++) bk[i] -= v * u[i];
+    }
+    if (unit[r] && basis[r] == r) {   /* w_r leaves: e_r − u, stored */
+        double *br = binv + (size_t)r * n;
+        for (ns_int i = 0; i < n; i++) br[i] = -u[i];
+        br[r] += 1.0;
+        unit[r] = 0;
+        D[(*nd)++] = r;
+    }
+    double xr = x[r];
+    for (ns_int i = 0; i < n; i++) x[i] -= xr * u[i];
+    x[r] = xr / cr;
+    if (clamp && !eq) {   /* branch-free: x[r] ≥ 0 here anyway */
+        for (ns_int i = 0; i < n; i++) x[i] = x[i] < 0.0 ? 0.0 : x[i];
+        x[r] = xr / cr;
+    } else if (clamp) {
+        for (ns_int i = 0; i < n; i++) if (x[i] < 0.0 && i != r && !IS_FREE(i)) x[i] = 0.0;
+    }
+    ns_int leaving = basis[r];
+    basis[r] = entering;
+    pos[entering] = r;
+    pos[leaving] = -1;
+}
+
+/* c = B⁻¹ a for the entering column: a = −d (z0), −M_{:,j} (z_j) or e_k
+ * (w_k, whose B⁻¹ column is stored since w_k left the basis). */
+static void entering_column(ns_int n, const double *M, const double *d, const unsigned char *eq,
+                            ns_int entering, const double *restrict binv,
+                            const unsigned char *unit, const ns_int *D, ns_int nd,
+                            double *restrict c)
+{
+    const ns_int Z0 = 2 * n;
+    if (entering == Z0 || entering >= n) {
+        /* pristine k give −a_k e_k */
+        const double *Mj = entering == Z0 ? NULL : M + (size_t)(entering - n) * n;
+        for (ns_int i = 0; i < n; i++)
+            c[i] = unit[i] ? (Mj ? -Mj[i] : -DCOV(i)) : 0.0;
+        for (ns_int t = 0; t < nd; t++) {
+            ns_int k = D[t];
+            double a = Mj ? Mj[k] : DCOV(k);
+            if (a == 0.0) continue;
+            const double *bk = binv + (size_t)k * n;
+            for (ns_int i = 0; i < n; i++) c[i] -= a * bk[i];
+        }
+    } else {
+        memcpy(c, binv + (size_t)entering * n, (size_t)n * sizeof(double));
+    }
+}
+
+static ns_status lemke_core(ns_int n, const double *M, const double *q,
+                            const double *d, const unsigned char *eq, double *z, double *w,
                             const ns_options *o, ns_kernel_error_fn err,
                             const void *ctx, ns_result *res, double **ray)
 {
@@ -159,15 +321,17 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
     res->iterations = 0;
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
     size_t nn = (size_t)n * (size_t)n, un = (size_t)n;
-    /* three blocks (setup cost matters on small problems) */
-    double *dbl = ns_malloc(2 * nn + 6 * un, sizeof(double));
+    /* three blocks (setup cost matters on small problems); the LU polish's
+     * n² work array only when it runs (most solves end at the tableau's
+     * refinement: half the memory, and on large n half the page faults) */
+    double *dbl = ns_malloc(nn + 5 * un, sizeof(double));
     ns_int *ints = ns_malloc(5 * un + 1, sizeof(ns_int));
     lapack_int *piv = ns_malloc(un, sizeof(lapack_int) + 1);
     if (!dbl || !ints || !piv) {
         free(dbl); free(ints); free(piv);
         return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
     }
-    double *binv = dbl, *work = dbl + nn, *x = work + nn + un, *c = x + un,
+    double *binv = dbl, *x = dbl + nn, *c = x + un,
            *u = c + un, *zp = u + un, *wp = zp + un;
     ns_int *basis = ints, *pos = ints + un, *cand = pos + 2 * un + 1, *D = cand + un;
     unsigned char *unit = (unsigned char *)(piv + un);
@@ -181,51 +345,62 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
         pos[n + i] = -1;
     }
     pos[2 * n] = -1;
-    ns_int qmin = 0;
-    for (ns_int i = 1; i < n; i++) if (q[i] < q[qmin]) qmin = i;
-    if (q[qmin] >= 0.0) {           /* z = 0 solves it */
-        for (ns_int j = 0; j < n; j++) z[j] = 0.0;
+    /* phase 0 (MLCP): each free z_j enters the basis in place of an
+     * equality row's w_i, the row of largest |c_i| (partial pivoting):
+     * afterwards the non-free rows are the Schur complement's LCP (w_E = 0
+     * nonbasic for good). No pivot above 1e-13 of the column: M_EE is
+     * (numerically) singular, NS_SINGULAR — the caller eliminates otherwise. */
+    for (ns_int j = 0; eq && j < n; j++) {
+        if (!eq[j]) continue;
+        entering_column(n, M, d, eq, n + j, binv, unit, D, nd, c);
+        ns_int r = -1;
+        double cmax = 0.0, best = 0.0;
+        for (ns_int i = 0; i < n; i++) {
+            cmax = fmax(cmax, fabs(c[i]));
+            if (basis[i] < n && eq[basis[i]] && fabs(c[i]) > best) { best = fabs(c[i]); r = i; }
+        }
+        if (r < 0 || !(best > 1e-13 * cmax)) {
+            st = ns_fail(res->message, NS_SINGULAR, "lemke: the equality block is singular");
+            for (ns_int k = 0; k < n; k++) z[k] = 0.0;
+            res->error = INFINITY;
+            goto done;
+        }
+        pivot(n, r, n + j, c, u, binv, unit, D, &nd, x, basis, pos, eq, 0);
+    }
+    int solved0 = 1;
+    for (ns_int i = 0; i < n && solved0; i++) solved0 = x[i] >= 0.0 || IS_FREE(i);
+    if (solved0) {           /* z_C = 0 solves it */
+        basis_z(n, basis, x, z);
         res->error = err(ctx, z, w);
         st = NS_CONVERGED;
+        if (eq && res->error > 0.0) goto refine;
         goto done;
     }
 
     const ns_int Z0 = 2 * n;
     ns_int entering = Z0;
+    double qs = 0.0;
+    for (ns_int i = 0; i < n; i++) qs = fmax(qs, fabs(x[i]));
     double t0 = ns_now();
     for (int it = 0;; it++) {
         if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
-        /* c = B⁻¹ a_entering */
-        if (entering == Z0 || entering >= n) {
-            /* a = −d = −1 or a = −M_{:,j}: pristine k give −a_k e_k */
-            const double *Mj = entering == Z0 ? NULL : M + (size_t)(entering - n) * n;
-            for (ns_int i = 0; i < n; i++)
-                c[i] = unit[i] ? (Mj ? -Mj[i] : (d ? -d[i] : -1.0)) : 0.0;
-            for (ns_int t = 0; t < nd; t++) {
-                ns_int k = D[t];
-                double a = Mj ? Mj[k] : (d ? d[k] : 1.0);
-                if (a == 0.0) continue;
-                const double *bk = binv + (size_t)k * n;
-                for (ns_int i = 0; i < n; i++) c[i] -= a * bk[i];
-            }
-        } else {  /* w_k nonbasic: its column is stored */
-            memcpy(c, binv + (size_t)entering * n, (size_t)n * sizeof(double));
-        }
+        entering_column(n, M, d, eq, entering, binv, unit, D, nd, c);
         /* ratio test (first pivot: z0 enters with −c, see the contract) */
         double cmax = 0.0;
         for (ns_int i = 0; i < n; i++) if (fabs(c[i]) > cmax) cmax = fabs(c[i]);
         ns_int nc = 0, r;
         if (it == 0) {
-            for (ns_int i = 0; i < n; i++) { c[i] = -c[i]; cand[nc++] = i; }
+            for (ns_int i = 0; i < n; i++) { c[i] = -c[i]; if (!IS_FREE(i)) cand[nc++] = i; }
             /* ratio x_i / c_i with c = d: lexicographic min of (q_i, e_i) */
-            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1, eq, qs);
             for (ns_int i = 0; i < n; i++) c[i] = -c[i];
         } else {
             double eps = 1e-12 * cmax;
-            for (ns_int i = 0; i < n; i++) if (c[i] > eps) cand[nc++] = i;
+            if (!eq) { for (ns_int i = 0; i < n; i++) if (c[i] > eps) cand[nc++] = i; }
+            else for (ns_int i = 0; i < n; i++) if (c[i] > eps && !IS_FREE(i)) cand[nc++] = i;
             if (nc == 0) {          /* secondary ray */
-                if (ray && (*ray = ns_malloc(un + 1, sizeof(double)))) {
+                if (ray && !eq && (*ray = ns_malloc(un + 1, sizeof(double)))) {
                     /* direction: the entering variable +1, the basic ones −c */
                     double *y = *ray;
                     for (ns_int j = 0; j < n; j++) y[j] = 0.0;
@@ -238,45 +413,35 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
                              entering < n ? "w" : "z", (int)(entering % n));
                 break;
             }
-            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0]);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0], eq, qs);
         }
-        /* pivot on (r, entering): B⁻¹ ← B⁻¹ − u vᵀ, u = (c − e_r)/c_r */
-        double cr = c[r];
-        for (ns_int i = 0; i < n; i++) u[i] = c[i] / cr;
-        u[r] = (cr - 1.0) / cr;
-        for (ns_int t = 0; t < nd; t++) {
-            ns_int k = D[t];
-            double v = binv[r + (size_t)k * n];
-            if (v == 0.0) continue;
-            double *bk = binv + (size_t)k * n;
-            for (ns_int i = 0; i < n; i++) bk[i] -= v * u[i];
-        }
-        if (unit[r] && basis[r] == r) {   /* w_r leaves: e_r − u, stored */
-            double *br = binv + (size_t)r * n;
-            for (ns_int i = 0; i < n; i++) br[i] = -u[i];
-            br[r] += 1.0;
-            unit[r] = 0;
-            D[nd++] = r;
-        }
-        double xr = x[r];
-        cblas_daxpy(n, -xr, u, 1, x, 1);
-        x[r] = xr / cr;
-        for (ns_int i = 0; i < n; i++) if (x[i] < 0.0 && i != r) x[i] = 0.0;
         ns_int leaving = basis[r];
-        basis[r] = entering;
-        pos[entering] = r;
-        pos[leaving] = -1;
+        pivot(n, r, entering, c, u, binv, unit, D, &nd, x, basis, pos, eq, 1);
         res->iterations = it + 1;
-        ns_log(o, 2, "lemke: pivot %d row %d, z0 = %g", it + 1, (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
+        if (o->verbosity >= 2)   /* a call per pivot counts on small problems */
+            ns_log(o, 2, "lemke: pivot %d row %d, z0 = %g", it + 1, (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
         if (leaving == Z0) { st = NS_CONVERGED; break; }
         entering = leaving < n ? leaving + n : leaving - n;
     }
-    basis_z(n, basis, x, z);
-    res->error = err(ctx, z, w);
+refine:;
     int lu_ok = 0;
-    if ((st == NS_CONVERGED && res->error > 0.0) || res->error > o->tol) {
+    if (st == NS_CONVERGED && tableau_refine(n, M, q, d, basis, pos, x, binv, unit, D, nd, u, c, zp, cand, eq)) {
+        /* the refined basic solution is already at the rounding level: one
+         * error evaluation, no LU (nor LAPACK) on the way */
+        basis_z(n, basis, x, z);
+        res->error = err(ctx, z, w);
+        lu_ok = res->error <= fmin(o->tol, 64.0 * DBL_EPSILON);
+    } else {
+        basis_z(n, basis, x, z);
+        res->error = err(ctx, z, w);
+    }
+    /* with equality rows the caller polishes (its active-set solvers know
+     * them) */
+    if (eq) lu_ok = 1;
+    if (!lu_ok && ((st == NS_CONVERGED && res->error > 0.0) || res->error > o->tol)) {
         ns_int *J = cand;
-        if (polish(n, M, q, basis, zp, work, piv, J, err, ctx, u, c) == 0) {
+        double *work = ns_malloc(nn + un, sizeof(double));
+        if (work && polish(n, M, q, basis, zp, work, piv, J, err, ctx, u, c) == 0) {
             double e2 = err(ctx, zp, wp);
             if (e2 < res->error) {
                 memcpy(z, zp, (size_t)n * sizeof(double));
@@ -285,6 +450,7 @@ ns_status ns_lemke_dense_ex(ns_int n, const double *M, const double *q,
                 lu_ok = 1;
             }
         }
+        free(work);
     }
     /* a singular M_JJ (degenerate or non-unique solutions) defeats the LU:
      * then least squares on the final active set, degenerate rows (z_i

@@ -23,9 +23,21 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
                                              ns_mlcp_enum };
     static const int iters[3] = { 1000000, 100, 1073741824 };
     size_t N = (size_t)(p->n + p->m);
-    double *z0 = ns_dup(z, N), *zb = ns_malloc(N, sizeof(double));
-    if (!z0 || !zb) {
-        free(z0); free(zb);
+    /* step 1 first, with nothing else set up: the common case costs what
+     * lemke costs (lemke's error is ns_mlcp_error of the z and w it
+     * returns). Without a warm start the driver zeroed z: the start of the
+     * later steps too. */
+    double *z0 = o->warm_start ? ns_dup(z, N) : NULL;
+    if (o->warm_start && !z0) return ns_fail(res->message, NS_NO_MEMORY, "mlcp auto: out of memory");
+    ns_status st0 = ns_mlcp_lemke(p, z, w, o, res);
+    if (st0 == NS_CONVERGED && res->error <= o->tol) { free(z0); return st0; }
+    ns_result r0 = *res;
+    res->message[0] = '\0';
+    if (!z0 && !(z0 = ns_calloc(N + 1, sizeof(double))))
+        return ns_fail(res->message, NS_NO_MEMORY, "mlcp auto: out of memory");
+    double *zb = ns_malloc(N + 1, sizeof(double));
+    if (!zb) {
+        free(z0);
         return ns_fail(res->message, NS_NO_MEMORY, "mlcp auto: out of memory");
     }
     ns_status best_st = NS_MAX_ITER;
@@ -37,9 +49,15 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
         ns_options ok = *o;
         if (o->max_iter == iters[0] || k > 0) ok.max_iter = iters[k];
         ns_result r;
-        ns_result_init(&r);
-        memcpy(z, z0, N * sizeof(double));
-        ns_status st = chain[k](p, z, w, &ok, &r);
+        ns_status st;
+        if (k == 0) {   /* done above: its outcome (z, w still hold it) */
+            r = r0;
+            st = st0;
+        } else {
+            ns_result_init(&r);
+            memcpy(z, z0, N * sizeof(double));
+            st = chain[k](p, z, w, &ok, &r);
+        }
         total_it += r.iterations;
         double e = ns_mlcp_error(p, z, w);
         if (e < best || (st == NS_NO_SOLUTION && k == 2)) {

@@ -23,6 +23,7 @@ typedef struct ns_mlcp_schur {
     double *X;           /* (ne+nr) × (nc+1): M_PP⁻¹ [−I_{P,R} | M_PQ | q_P] */
     double *S, *qt;      /* nc × nc, nc */
     double *zf, *wf;     /* N scratch: the full z of the last expand */
+    double *block;       /* the one allocation all the arrays above live in */
 } ns_mlcp_schur;
 
 /** Builds S and qt from the dense M (N×N, column-major) and the equality

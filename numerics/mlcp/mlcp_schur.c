@@ -44,6 +44,10 @@
  * floating point rarely gives an exact zero pivot). */
 #define NS_RCOND_MIN 1e-14
 
+/* Products with at most this many multiply-adds use plain loops: below it
+ * the BLAS call overhead (argument checks, buffer bookkeeping) dominates. */
+#define SMALL_PRODUCT 4096
+
 #define MAT(i, j) M[(size_t)(i) + (size_t)(j) * (size_t)N]
 
 static int cmp_int(const void *a, const void *b)
@@ -62,11 +66,14 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
     const ns_int nq = nc - nr;
     const ns_int *E = s->E, *C = s->C;
     int rc = -1;
-    ns_int *P = ns_malloc((size_t)np + 1, sizeof(ns_int));
-    double *K = ns_malloc((size_t)np * np + 1, sizeof(double));
-    double *MQP = ns_malloc((size_t)nq * np + 1, sizeof(double));
-    lapack_int *piv = ns_malloc((size_t)np + 1, sizeof(lapack_int));
-    if (!P || !K || !MQP || !piv) goto out;
+    /* one block (small problems pay per allocation): K, MQP, then P, piv */
+    size_t nK = (size_t)np * np + 1, nM = (size_t)nq * np + 1;
+    double *K = ns_malloc(nK + nM + (size_t)np + 1, sizeof(double) + sizeof(ns_int) +
+                                                     sizeof(lapack_int));
+    double *MQP = K ? K + nK : NULL;
+    ns_int *P = K ? (ns_int *)(MQP + nM) : NULL;
+    lapack_int *piv = K ? (lapack_int *)(P + np + 1) : NULL;
+    if (!K) goto out;
     for (ns_int a = 0; a < ne; a++) P[a] = E[a];
     for (ns_int a = 0; a < nr; a++) P[ne + a] = C[a];
     for (ns_int b = 0; b < np; b++)
@@ -113,7 +120,19 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
         for (ns_int a = nr; a < nc; a++)
             s->S[a + (size_t)b * nc] = b < nr ? 0.0 : MAT(C[a], C[b]);
     for (ns_int a = nr; a < nc; a++) s->qt[a] = s->p->q[C[a]];
-    if (nq > 0 && np > 0) {
+    if (nq > 0 && np > 0 && (size_t)nq * nc * np <= SMALL_PRODUCT) {
+        /* small: own loops (BLAS's call overhead is most of the cost) */
+        for (ns_int b = 0; b <= nc; b++) {
+            const double *xb = s->X + (size_t)b * np;
+            double *sb = b < nc ? s->S + nr + (size_t)b * nc : s->qt + nr;
+            for (ns_int k = 0; k < np; k++) {
+                double v = xb[k];
+                if (v == 0.0) continue;
+                const double *mk = MQP + (size_t)k * nq;
+                for (ns_int a = 0; a < nq; a++) sb[a] -= mk[a] * v;
+            }
+        }
+    } else if (nq > 0 && np > 0) {
         cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, nq, nc, np, -1.0,
                     MQP, nq, s->X, np, 1.0, s->S + nr, nc);
         cblas_dgemv(CblasColMajor, CblasNoTrans, nq, np, -1.0, MQP, nq,
@@ -121,7 +140,7 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
     }
     rc = ns_all_finite(s->S, (size_t)nc * nc) && ns_all_finite(s->qt, (size_t)nc) ? 0 : 1;
 out:
-    free(P); free(K); free(MQP); free(piv);
+    free(K);
     return rc;
 }
 
@@ -226,20 +245,26 @@ ns_status ns_mlcp_schur_init(ns_mlcp_schur *s, const ns_mlcp *p, const double *M
     ns_int N = p->n + p->m;
     s->p = p;
     s->N = N;
-    s->E = ns_malloc((size_t)N + 1, sizeof(ns_int));
-    s->C = ns_malloc((size_t)N + 1, sizeof(ns_int));
-    s->zf = ns_malloc((size_t)N + 1, sizeof(double));
-    s->wf = ns_malloc((size_t)N + 1, sizeof(double));
-    if (!s->E || !s->C || !s->zf || !s->wf) goto nomem;
     ns_int ne = 0, nc = 0;
+    for (ns_int i = 0; i < N; i++) ne += eq[i] != 0;
+    nc = N - ne;
+    /* one block: zf, wf, X, S, qt, then E, C. X holds up to (ne + nc) ×
+     * (nc + 1) values once rows of C are pivoted */
+    size_t nz = (size_t)N + 1, nX = (size_t)(ne + (allow_pivot ? nc : 0)) * (nc + 1) + 1;
+    size_t nS = (size_t)nc * nc + 1, nd = 2 * nz + nX + nS + (size_t)nc + 1;
+    s->block = ns_malloc(nd * sizeof(double) + 2 * nz * sizeof(ns_int), 1);
+    if (!s->block) goto nomem;
+    s->zf = s->block;
+    s->wf = s->zf + nz;
+    s->X = s->wf + nz;
+    s->S = s->X + nX;
+    s->qt = s->S + nS;
+    s->E = (ns_int *)(s->block + nd);
+    s->C = s->E + nz;
+    ne = nc = 0;
     for (ns_int i = 0; i < N; i++) { if (eq[i]) s->E[ne++] = i; else s->C[nc++] = i; }
     s->ne = ne;
     s->nc = nc;
-    /* X holds up to (ne + nc) × (nc + 1) values once rows of C are pivoted */
-    s->X = ns_malloc((size_t)(ne + (allow_pivot ? nc : 0)) * (nc + 1) + 1, sizeof(double));
-    s->S = ns_malloc((size_t)nc * nc + 1, sizeof(double));
-    s->qt = ns_malloc((size_t)nc + 1, sizeof(double));
-    if (!s->X || !s->S || !s->qt) goto nomem;
     int rc = build(s, M, allow_pivot);
     if (rc == 1 && allow_pivot) {
         rc = choose_rows(s, M);
@@ -267,8 +292,15 @@ void ns_mlcp_schur_expand(const ns_mlcp_schur *s, const double *x)
     const double *Xq = s->X + (size_t)nc * (size_t)np;
     double *tmp = s->wf;   /* free until the error call */
     for (ns_int a = 0; a < np; a++) tmp[a] = -Xq[a];
-    if (np > 0 && nc > 0)
+    if (np > 0 && nc > 0 && (size_t)np * nc <= SMALL_PRODUCT) {
+        for (ns_int b = 0; b < nc; b++) {
+            const double *xb = s->X + (size_t)b * np;
+            double v = x[b];
+            if (v != 0.0) for (ns_int a = 0; a < np; a++) tmp[a] -= xb[a] * v;
+        }
+    } else if (np > 0 && nc > 0) {
         cblas_dgemv(CblasColMajor, CblasNoTrans, np, nc, -1.0, s->X, np, x, 1, 1.0, tmp, 1);
+    }
     for (ns_int a = 0; a < ne; a++) s->zf[s->E[a]] = tmp[a];
     for (ns_int a = 0; a < nr; a++) s->zf[s->C[a]] = tmp[ne + a];
     for (ns_int b = nr; b < nc; b++) s->zf[s->C[b]] = x[b];
@@ -286,7 +318,6 @@ double ns_mlcp_schur_error(const void *ctx, const double *x, double *y)
 
 void ns_mlcp_schur_free(ns_mlcp_schur *s)
 {
-    free(s->E); free(s->C); free(s->X); free(s->S); free(s->qt);
-    free(s->zf); free(s->wf);
+    free(s->block);
     memset(s, 0, sizeof *s);
 }

@@ -31,7 +31,7 @@ static const ns_solver_info registry[] = {
     { "auto", NS_KIND_MLCP, { .mlcp = ns_mlcp_auto }, 1, 1000000,
       "lemke, then newton-fb, then enum, until one reaches tol, then the Farkas search (robust default)" },
     { "lemke", NS_KIND_MLCP, { .mlcp = ns_mlcp_lemke }, 0, 1000000,
-      "Lemke after eliminating the equality unknowns through M_EE, or with rows of C when M_EE is singular (Cao-Ferris)" },
+      "Lemke in one tableau, the equality unknowns pivoted in first; Schur complement with rows of C when M_EE is singular (Cao-Ferris)" },
     { "enum", NS_KIND_MLCP, { .mlcp = ns_mlcp_enum }, 0, 1073741824,
       "active-set enumeration on the Schur complement, sets by Hamming distance from a guess; m <= 30" },
     { "pgs", NS_KIND_MLCP, { .mlcp = ns_mlcp_pgs }, 0, 10000,

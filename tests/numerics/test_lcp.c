@@ -205,6 +205,56 @@ static void test_lemke_infeasible(void **s)
 }
 
 /* Zero diagonal given to pgs: bad_input naming the row; no crash. */
+/* Lemke is invariant under q → αq (the solution scales by α): its ratio
+ * test's tie tolerance follows the scale of q. A resting contact gives
+ * q = (−2.66e-15, 0, 0) (mechanics, test_ed_beads); before, every ratio
+ * counted as tied and lemke ended with z = 0, error 1. Checked for
+ * α = 1e-15, 1, 1e10 on a degenerate q (zeros): converged, z(α)/α = z(1)
+ * to 1e-12, and the error relative to ‖q‖ (own loops) at rounding level. */
+static void test_lemke_scale_invariant(void **s)
+{
+    (void)s;
+    const double M[9] = { 2, -1, 0.5, -1, 3, -1, 0.2, -1, 2 };   /* column-major, PD */
+    const double q0[3][3] = { { -2.66e-15, 0, 0 }, { -1, 0, 0.5 }, { -1, -0.5, 0 } };
+    const double alpha[3] = { 1e-15, 1.0, 1e10 };
+    for (int c = 0; c < 3; c++) {
+        double zref[3];
+        for (int a = 0; a < 3; a++) {
+            double q[3], z[3];
+            for (int i = 0; i < 3; i++) q[i] = alpha[a] * q0[c][i];
+            ns_matrix *A = ns_matrix_dense_new(3, 3);
+            memcpy(A->dense, M, sizeof M);
+            ns_problem *p = ns_problem_from_lcp(ns_lcp_new(A, q));
+            ns_solution *sol = ns_solution_new(p);
+            ns_options o;
+            ns_options_default(&o);
+            o.tol = 1e-12;
+            ns_result r;
+            ns_status st = ns_solve(p, "lemke", &o, sol, &r);
+            if (st != NS_CONVERGED)
+                fail_msg("q case %d alpha %g: %s (%s)", c, alpha[a], ns_status_name(st), r.message);
+            memcpy(z, sol->vec[0], sizeof z);
+            long double e = 0, nq = 0;
+            for (int i = 0; i < 3; i++) {
+                long double w = q[i];
+                for (int j = 0; j < 3; j++) w += (long double)M[i + 3 * j] * z[j];
+                long double d = z[i] - fmaxl(0.0L, z[i] - w);
+                e += d * d;
+                nq += (long double)q[i] * q[i];
+            }
+            if (!(sqrtl(e) <= 1e-13L * sqrtl(nq)))
+                fail_msg("q case %d alpha %g: error %Lg relative to |q|", c, alpha[a], sqrtl(e / nq));
+            if (a == 0) for (int i = 0; i < 3; i++) zref[i] = z[i] / alpha[a];
+            for (int i = 0; i < 3; i++)
+                if (!(fabs(z[i] / alpha[a] - zref[i]) <= 1e-12 * (1 + fabs(zref[i]))))
+                    fail_msg("q case %d alpha %g: z[%d]/alpha = %g, at alpha 1e-15 %g", c,
+                             alpha[a], i, z[i] / alpha[a], zref[i]);
+            ns_solution_free(sol);
+            ns_problem_free(p);
+        }
+    }
+}
+
 static void test_pgs_zero_diagonal(void **s)
 {
     (void)s;
@@ -391,6 +441,7 @@ int main(void)
         cmocka_unit_test(test_pgs_psor_pd_symmetric),
         cmocka_unit_test(test_murty),
         cmocka_unit_test(test_lemke_infeasible),
+        cmocka_unit_test(test_lemke_scale_invariant),
         cmocka_unit_test(test_pgs_zero_diagonal),
         cmocka_unit_test(test_storages),
         cmocka_unit_test(test_data_files),

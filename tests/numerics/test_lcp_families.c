@@ -190,11 +190,11 @@ static int run_one(const ns_problem *p, const char *solver, int expect, const ch
 static void print_table(const tally *t, int nt)
 {
     printf("\n  %-14s %6s %7s %11s %7s %10s\n", "family", "count", "solved", "infeasible",
-           "failed", "time (s)");
+           "failed", "time (ms)");
     int total = 0;
     for (int k = 0; k < nt; k++) {
-        printf("  %-14s %6d %7d %11d %7d %10.3f\n", t[k].name, t[k].count, t[k].solved,
-               t[k].infeasible, t[k].failed, t[k].secs);
+        printf("  %-14s %6d %7d %11d %7d %10.2f\n", t[k].name, t[k].count, t[k].solved,
+               t[k].infeasible, t[k].failed, 1e3 * t[k].secs);
         total += t[k].count;
     }
     printf("  %-14s %6d\n\n", "total", total);

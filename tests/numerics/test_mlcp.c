@@ -174,6 +174,97 @@ static void test_enum_singular_equality_block(void **s)
     }
 }
 
+/* MLCP lemke works in one tableau (the free unknowns pivoted in first,
+ * lcp_lemke.c ns_lemke_mixed_dense) and falls back to the explicit Schur
+ * complement when the equality block is singular. (a) the singular-M_EE
+ * problem above, through the fallback, to its analytic solution; (b) 40
+ * random monotone MLCPs (M = B Bᵀ + C − Cᵀ + 0.01 I, so solvable), n = 1..6
+ * equality rows, m = 2..12 complementarity rows, q built from a point with
+ * a third of the pairs degenerate (z_i = w_i = 0): converged, and the
+ * defect recomputed here in long double ≤ 1e-12 (1 + max |q|). */
+static unsigned long long lcg = 12345;
+static double urand(double a, double b)
+{
+    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return a + (b - a) * (double)(lcg >> 11) / 9007199254740992.0;
+}
+
+static void test_lemke_one_tableau(void **s)
+{
+    (void)s;
+    {   /* (a) */
+        const double Mr[4][4] = { { 1, 1, 1, 0 }, { 1, 1, 0, 1 }, { -1, 0, 1, 0 }, { 0, -1, 0, 1 } };
+        const double q[4] = { -3, -3, 1, 1 };
+        ns_matrix *A = ns_matrix_dense_new(4, 4);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) A->dense[i + 4 * j] = Mr[i][j];
+        ns_problem *p = ns_problem_from_mlcp(ns_mlcp_new(2, 2, A, q));
+        ns_solution *sol = ns_solution_new(p);
+        ns_result r;
+        ns_status st = ns_solve(p, "lemke", NULL, sol, &r);
+        if (st != NS_CONVERGED) fail_msg("lemke, singular M_EE: %s (%s)", ns_status_name(st), r.message);
+        const double *u = sol->vec[0], *v = sol->vec[1];
+        double dev = fmax(fmax(fabs(u[0] - 4.0 / 3), fabs(u[1] - 4.0 / 3)),
+                          fmax(fabs(v[0] - 1.0 / 3), fabs(v[1] - 1.0 / 3)));
+        if (!(dev <= 1e-12)) fail_msg("lemke, singular M_EE: off the analytic solution by %g", dev);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+    for (int t = 0; t < 40; t++) {   /* (b) */
+        int ne = 1 + t % 6, nc = 2 + (t * 7) % 11, N = ne + nc;
+        double *M = calloc((size_t)N * N, sizeof *M), *q = calloc((size_t)N, sizeof *q);
+        double *B = calloc((size_t)N * N, sizeof *B), *zs = calloc((size_t)N, sizeof *zs);
+        unsigned char *eq = calloc((size_t)N, 1);
+        int k = N / 2 + 1;
+        for (int i = 0; i < N * k; i++) B[i] = urand(-1, 1);
+        for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+                double g = 0;
+                for (int c = 0; c < k; c++) g += B[i + c * N] * B[j + c * N];
+                M[i + (size_t)j * N] = g + (i == j ? 0.01 : 0.0);
+            }
+        for (int i = 0; i < N; i++)
+            for (int j = i + 1; j < N; j++) {
+                double c = urand(-1, 1);
+                M[i + (size_t)j * N] += c;
+                M[j + (size_t)i * N] -= c;
+            }
+        for (int i = 0; i < ne; i++) { eq[i] = 1; zs[i] = urand(-2, 2); }
+        double ws[64] = { 0 };
+        for (int i = ne; i < N; i++) {
+            int cls = i % 3;
+            if (cls == 0) zs[i] = urand(0.5, 1.5);
+            else if (cls == 1) ws[i] = urand(0.5, 1.5);   /* cls 2: both 0 */
+        }
+        double qmax = 0;
+        for (int i = 0; i < N; i++) {
+            double a = 0;
+            for (int j = 0; j < N; j++) a += M[i + (size_t)j * N] * zs[j];
+            q[i] = ws[i] - a;
+            qmax = fmax(qmax, fabs(q[i]));
+        }
+        ns_matrix *A = ns_matrix_dense_new(N, N);
+        memcpy(A->dense, M, sizeof *M * (size_t)N * N);
+        ns_problem *p = ns_problem_from_mlcp(ns_mlcp_new(ne, nc, A, q));
+        ns_solution *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-12;
+        ns_result r;
+        ns_status st = ns_solve(p, "lemke", &o, sol, &r);
+        if (st != NS_CONVERGED)
+            fail_msg("random MLCP %d (ne %d, nc %d): %s (%s)", t, ne, nc, ns_status_name(st), r.message);
+        double z[64];
+        memcpy(z, sol->vec[0], sizeof *z * (size_t)ne);
+        memcpy(z + ne, sol->vec[1], sizeof *z * (size_t)nc);
+        double d = indep_defect(N, M, q, eq, z);
+        if (!(d <= 1e-12 * (1 + qmax))) fail_msg("random MLCP %d: defect %g", t, d);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+        free(M); free(q); free(B); free(zs); free(eq);
+    }
+}
+
 /* The enumeration by Hamming distance visits every set once: on an
  * infeasible LCP (row 0: q_0 < 0, M_0j ≤ 0) of n = 6 it tries the warm set
  * and then all 2^6 sets before reporting no_solution. */
@@ -270,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_newton_fb_deltasigma),
         cmocka_unit_test(test_enum_files),
         cmocka_unit_test(test_enum_singular_equality_block),
+        cmocka_unit_test(test_lemke_one_tableau),
         cmocka_unit_test(test_enum_exhaustive),
         cmocka_unit_test(test_pgs_divergence),
     };

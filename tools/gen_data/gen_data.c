@@ -185,22 +185,64 @@ static int mkdir_p(const char *path)
 
 int main(int argc, char **argv)
 {
-    const char *out = "data";
+    const char *out = "data", *fam_name = NULL, *file = NULL;
+    long size = 0;
+    unsigned long long fseed = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             puts("Usage: gen_data [--out DIR]\n"
+                 "       gen_data --family NAME --size S [--seed K] --file FILE\n"
                  "Writes the project's problem collection (LCP families pd, pd-sparse,\n"
                  "pmatrix, degenerate, murty, bimatrix, bimatrix-deg, pscaled, psd-range,\n"
-                 "copos-deg, infeasible) and DIR/MANIFEST.tsv (default DIR: data).");
+                 "copos-deg, infeasible) and DIR/MANIFEST.tsv (default DIR: data).\n"
+                 "With --family: one instance of a hard family (bimatrix, bimatrix-deg,\n"
+                 "pscaled, psd-range, copos-deg, murty, infeasible; S = n, or the game's\n"
+                 "payoff size for bimatrix: n = 2 S) written to FILE, e.g. the 200 x 200\n"
+                 "games tests/numerics/test_lcp_families.c solves in memory.");
             return 0;
         } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
             out = argv[++i];
+        } else if (!strcmp(argv[i], "--family") && i + 1 < argc) {
+            fam_name = argv[++i];
+        } else if (!strcmp(argv[i], "--file") && i + 1 < argc) {
+            file = argv[++i];
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            char *end;
+            size = strtol(argv[++i], &end, 10);
+            if (*end || size < 1 || size > 100000) {
+                fprintf(stderr, "gen_data: --size: '%s' is not an integer in [1, 100000]\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
+            char *end;
+            fseed = strtoull(argv[++i], &end, 10);
+            if (*end) {
+                fprintf(stderr, "gen_data: --seed: '%s' is not an integer\n", argv[i]);
+                return 2;
+            }
         } else {
             fprintf(stderr, "gen_data: unknown argument '%s' (see gen_data --help)\n", argv[i]);
             return 2;
         }
     }
     char path[4096], err[NS_ERRMSG_LEN];
+    if (fam_name || file || size) {
+        if (!fam_name || !file || !size) {
+            fprintf(stderr, "gen_data: --family, --size and --file go together\n");
+            return 2;
+        }
+        ns_lcp *lcp = ns_gen_lcp(fam_name, (int)size, fseed);
+        ns_problem *p = lcp ? ns_problem_from_lcp(lcp) : NULL;
+        if (!p) {
+            fprintf(stderr, "gen_data: --family: '%s' is not a family (see gen_data --help)\n",
+                    fam_name);
+            return 2;
+        }
+        int rc = ns_problem_write(file, p, NS_FORMAT_DAT, err) != NS_OK;
+        if (rc) fprintf(stderr, "gen_data: %s\n", err);
+        ns_problem_free(p);
+        return rc ? 2 : 0;
+    }
     snprintf(path, sizeof path, "%s/lcp", out);
     if (mkdir_p(out) || mkdir_p(path)) {
         fprintf(stderr, "gen_data: cannot create %s: %s\n", path, strerror(errno));
