@@ -3,15 +3,23 @@
  * error recomputed here from W's blocks (u = W r + q, De Saxcé's û,
  * projection on each cone, Siconos' normalisation).
  *   fc_variants FILE TOL "SOLVER[/omega=W][/sweep=S][/anderson=M][/threads=T][/shuffle]" ...
- * One line per variant: variant status sweeps seconds error. */
+ * (also /check=K, /max_iter=N, /verbose: the solver's messages on stderr). One line per variant: variant status sweeps
+ * seconds error; FCV_WORST=K in the environment also prints the K contacts
+ * of largest local error (stderr). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
 
-static double own_error(const ns_fc *f, const double *r)
+
+/* worst > 0: prints the `worst` contacts of largest local error to stderr */
+static double own_error_w(const ns_fc *f, const double *r, int worst);
+static double own_error_w(const ns_fc *f, const double *r, int worst)
 {
+    double wl[64] = { 0 };
+    ns_int wa[64];
+    if (worst > 64) worst = 64;
     ns_matrix *W = f->W;
     if (W->storage != NS_BLOCK) return NAN;
     const ns_block *B = &W->block;
@@ -34,6 +42,14 @@ static double own_error(const ns_fc *f, const double *r)
                 x[0] = s; x[1] *= mu * s / nt; x[2] *= mu * s / nt;
             }
         }
+        double el = 0.0;
+        for (int i = 0; i < 3; i++) el += (ra[i] - x[i]) * (ra[i] - x[i]);
+        for (int w = 0; w < worst; w++)
+            if (el > wl[w]) {
+                for (int v = worst - 1; v > w; v--) { wl[v] = wl[v - 1]; wa[v] = wa[v - 1]; }
+                wl[w] = el; wa[w] = a;
+                break;
+            }
         for (int i = 0; i < 3; i++) {
             e2 += (ra[i] - x[i]) * (ra[i] - x[i]);
             q2 += f->q[3 * a + i] * f->q[3 * a + i];
@@ -41,7 +57,24 @@ static double own_error(const ns_fc *f, const double *r)
             u2 += u[i] * u[i];
         }
     }
+    for (int w = 0; w < worst && wl[w] > 0; w++) {
+        ns_int a = wa[w];
+        ns_int kd = B->row_ptr[a];
+        while (kd < B->row_ptr[a + 1] - 1 && B->block_col[kd] != a) kd++;
+        const double *X = B->x + B->value_ptr[kd];
+        fprintf(stderr, "worst %d: contact %ld blocks %ld mu %g local %.3g q (%.3g %.3g %.3g) r (%.3g %.3g %.3g) "
+                "Waa diag (%.3g %.3g %.3g)\n", w, (long)a, (long)(B->row_ptr[a + 1] - B->row_ptr[a]), f->mu[a],
+                sqrt(wl[w]), f->q[3 * a], f->q[3 * a + 1], f->q[3 * a + 2], r[3 * a], r[3 * a + 1], r[3 * a + 2],
+                X[0], X[4], X[8]);
+    }
+    if (worst) fprintf(stderr, "norms: q %.3g r %.3g u %.3g\n", sqrt(q2), sqrt(r2), sqrt(u2));
     return sqrt(e2) / fmax(sqrt(fmax(q2, fmax(r2, u2))), 1e-300);
+}
+
+static void log_stderr(void *user, int level, const char *msg)
+{
+    (void)user; (void)level;
+    fprintf(stderr, "%s\n", msg);
 }
 
 int main(int argc, char **argv)
@@ -81,6 +114,8 @@ int main(int argc, char **argv)
             else if (!strncmp(a, "sweep=", 6)) o.sweep = atoi(a + 6);
             else if (!strncmp(a, "anderson=", 9)) o.anderson = atoi(a + 9);
             else if (!strncmp(a, "check=", 6)) o.check_every = atoi(a + 6);
+            else if (!strncmp(a, "max_iter=", 9)) o.max_iter = atoi(a + 9);
+            else if (!strcmp(a, "verbose")) { o.verbosity = 2; o.log = log_stderr; }
             else { fprintf(stderr, "fc_variants: unknown '%s'\n", a); return 2; }
             a = next;
         }
@@ -88,8 +123,9 @@ int main(int argc, char **argv)
         ns_result res;
         ns_result_init(&res);
         ns_status st = ns_solve(p, solver, &o, sol, &res);
+        const char *wenv = getenv("FCV_WORST");
         printf("%-40s %-10s %7d %9.4f %10.3g\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
-               own_error(p->u.fc, sol->vec[0]));
+               own_error_w(p->u.fc, sol->vec[0], wenv ? atoi(wenv) : 0));
         fflush(stdout);
         ns_result_clear(&res);
         ns_solution_free(sol);

@@ -29,6 +29,10 @@ void nsm_sim_options_default(nsm_sim_options *o)
     memset(o, 0, sizeof *o);
     o->theta = 0.5;
     ns_options_default(&o->solver_options);
+    /* time-stepping's one-step FC problems (piles: NSGS's slow case) are
+     * solved with Anderson-accelerated sweeps, the winner of issue 14's
+     * measurements (docs/scale.md); one-shot numerics solves keep 0 */
+    o->solver_options.anderson = 3;
     o->warm_start = 1;
     o->gap_tol = 1e-12;
     o->activation = NSM_ACTIVATION_GAMMA;
