@@ -45,7 +45,7 @@ for n in $ns; do
   ax=$(echo "$ours" | tr ' ' '\n' | sed -n 's/^ax=//p')
   ay=$(echo "$ours" | tr ' ' '\n' | sed -n 's/^ay=//p')
   echo "vs_siconos: n = $n: Siconos, $S steps ..." >&2
-  sic=$(nice $py "$here/siconos_pile.py" "$d/final.csv" "$ax" "$ay" "$S" "$tol" | grep '^siconos:')
+  sic=$(nice $py "$here/siconos_pile.py" "$d/final.csv" "$ax" "$ay" "$S" "$tol" | grep "^siconos:") || sic="siconos: failed (exit status $?)"
   echo "# $ours"; echo "# $sic"
   { echo "$ours"; echo "$sic"; } | tr ' ' '\n' | awk -F= -v n="$n" '
     /^profile:/ { side = "ours" } /^siconos:/ { side = "siconos" }

@@ -107,7 +107,9 @@ typedef struct nsm_sim_options {
     double h;               /* time step (required > 0) */
     double theta;           /* θ of Moreau–Jean / Euler–Moreau (default 0.5) */
     const char *solver;     /* numerics solver name; NULL = kind's default */
-    ns_options solver_options; /* numerics options (defaults: tol 1e-8) */
+    ns_options solver_options; /* numerics options (defaults: tol 1e-8,
+                               anderson 3: Anderson-accelerated NSGS sweeps,
+                               docs/scale.md; 0 = plain sweeps) */
     int warm_start;         /* 1 (default): start from the previous λ */
     double gap_tol;         /* a unilateral interaction is active when its
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
