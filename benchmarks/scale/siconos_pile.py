@@ -12,7 +12,7 @@ STEPS + 1 steps (the first, with Siconos' initialisation, not counted) with the 
 tangents with the omega x r terms; e set so that y = (gap, 0, 0)),
 NewtonImpactFrictionNSL(e = 0.5, mu = 0.3), MoreauJeanOSI(theta = 0.5),
 FrictionContact(3) with NSGS at tol TOL (Siconos' default local solver;
-max 100000 sweeps), h = 1e-3; floor z = 0 and walls x = +-AX, y = +-AY.
+max 100000 sweeps; W in sparse block storage, NM_SPARSE_BLOCK), h = 1e-3; floor z = 0 and walls x = +-AX, y = +-AY.
 A contact exists while its gap is below 0.1 Rmin + 4 h vmax, as in the C
 example (added with sim.link, removed with sim.unlink).
 
@@ -42,7 +42,7 @@ n = st.shape[0]
 R = st[:, 4].copy()
 Rmin = R.min()
 
-nsds = sk.NonSmoothDynamicalSystem(0.0, steps * h)
+nsds = sk.NonSmoothDynamicalSystem(0.0, (steps + 2) * h)   # steps + 1 are run
 ds = []
 for i in range(n):
     r = R[i]
@@ -57,6 +57,10 @@ for i in range(n):
 law = sk.NewtonImpactFrictionNSL(e, 0.0, mu, 3)
 osi = sk.MoreauJeanOSI(0.5)
 fc = sk.FrictionContact(3, sn.SICONOS_FRICTION_3D_NSGS)
+# the W matrix in Siconos' sparse block storage, as its mechanics component
+# sets it: the default is a dense matrix sized by the interactions (9 s per
+# step at 1000 spheres, std::bad_alloc at 10^4)
+fc.setMStorageType(sn.NM_SPARSE_BLOCK)
 so = fc.numericsSolverOptions()
 so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 100000
 so.dparam[sn.SICONOS_DPARAM_TOL] = tol
