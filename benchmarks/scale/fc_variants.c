@@ -3,11 +3,14 @@
  * error recomputed here from W's blocks (u = W r + q, De Saxcé's û,
  * projection on each cone, Siconos' normalisation).
  *   fc_variants FILE TOL "SOLVER[/omega=W][/sweep=S][/anderson=M][/threads=T][/shuffle]" ...
- * (also /check=K, /max_iter=N, /verbose: the solver's messages on stderr). One line per variant: variant status sweeps
- * seconds error; FCV_WORST=K in the environment also prints the K contacts
+ * (also /check=K, /max_iter=N, /verbose: the solver's messages on stderr).
+ * One line per variant: variant status sweeps seconds (wall) error cpu_s
+ * (process CPU time of the solve, all threads); FCV_WORST=K in the environment also prints the K contacts
  * of largest local error (stderr). */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
@@ -77,6 +80,13 @@ static void log_stderr(void *user, int level, const char *msg)
     fprintf(stderr, "%s\n", msg);
 }
 
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) { fprintf(stderr, "usage: fc_variants FILE TOL VARIANT...\n"); return 2; }
@@ -94,7 +104,8 @@ int main(int argc, char **argv)
         ns_matrix_free(p->u.fc->W);
         p->u.fc->W = B;
     }
-    printf("%-40s %-10s %7s %9s %10s  (%ld contacts)\n", "variant", "status", "sweeps", "seconds", "error",
+    printf("%-40s %-10s %7s %9s %10s %9s  (%ld contacts)\n", "variant", "status", "sweeps", "seconds", "error",
+           "cpu_s",
            (long)p->u.fc->nc);
     for (int k = 3; k < argc; k++) {
         char buf[256], solver[256];
@@ -122,10 +133,12 @@ int main(int argc, char **argv)
         ns_solution *sol = ns_solution_new(p);
         ns_result res;
         ns_result_init(&res);
+        double c0 = cpu_now();
         ns_status st = ns_solve(p, solver, &o, sol, &res);
+        double cpu = cpu_now() - c0;
         const char *wenv = getenv("FCV_WORST");
-        printf("%-40s %-10s %7d %9.4f %10.3g\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
-               own_error_w(p->u.fc, sol->vec[0], wenv ? atoi(wenv) : 0));
+        printf("%-40s %-10s %7d %9.4f %10.3g %9.4f\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
+               own_error_w(p->u.fc, sol->vec[0], wenv ? atoi(wenv) : 0), cpu);
         fflush(stdout);
         ns_result_clear(&res);
         ns_solution_free(sol);

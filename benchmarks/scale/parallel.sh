@@ -8,11 +8,11 @@
 # wall time is kept). The problem file is made by tools/gen_scale_problems.sh
 # in $OUT (default /tmp/ns_scale_problems) unless it is there already.
 # Each variant is a separate process (benchmarks/scale/fc_variants, cold
-# start, error recomputed from W's blocks) under /usr/bin/time: the table
-# gives the solver's wall time, the process' wall and user+sys CPU time,
-# and cpu/wall — about 1 for one thread, about k for k threads on an idle
-# machine; much less means the threads waited for cores (contention: the
-# speedup is then not meaningful).
+# start, error recomputed from W's blocks): the table gives the solve's wall
+# time and CPU time (all threads) and their ratio cpu/wall — about 1 for one
+# thread, close to k for k threads on an idle machine; much less means the
+# threads waited for cores (contention: the speedup is then not
+# meaningful).
 set -eu
 build=${1:-build}
 n=${2:-10000}
@@ -29,24 +29,23 @@ fi
 export OPENBLAS_NUM_THREADS=1
 nproc=$(nproc 2>/dev/null || echo '?')
 echo "parallel.sh: $f, tol $tol, $nproc cores, load: $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-34s %-9s %7s %10s %9s %9s %9s %8s\n' variant status sweeps error solver_s wall_s cpu_s cpu/wall
+printf '%-34s %-9s %7s %10s %9s %9s %8s\n' variant status sweeps error wall_s cpu_s cpu/wall
 for v in "nsgs-ac" "nsgs-ac/threads=1" "nsgs-ac/threads=2" \
          "nsgs-ac/anderson=3" "nsgs-ac/anderson=3/threads=1" "nsgs-ac/anderson=3/threads=2"; do
   best=""
   i=0
   while [ $i -lt "$rep" ]; do
     i=$((i + 1))
-    line=$( { /usr/bin/time -f "TIME %e %U %S" "$build/bin/fc_variants" "$f" "$tol" "$v" 2>&1; } | \
-      awk '/^TIME/ { w = $2; c = $3 + $4 } /^nsgs/ { st = $2; sw = $3; s = $4; e = $5 }
-           END { printf "%s %s %s %s %s %.3f", st, sw, e, s, w, c }')
+    line=$("$build/bin/fc_variants" "$f" "$tol" "$v" 2>/dev/null | \
+      awk '/^nsgs/ { printf "%s %s %s %s %s", $2, $3, $5, $4, $6 }')
     set -- $line
     if [ -z "$best" ] || awk -v a="$4" -v b="$(echo "$best" | cut -d' ' -f4)" 'BEGIN { exit !(a < b) }'; then
       best="$line"
     fi
   done
   set -- $best
-  printf '%-34s %-9s %7s %10s %9s %9s %9s %8.2f\n' "$v" "$1" "$2" "$3" "$4" "$5" "$6" \
-    "$(awk -v c="$6" -v w="$5" 'BEGIN { print (w > 0 ? c / w : 0) }')"
+  printf '%-34s %-9s %7s %10s %9s %9s %8.2f\n' "$v" "$1" "$2" "$3" "$4" "$5" \
+    "$(awk -v c="$5" -v w="$4" 'BEGIN { print (w > 0 ? c / w : 0) }')"
   eval "s_$(echo "$v" | tr '/=-' '___')=$4"
 done
 awk -v a="$s_nsgs_ac_threads_1" -v b="$s_nsgs_ac_threads_2" -v c="$s_nsgs_ac_anderson_3_threads_1" \
