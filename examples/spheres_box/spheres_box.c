@@ -34,6 +34,8 @@
  *                  sweeps, the default before: see docs/scale.md)
  *   --threads T    coloured NSGS sweeps on T OpenMP threads (default 0:
  *                  serial order)
+ *   --order 1      contacts ordered by their first sphere (nsm_sim_options.
+ *                  order_by_system; default 0: interaction slot order)
  *   --replay LIST  with --profile: each profiled step's one-step problem is
  *                  solved again, from the same warm start, by each variant
  *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
@@ -432,7 +434,7 @@ int main(int argc, char **argv)
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
-    double anderson = 3, threads = 0;
+    double anderson = 3, threads = 0, order = 0;
     long dump_every = 1;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
@@ -455,6 +457,7 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--profile", &profile_from);
     nsx_take_double(&ac, av, "--anderson", &anderson);
     nsx_take_double(&ac, av, "--threads", &threads);
+    nsx_take_double(&ac, av, "--order", &order);
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K]");
@@ -582,6 +585,7 @@ int main(int argc, char **argv)
     o.solver_options.omega = omega;
     o.solver_options.anderson = (int)anderson;
     o.solver_options.threads = (int)threads;
+    o.order_by_system = order != 0;
     nsx_apply(&a, &o);
     o.dump_every = dump_every > 0 ? dump_every : 1;
     char err[NS_ERRMSG_LEN] = "";
