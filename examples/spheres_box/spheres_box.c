@@ -34,8 +34,10 @@
  *                  sweeps, the default before: see docs/scale.md)
  *   --threads T    coloured NSGS sweeps on T OpenMP threads (default 0:
  *                  serial order)
- *   --order 1      contacts ordered by their first sphere (nsm_sim_options.
- *                  order_by_system; default 0: interaction slot order)
+ *   --order K      1 (default): contacts ordered by their first sphere
+ *                  (nsm_sim_options.order_by_system; the spheres are
+ *                  numbered along the lattice, so W's rows follow space);
+ *                  0: interaction slot order
  *   --replay LIST  with --profile: each profiled step's one-step problem is
  *                  solved again, from the same warm start, by each variant
  *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
@@ -434,7 +436,7 @@ int main(int argc, char **argv)
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
-    double anderson = 3, threads = 0, order = 0;
+    double anderson = 3, threads = 0, order = 1;
     long dump_every = 1;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
