@@ -1,18 +1,20 @@
 #!/bin/sh
 # Writes one-step FC3D problems of the scale scene (spheres_box --scene pile)
-# at about 10^3, 10^4 and 5*10^4 contacts (n = 500, 5000, 25000 spheres, the
-# problem of step STEP, when the pile has formed its contact network), as
+# at about 10^3, 10^4 and 5*10^4 contacts (n = 1000, 10000, 50000 spheres:
+# the problem of step STEP, ~0.94 contacts per sphere at step 300, when the
+# pile is forming its contact network; settled, ~2.1 per sphere), as
 # Siconos .dat files in OUT_DIR, then runs nsbench on them with nsgs-ac,
 # nsn-ac and auto. Files are large (5*10^4 contacts: ~30 MB): generated, not
 # committed.
 #   tools/gen_scale_problems.sh [BUILD_DIR] [OUT_DIR] [STEP] [NS...]
-# Defaults: build, /tmp/ns_scale_problems, step 300, n = 500 5000 25000.
+# Defaults: build, /tmp/ns_scale_problems, step 300, n = 1000 10000 50000.
+# NO_NSBENCH=1: only the files; NSBENCH_ARGS: more nsbench options.
 set -eu
 build=${1:-build}
 out=${2:-/tmp/ns_scale_problems}
 step=${3:-300}
 shift 3 2>/dev/null || shift $#
-ns=${*:-"500 5000 25000"}
+ns=${*:-"1000 10000 50000"}
 mkdir -p "$out"
 export OPENBLAS_NUM_THREADS=1
 for n in $ns; do
@@ -28,5 +30,5 @@ for n in $ns; do
 done
 ls -l "$out"/*.dat >&2
 if [ "${NO_NSBENCH:-0}" != 1 ]; then
-  nice "$build/bin/nsbench" "$out" --solvers nsgs-ac,nsn-ac,auto --tol 1e-4 --time-limit 120 || true
+  nice "$build/bin/nsbench" "$out" --solvers nsgs-ac,nsn-ac,auto --tol 1e-4 --time-limit 120 ${NSBENCH_ARGS:-} || true
 fi

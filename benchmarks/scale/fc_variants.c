@@ -3,15 +3,26 @@
  * error recomputed here from W's blocks (u = W r + q, De Saxcé's û,
  * projection on each cone, Siconos' normalisation).
  *   fc_variants FILE TOL "SOLVER[/omega=W][/sweep=S][/anderson=M][/threads=T][/shuffle]" ...
- * One line per variant: variant status sweeps seconds error. */
+ * (also /check=K, /max_iter=N, /verbose: the solver's messages on stderr).
+ * One line per variant: variant status sweeps seconds (wall) error cpu_s
+ * (process CPU time of the solve, all threads); FCV_WORST=K in the environment also prints the K contacts
+ * of largest local error (stderr). */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
 
-static double own_error(const ns_fc *f, const double *r)
+
+/* worst > 0: prints the `worst` contacts of largest local error to stderr */
+static double own_error_w(const ns_fc *f, const double *r, int worst);
+static double own_error_w(const ns_fc *f, const double *r, int worst)
 {
+    double wl[64] = { 0 };
+    ns_int wa[64];
+    if (worst > 64) worst = 64;
     ns_matrix *W = f->W;
     if (W->storage != NS_BLOCK) return NAN;
     const ns_block *B = &W->block;
@@ -34,6 +45,14 @@ static double own_error(const ns_fc *f, const double *r)
                 x[0] = s; x[1] *= mu * s / nt; x[2] *= mu * s / nt;
             }
         }
+        double el = 0.0;
+        for (int i = 0; i < 3; i++) el += (ra[i] - x[i]) * (ra[i] - x[i]);
+        for (int w = 0; w < worst; w++)
+            if (el > wl[w]) {
+                for (int v = worst - 1; v > w; v--) { wl[v] = wl[v - 1]; wa[v] = wa[v - 1]; }
+                wl[w] = el; wa[w] = a;
+                break;
+            }
         for (int i = 0; i < 3; i++) {
             e2 += (ra[i] - x[i]) * (ra[i] - x[i]);
             q2 += f->q[3 * a + i] * f->q[3 * a + i];
@@ -41,7 +60,31 @@ static double own_error(const ns_fc *f, const double *r)
             u2 += u[i] * u[i];
         }
     }
+    for (int w = 0; w < worst && wl[w] > 0; w++) {
+        ns_int a = wa[w];
+        ns_int kd = B->row_ptr[a];
+        while (kd < B->row_ptr[a + 1] - 1 && B->block_col[kd] != a) kd++;
+        const double *X = B->x + B->value_ptr[kd];
+        fprintf(stderr, "worst %d: contact %ld blocks %ld mu %g local %.3g q (%.3g %.3g %.3g) r (%.3g %.3g %.3g) "
+                "Waa diag (%.3g %.3g %.3g)\n", w, (long)a, (long)(B->row_ptr[a + 1] - B->row_ptr[a]), f->mu[a],
+                sqrt(wl[w]), f->q[3 * a], f->q[3 * a + 1], f->q[3 * a + 2], r[3 * a], r[3 * a + 1], r[3 * a + 2],
+                X[0], X[4], X[8]);
+    }
+    if (worst) fprintf(stderr, "norms: q %.3g r %.3g u %.3g\n", sqrt(q2), sqrt(r2), sqrt(u2));
     return sqrt(e2) / fmax(sqrt(fmax(q2, fmax(r2, u2))), 1e-300);
+}
+
+static void log_stderr(void *user, int level, const char *msg)
+{
+    (void)user; (void)level;
+    fprintf(stderr, "%s\n", msg);
+}
+
+static double cpu_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
 int main(int argc, char **argv)
@@ -61,7 +104,8 @@ int main(int argc, char **argv)
         ns_matrix_free(p->u.fc->W);
         p->u.fc->W = B;
     }
-    printf("%-40s %-10s %7s %9s %10s  (%ld contacts)\n", "variant", "status", "sweeps", "seconds", "error",
+    printf("%-40s %-10s %7s %9s %10s %9s  (%ld contacts)\n", "variant", "status", "sweeps", "seconds", "error",
+           "cpu_s",
            (long)p->u.fc->nc);
     for (int k = 3; k < argc; k++) {
         char buf[256], solver[256];
@@ -81,15 +125,20 @@ int main(int argc, char **argv)
             else if (!strncmp(a, "sweep=", 6)) o.sweep = atoi(a + 6);
             else if (!strncmp(a, "anderson=", 9)) o.anderson = atoi(a + 9);
             else if (!strncmp(a, "check=", 6)) o.check_every = atoi(a + 6);
+            else if (!strncmp(a, "max_iter=", 9)) o.max_iter = atoi(a + 9);
+            else if (!strcmp(a, "verbose")) { o.verbosity = 2; o.log = log_stderr; }
             else { fprintf(stderr, "fc_variants: unknown '%s'\n", a); return 2; }
             a = next;
         }
         ns_solution *sol = ns_solution_new(p);
         ns_result res;
         ns_result_init(&res);
+        double c0 = cpu_now();
         ns_status st = ns_solve(p, solver, &o, sol, &res);
-        printf("%-40s %-10s %7d %9.4f %10.3g\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
-               own_error(p->u.fc, sol->vec[0]));
+        double cpu = cpu_now() - c0;
+        const char *wenv = getenv("FCV_WORST");
+        printf("%-40s %-10s %7d %9.4f %10.3g %9.4f\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
+               own_error_w(p->u.fc, sol->vec[0], wenv ? atoi(wenv) : 0), cpu);
         fflush(stdout);
         ns_result_clear(&res);
         ns_solution_free(sol);

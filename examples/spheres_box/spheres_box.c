@@ -34,11 +34,18 @@
  *                  sweeps, the default before: see docs/scale.md)
  *   --threads T    coloured NSGS sweeps on T OpenMP threads (default 0:
  *                  serial order)
+ *   --order K      1 (default): contacts ordered by their first sphere
+ *                  (nsm_sim_options.order_by_system; the spheres are
+ *                  numbered along the lattice, so W's rows follow space);
+ *                  0: interaction slot order
  *   --replay LIST  with --profile: each profiled step's one-step problem is
  *                  solved again, from the same warm start, by each variant
  *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
  *                  comma-separated), timed, error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
+ *   --init FILE    start from the state in FILE (a final.csv of an earlier
+ *                  run with the same scene, n and seed: x, y, z, v, ω per
+ *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
  * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with Anderson
  * acceleration (memory 3) at tol 1e-4
  * (--solver, --tol: the FC3D default "auto" at tol 1e-8 spends up to 10⁵
@@ -84,6 +91,7 @@ typedef struct ctx {
 typedef struct prof {
     long steps, solves, sweeps, max_sweeps, contacts, nonconv;
     double detect, free_state, assembly, solver, update;
+    double cpu, detect_cpu;   /* process CPU time of the steps (all threads), thread CPU of detection */
     double worst_error;       /* of the recomputed errors (own_error) */
     double w_bytes, p_bytes;   /* W's block values and the rest of the problem, last step */
     long w_blocks, nc_last;
@@ -93,6 +101,15 @@ static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* CPU time (user + system) of the process (all threads) or of this thread:
+ * on a shared machine it does not count the time other processes run. */
+static double cpu_now(int thread)
+{
+    struct timespec t;
+    clock_gettime(thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -365,24 +382,29 @@ static double step_error(nsm_sim *sim, errbuf *eb)
 static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *P, replay *R)
 {
     const nsm_sim_stats *S = nsm_sim_get_stats(sim);
+    double c0 = cpu_now(0), cd0, cd1, cr = 0.0;
     double t0 = now();
     ns_status st = nsm_sim_compute_free_state(sim);
     double d_free = now() - t0;
-    if (R && st == NS_OK && replay_before(R, sim) != 0) R = NULL;   /* untimed */
+    if (R) { cr = cpu_now(0); if (st == NS_OK && replay_before(R, sim) != 0) R = NULL; cr -= cpu_now(0); }   /* untimed */
     double sv0 = S->solver_seconds;
     long it0 = S->solver_iterations, so0 = S->solves, nc0 = S->nonconverged;
     t0 = now();
     if (st == NS_OK) st = nsm_sim_solve(sim);
     double d_solve = now() - t0;
-    if (R && st == NS_OK) replay_after(R, sim);                      /* untimed */
+    if (R && st == NS_OK) { cr += cpu_now(0); replay_after(R, sim); cr -= cpu_now(0); }   /* untimed */
     t0 = now();
     if (st == NS_OK) st = nsm_sim_update(sim);
     if (st == NS_OK) nsm_sim_next_step(sim);
     double d_update = now() - t0;
     t0 = now();
+    cd0 = cpu_now(1);
     if (st == NS_OK) *rc = detect(sim, c, geo);
+    cd1 = cpu_now(1);
     double d_detect = now() - t0;
     if (!P) return st;
+    P->cpu += cpu_now(0) - c0 + cr;
+    P->detect_cpu += cd1 - cd0;
     double sv = S->solver_seconds - sv0;
     long sw = S->solver_iterations - it0;
     P->steps++;
@@ -414,9 +436,9 @@ int main(int argc, char **argv)
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
-    double anderson = 3, threads = 0;
+    double anderson = 3, threads = 0, order = 1;
     long dump_every = 1;
-    const char *scene = "box", *replay_spec = NULL;
+    const char *scene = "box", *replay_spec = NULL, *init_path = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     int ac = 0;
     if (!av) return 1;
@@ -425,6 +447,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--dump-every")) { dump_every = atol(argv[++i]); continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--init")) { init_path = argv[++i]; continue; }
         av[ac++] = argv[i];
     }
     av[ac] = NULL;
@@ -436,6 +459,7 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--profile", &profile_from);
     nsx_take_double(&ac, av, "--anderson", &anderson);
     nsx_take_double(&ac, av, "--threads", &threads);
+    nsx_take_double(&ac, av, "--order", &order);
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K]");
@@ -495,6 +519,15 @@ int main(int argc, char **argv)
     int law = nsm_model_add_law(model, nsm_nslaw_newton_coulomb_new(3, e, mu));
     double x0 = -0.5 * sp * (kx - 1), y0 = -0.5 * sp * (ky - 1);
     double Rmin = Rmax;
+    FILE *init = NULL;
+    if (init_path) {
+        char head[256];
+        init = fopen(init_path, "r");
+        if (!init || !fgets(head, sizeof head, init)) {
+            fprintf(stderr, "spheres_box: --init %s: cannot read\n", init_path);
+            return 2;
+        }
+    }
     for (int i = 0; i < n; i++) {
         int layer = i / (kx * ky), ix = (i % (kx * ky)) % kx, iy = (i % (kx * ky)) / kx;
         double R = Rmax * (0.8 + 0.2 * urand(&seed));
@@ -512,6 +545,25 @@ int main(int argc, char **argv)
             q0[2] = 1.02 * Rmax + sp * layer;
         }
         q0[3] = q0[4] = q0[5] = 0.0;
+        if (init) {   /* the row of sphere i: i, x, y, z, R, v (3), ω (3) */
+            double row[11];
+            char line[1024];
+            int ok = fgets(line, sizeof line, init) != NULL;
+            char *p = line;
+            for (int t = 0; ok && t < 11; t++) {
+                char *end;
+                row[t] = strtod(p, &end);
+                ok = end != p && isfinite(row[t]) && (*end == ',' || t == 10);
+                p = end + 1;
+            }
+            if (!ok || (int)row[0] != i || fabs(row[4] - R) > 1e-8 * R) {
+                fprintf(stderr, "spheres_box: --init %s: line %d: expected sphere %d with R = %.10g "
+                        "(same scene, n and seed)\n", init_path, i + 2, i, R);
+                return 2;
+            }
+            memcpy(q0, row + 1, 3 * sizeof *q0);
+            memcpy(v0, row + 5, 6 * sizeof *v0);
+        }
         double M[36] = { 0 }, f[6] = { m * gvec[0], m * gvec[1], m * gvec[2], 0, 0, 0 };
         for (int t = 0; t < 6; t++) M[t * 7] = t < 3 ? m : I;
         nsm_ds *ds = nsm_ds_lagrangian_lti_new(6, M, q0, v0);
@@ -521,6 +573,7 @@ int main(int argc, char **argv)
         c.mass[i] = m; c.R[i] = R;
         if (R < Rmin) Rmin = R;
     }
+    if (init) fclose(init);
     if (law < 0) { fprintf(stderr, "spheres_box: %s\n", nsm_model_error(model)); return 1; }
     c.margin_base = 0.1 * Rmin;
 
@@ -534,6 +587,7 @@ int main(int argc, char **argv)
     o.solver_options.omega = omega;
     o.solver_options.anderson = (int)anderson;
     o.solver_options.threads = (int)threads;
+    o.order_by_system = order != 0;
     nsx_apply(&a, &o);
     o.dump_every = dump_every > 0 ? dump_every : 1;
     char err[NS_ERRMSG_LEN] = "";
@@ -608,13 +662,15 @@ int main(int argc, char **argv)
         printf("profile: scene=%s n=%d steps=%ld contacts=%.0f interactions=%d step_ms=%.4g detect_ms=%.4g "
                "free_ms=%.4g assembly_ms=%.4g solve_ms=%.4g update_ms=%.4g us_per_sphere=%.4g "
                "sweeps=%.4g max_sweeps=%ld nonconverged=%ld worst_error=%.3g rss_mb=%.1f rss_start_mb=%.1f "
-               "w_bytes_per_contact=%.0f problem_bytes_per_contact=%.0f detection_bytes_per_sphere=%.0f\n",
+               "w_bytes_per_contact=%.0f problem_bytes_per_contact=%.0f detection_bytes_per_sphere=%.0f "
+               "cpu_ms=%.4g detect_cpu_ms=%.4g cpu_us_per_sphere=%.4g ax=%.17g ay=%.17g\n",
                scene, n, P.steps, nc, nsm_model_ninter(model), tot * k, P.detect * k, P.free_state * k,
                P.assembly * k, P.solver * k, P.update * k, 1e6 * tot / (double)P.steps / n,
                (double)P.sweeps / (double)(P.solves ? P.solves : 1), P.max_sweeps, P.nonconv, P.worst_error,
                peak_rss_mb(), rss_before,
                P.nc_last ? P.w_bytes / (double)P.nc_last : 0.0, P.nc_last ? P.p_bytes / (double)P.nc_last : 0.0,
-               (double)sbx_contacts_bytes(c.contacts) / n);
+               (double)sbx_contacts_bytes(c.contacts) / n, P.cpu * k, P.detect_cpu * k,
+               1e6 * P.cpu / (double)P.steps / n, c.ax, c.ay);
     }
     if (c.traj) fclose(c.traj);
     if (a.out) {

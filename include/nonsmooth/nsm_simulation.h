@@ -107,7 +107,9 @@ typedef struct nsm_sim_options {
     double h;               /* time step (required > 0) */
     double theta;           /* θ of Moreau–Jean / Euler–Moreau (default 0.5) */
     const char *solver;     /* numerics solver name; NULL = kind's default */
-    ns_options solver_options; /* numerics options (defaults: tol 1e-8) */
+    ns_options solver_options; /* numerics options (defaults: tol 1e-8,
+                               anderson 3: Anderson-accelerated NSGS sweeps,
+                               docs/scale.md; 0 = plain sweeps) */
     int warm_start;         /* 1 (default): start from the previous λ */
     double gap_tol;         /* a unilateral interaction is active when its
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
@@ -212,6 +214,13 @@ typedef struct nsm_sim_options {
                                never formed. Solver: `solver` if it names a
                                GFC solver, else nsn-ac. 0 (default): local FC */
     const char *gmp_solver; /* copied */
+    int order_by_system;    /* 1: the step's unilateral/friction rows are
+                               ordered by their interactions' first system id
+                               (stable counting sort, O(n)) instead of by
+                               interaction slot: with systems numbered along
+                               space, W's rows and the sweeps' accesses stay
+                               local in memory (issue 14, docs/scale.md);
+                               0 (default): slot order */
 } nsm_sim_options;
 
 enum nsm_projection { NSM_PROJECTION_NONE = 0, NSM_PROJECTION_DIRECT, NSM_PROJECTION_COMBINED };
@@ -273,7 +282,8 @@ int nsm_sim_relative_degree(const nsm_sim *s, int inter);
 
 /** Index set I_level (0: all live, 1: active in the last step's problem, 2:
  *  those of I1 with |ẏ| ≤ tol after the step). Fills up to max ids, returns
- *  the count. */
+ *  the count. Level 1 lists them in the order of the problem's rows
+ *  (equality rows first; see order_by_system), the others by id. */
 int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max);
 
 /** The last one-step problem solved (borrowed; NULL if none) and the result

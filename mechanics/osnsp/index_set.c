@@ -19,6 +19,7 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
     ns_status st = nsm_osnsp_refresh_outputs(s, 1, s->t);
     if (st != NS_OK) return st;
     s->nact = 0;
+    int neq = 0;
     if (m->ninter_slots + 1 > s->cap_act) {
         int cap = 2 * (m->ninter_slots + 1);
         int *a = realloc(s->act, (size_t)cap * sizeof *a);
@@ -75,6 +76,30 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
             s->act[s->nact] = i;
             s->act_gen[s->nact] = I->gen;
             s->nact++;
+        }
+        if (pass == 0) neq = s->nact;
+    }
+    if (s->o.order_by_system && s->nact - neq > 1) {
+        /* stable counting sort of the non-equality rows by first system */
+        int nd = m->nds, k = s->nact - neq;
+        size_t need = (size_t)nd + 1 + 2 * (size_t)k;
+        if (need > s->cap_ord) {
+            int *t = realloc(s->ord_tmp, need * sizeof *t);
+            if (!t) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
+            s->ord_tmp = t; s->cap_ord = need;
+        }
+        int *cnt = s->ord_tmp, *a = cnt + nd + 1, *g = a + k;
+        memset(cnt, 0, ((size_t)nd + 1) * sizeof *cnt);
+        for (int j = neq; j < s->nact; j++) cnt[m->inter[s->act[j]].ds[0] + 1]++;
+        for (int d = 0; d < nd; d++) cnt[d + 1] += cnt[d];
+        for (int j = neq; j < s->nact; j++) {
+            int p = cnt[m->inter[s->act[j]].ds[0]]++;
+            a[p] = s->act[j]; g[p] = (int)s->act_gen[j];
+        }
+        for (int p = 0; p < k; p++) {
+            s->act[neq + p] = a[p];
+            s->act_gen[neq + p] = (unsigned)g[p];
+            s->id[a[p]].pos = neq + p;
         }
     }
     return NS_OK;

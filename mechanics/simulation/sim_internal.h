@@ -19,6 +19,7 @@ struct nsm_sim {
     nsm_idata *id; int cap_id;
     /* one-step problem */
     int *act; unsigned *act_gen; int nact, cap_act;
+    int *ord_tmp; size_t cap_ord;   /* order_by_system: counts + copies */
     int nact_prev;                     /* length of the previous active list */
     int *prev_act; unsigned *prev_gen; int cap_prev;
     int have_problem;                  /* prob built for prev_act */

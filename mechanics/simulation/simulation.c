@@ -29,6 +29,10 @@ void nsm_sim_options_default(nsm_sim_options *o)
     memset(o, 0, sizeof *o);
     o->theta = 0.5;
     ns_options_default(&o->solver_options);
+    /* time-stepping's one-step FC problems (piles: NSGS's slow case) are
+     * solved with Anderson-accelerated sweeps, the winner of issue 14's
+     * measurements (docs/scale.md); one-shot numerics solves keep 0 */
+    o->solver_options.anderson = 3;
     o->warm_start = 1;
     o->gap_tol = 1e-12;
     o->activation = NSM_ACTIVATION_GAMMA;
@@ -74,6 +78,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->vq); free(s->vv); free(s->vfree); free(s->vqk); free(s->vvk);
     for (int i = 0; i < s->cap_id; i++) nsm_idata_free(&s->id[i]);
     free(s->id);
+    free(s->ord_tmp);
     free(s->act); free(s->act_gen); free(s->prev_act); free(s->prev_gen);
     free(s->proj_rows); free(s->gfc_off);
     ns_problem_free(s->prob);
@@ -544,6 +549,16 @@ int nsm_sim_index_set(const nsm_sim *s, int level, int *ids, int max)
     if (!s) return 0;
     const nsm_model *m = s->model;
     int count = 0;
+    if (level == 1) {   /* the problem's order (its rows' blocks) */
+        for (int j = 0; j < s->nact; j++) {
+            int i = s->act[j];
+            const nsm_idata *d = idata_const(s, i);
+            if (!d || d->pos != j) continue;
+            if (count < max && ids) ids[count] = i;
+            count++;
+        }
+        return count;
+    }
     for (int i = 0; i < m->ninter_slots; i++) {
         const nsm_idata *d = idata_const(s, i);
         if (!d) continue;

@@ -171,14 +171,16 @@ static int lu_solve(nsn_lu *L, const double *b, double *x, char *err)
  * cannot be computed. */
 static double block_norm2(int d, const double *W)
 {
-    double S[9], ev[3];
+    double S[9], ev[3], work[32];
     for (int i = 0; i < d; i++)
         for (int j = 0; j < d; j++) {
             double s = 0.0;
             for (int l = 0; l < d; l++) s += W[l + i * d] * W[l + j * d];
+            if (!isfinite(s)) return 0.0;
             S[i + j * d] = s;
         }
-    if (LAPACKE_dsyev(LAPACK_COL_MAJOR, 'N', 'U', d, S, d, ev) != 0) return 0.0;
+    /* per contact: no allocation, no NaN scan (checked above) */
+    if (LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'N', 'U', d, S, d, ev, work, 32) != 0) return 0.0;
     return ev[d - 1] > 0 ? sqrt(ev[d - 1]) : 0.0;
 }
 

@@ -4,7 +4,9 @@
  * penetrations and every one-step problem converges; a dumped FC3D problem,
  * read back and solved, satisfies Coulomb's law checked here contact by
  * contact from u = W r + q recomputed with a dense copy of W, and
- * ns_fc_error agrees. */
+ * ns_fc_error agrees; contacts ordered by sphere (order_by_system) keep
+ * the recomputed error within tol. */
+#define _POSIX_C_SOURCE 200809L   /* popen */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -189,11 +191,53 @@ static void test_dumped_problem_coulomb(void **state)
     ns_problem_free(p);
 }
 
+/* The value of key=... on spheres_box's profile: line */
+static double profile_value(const char *line, const char *key)
+{
+    char pat[64];
+    snprintf(pat, sizeof pat, " %s=", key);
+    const char *p = strstr(line, pat);
+    assert_non_null(p);
+    return atof(p + strlen(pat));
+}
+
+/* nsm_sim_options.order_by_system (--order 1): the step's contacts are
+ * reordered by their first sphere. The example recomputes each profiled
+ * step's FC3D error itself from W's blocks and the multipliers the
+ * simulation keeps for the ids nsm_sim_index_set lists, so a row order,
+ * a pos map or a listed order that disagree show as a large error; the
+ * same pile in slot order gives the reference. */
+static void test_order_by_system(void **state)
+{
+    (void)state;
+    double err[2], nc[2];
+    for (int o = 0; o < 2; o++) {
+        char cmd[1024], line[4096] = "";
+        snprintf(cmd, sizeof cmd, "%s/spheres_box --quiet --scene pile --n 200 --steps 220 --profile 190 --order %d",
+                 NS_BIN_DIR, o);
+        FILE *f = popen(cmd, "r");
+        assert_non_null(f);
+        char buf[4096];
+        while (fgets(buf, sizeof buf, f))
+            if (!strncmp(buf, "profile:", 8)) snprintf(line, sizeof line, "%s", buf);
+        assert_int_equal(pclose(f), 0);
+        assert_true(line[0] != '\0');
+        err[o] = profile_value(line, "worst_error");
+        nc[o] = profile_value(line, "contacts");
+        assert_true(profile_value(line, "nonconverged") == 0);
+        print_message("order %d: %.0f contacts, worst recomputed error %.3g\n", o, nc[o], err[o]);
+    }
+    assert_true(nc[1] > 100);
+    assert_true(err[0] <= 1.0001e-4);
+    assert_true(err[1] <= 1.0001e-4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rest_inside_box),
         cmocka_unit_test(test_dumped_problem_coulomb),
+        cmocka_unit_test(test_order_by_system),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
