@@ -183,6 +183,46 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
     (void)threads;
 }
 
+/* The global error of ns_fc_error with the threads of the coloured
+ * sweeps: u = W r + q and each contact's squared error block row by block
+ * row in parallel (rows are independent: each thread writes its own u_α
+ * and eb[α]), then the sum in contact order on one thread, so that the
+ * value does not depend on the thread count. Same formula and scaling as
+ * ns_fc_error; u's products are summed in another order than its gemv, so
+ * the two may differ in the last bits (the driver recomputes the error of
+ * the returned r with ns_fc_error). eb: nc doubles. */
+static double coloured_error(const ns_fc *view, const ns_block *B, const double *r, double *u,
+                             ns_fc_norm norm, int threads, double *eb)
+{
+    const int d = view->dim;
+    const ns_int nc = view->nc;
+    const size_t m = (size_t)d * (size_t)nc;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(threads)
+#endif
+    for (ns_int a = 0; a < nc; a++) {
+        double *ua = u + (size_t)a * d;
+        const double *ra = r + (size_t)a * d;
+        row_rhs(B, view->q, r, d, a, ua);
+        const double *Wd = B->x + B->value_ptr[B->diag[a]];
+        for (int i = 0; i < d; i++) {
+            double acc = ua[i];
+            for (int j = 0; j < d; j++) acc += Wd[i + j * d] * ra[j];
+            ua[i] = acc;
+        }
+        eb[a] = ns_fc_contact_error_sq(d, view->mu[a], ra, ua);
+    }
+    (void)threads;
+    if (!ns_all_finite(r, m) || !ns_all_finite(u, m) || !ns_all_finite(view->q, m)) return INFINITY;
+    double sum = 0.0;
+    for (ns_int a = 0; a < nc; a++) sum += eb[a];
+    double e = sqrt(sum);
+    double scale = ns_norm2(view->q, m);
+    if (norm == NS_FC_NORM_SICONOS) scale = fmax(scale, fmax(ns_norm2(r, m), ns_norm2(u, m)));
+    if (scale > DBL_EPSILON) e /= scale;
+    return isfinite(e) ? e : INFINITY;
+}
+
 /* Anderson acceleration of the sweep map G (r_next = G(r)), type II with
  * memory m: with f = G(x) − x, ΔF and ΔG the differences of the last m
  * f's and G's, γ = argmin ‖f_k − ΔF γ‖ (normal equations, the Gram matrix
@@ -380,7 +420,9 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                     || it - last_check >= (last_check < CHECK_GAP ? (last_check > 1 ? last_check : 1) : CHECK_GAP);
         int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
         if (!check && !late) continue;
-        res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
+        res->error = coloured_ok
+                         ? coloured_error(view, B, r, u, (ns_fc_norm)o->fc_norm, o->threads, inc)
+                         : ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
         last_check = it;
         if (light > 0 && isfinite(res->error)) kappa = res->error / light;
         ns_log(o, 2, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
