@@ -65,16 +65,9 @@ ns_status ns_fc3d_desaxce(const ns_fc *p, double *r, double *u, const ns_options
         err = e;
         if (err < best_err) { best_err = err; memcpy(best, r, m * sizeof(double)); }
         ns_log(o, 2, "desaxce iteration %d rho %.3g error %.3e", it, rho, err);
-        if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
-            err = ns_fc_error(&view, r, u, nm);
-        if (err <= o->tol) st = NS_CONVERGED;
-        else if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) st = NS_TIME_LIMIT;
+        st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
     }
-    if (st != NS_CONVERGED && best_err < err) {
-        memcpy(r, best, m * sizeof(double));
-        ns_fc_vi_velocity(&view, r, u);
-        err = best_err;
-    }
+    ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
     res->error = err;
     free(work);
     ns_matrix_free(owned);

@@ -63,10 +63,7 @@ ns_status ns_fc3d_fpp(const ns_fc *p, double *r, double *u, const ns_options *o,
         err = eb;
         if (ratio < 0.3) rho *= 1.5;
         ns_log(o, 2, "fpp iteration %d rho %.3g error %.3e", it, rho, err);
-        if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
-            err = ns_fc_error(&view, r, u, nm);
-        if (err <= o->tol) st = NS_CONVERGED;
-        else if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) st = NS_TIME_LIMIT;
+        st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
     }
     res->error = err;
     free(work);

@@ -23,6 +23,7 @@
  * Registered as nsgs-ac, nsgs-fb, nsgs-nm, nsgs-proj (and nsgs, which takes
  * o->local_solver, default ac). */
 #include "fc/fc3d_internal.h"
+#include "fc/fc3d_vi.h"
 #include "solve/solvers.h"
 #include "matrix/matrix_internal.h"
 #include "core/ns_internal.h"
@@ -187,16 +188,15 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
  * sweeps: u = W r + q and each contact's squared error block row by block
  * row in parallel (rows are independent: each thread writes its own u_α
  * and eb[α]), then the sum in contact order on one thread, so that the
- * value does not depend on the thread count. Same formula and scaling as
- * ns_fc_error; u's products are summed in another order than its gemv, so
- * the two may differ in the last bits (the driver recomputes the error of
- * the returned r with ns_fc_error). eb: nc doubles. */
+ * value does not depend on the thread count; scaled as every FC error
+ * (ns_fc_vi_error_scaled, qn = ‖q‖). u's products are summed in another
+ * order than ns_fc_error's gemv, so the two may differ in the last bits
+ * (the driver recomputes the error of the returned r). eb: nc doubles. */
 static double coloured_error(const ns_fc *view, const ns_block *B, const double *r, double *u,
-                             ns_fc_norm norm, int threads, double *eb)
+                             double qn, ns_fc_norm norm, int threads, double *eb)
 {
     const int d = view->dim;
     const ns_int nc = view->nc;
-    const size_t m = (size_t)d * (size_t)nc;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(static) num_threads(threads)
 #endif
@@ -213,14 +213,9 @@ static double coloured_error(const ns_fc *view, const ns_block *B, const double 
         eb[a] = ns_fc_contact_error_sq(d, view->mu[a], ra, ua);
     }
     (void)threads;
-    if (!ns_all_finite(r, m) || !ns_all_finite(u, m) || !ns_all_finite(view->q, m)) return INFINITY;
     double sum = 0.0;
     for (ns_int a = 0; a < nc; a++) sum += eb[a];
-    double e = sqrt(sum);
-    double scale = ns_norm2(view->q, m);
-    if (norm == NS_FC_NORM_SICONOS) scale = fmax(scale, fmax(ns_norm2(r, m), ns_norm2(u, m)));
-    if (scale > DBL_EPSILON) e /= scale;
-    return isfinite(e) ? e : INFINITY;
+    return ns_fc_vi_error_scaled(view, r, u, sum, qn, norm);
 }
 
 /* Anderson acceleration of the sweep map G (r_next = G(r)), type II with
@@ -354,6 +349,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     }
     for (ns_int i = 0; i < nc; i++) order[i] = i;
     ns_int ncol = 0, *cstart = NULL, *clist = NULL;
+    double qn = 0.0;   /* ‖q‖, for the coloured error check */
     anderson A = { 0 };
     double *aw = NULL;
     if (o->anderson > 0) {
@@ -379,6 +375,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         cstart = order + nc;
         clist = cstart + nc + 1;
         ncol = colour_contacts(B, nc, cstart, clist, clist + nc);
+        qn = ns_norm2(view->q, (size_t)view->dim * (size_t)nc);
         ns_log(o, 2, "nsgs: %d contacts in %d colours, %d threads", (int)nc, (int)ncol, o->threads);
     }
     uint64_t seed = (uint64_t)o->seed * 0x9E3779B97F4A7C15ULL + 1;
@@ -421,7 +418,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
         if (!check && !late) continue;
         res->error = coloured_ok
-                         ? coloured_error(view, B, r, u, (ns_fc_norm)o->fc_norm, o->threads, inc)
+                         ? coloured_error(view, B, r, u, qn, (ns_fc_norm)o->fc_norm, o->threads, inc)
                          : ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
         last_check = it;
         if (light > 0 && isfinite(res->error)) kappa = res->error / light;

@@ -113,16 +113,9 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
                      "(inner %s: nsn %d it to %.2e, nsgs %d sweeps)",
                      it, sigma, err, sqrt(rn2), sqrt(dr2), ns_status_name(is), nsn_it, nsn_err, gs_it);
         }
-        if (err <= o->tol) /* confirmed by the library's error (it recomputes u) */
-            err = ns_fc_error(&view, r, u, nm);
-        if (err <= o->tol) st = NS_CONVERGED;
-        else if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) st = NS_TIME_LIMIT;
+        st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
     }
-    if (st != NS_CONVERGED && best_err < err) { /* return the best iterate */
-        memcpy(r, best, m * sizeof(double));
-        ns_fc_vi_velocity(&view, r, u);
-        err = best_err;
-    }
+    ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
     res->error = err;
     ns_matrix_free(pv.W);
     free(work);

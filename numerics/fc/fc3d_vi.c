@@ -6,8 +6,10 @@
  * pay one W·x product per iterate, not two. */
 #include "fc/fc3d_vi.h"
 #include "fc/fc3d_local.h"
+#include "core/ns_internal.h"
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 void ns_fc_vi_velocity(const ns_fc *p, const double *r, double *u)
 {
@@ -44,15 +46,43 @@ double ns_fc_vi_error(const ns_fc *p, const double *r, const double *u,
                       double qn, ns_fc_norm norm)
 {
     const int d = p->dim;
-    const size_t m = (size_t)d * (size_t)p->nc;
-    double s = 0.0, nr = 0.0, nu = 0.0;
+    double s = 0.0;
     for (ns_int a = 0; a < p->nc; a++)
         s += ns_fc_contact_error_sq(d, p->mu[a], r + (size_t)a * d, u + (size_t)a * d);
-    for (size_t i = 0; i < m; i++) { nr += r[i] * r[i]; nu += u[i] * u[i]; }
-    double den = norm == NS_FC_NORM_Q ? qn : fmax(qn, fmax(sqrt(nr), sqrt(nu)));
-    double e = sqrt(s);
+    return ns_fc_vi_error_scaled(p, r, u, s, qn, norm);
+}
+
+double ns_fc_vi_error_scaled(const ns_fc *p, const double *r, const double *u,
+                             double sum_sq, double qn, ns_fc_norm norm)
+{
+    const size_t m = (size_t)p->dim * (size_t)p->nc;
+    double den = qn;
+    if (norm != NS_FC_NORM_Q) {
+        double nr = 0.0, nu = 0.0;
+        for (size_t i = 0; i < m; i++) { nr += r[i] * r[i]; nu += u[i] * u[i]; }
+        den = fmax(qn, fmax(sqrt(nr), sqrt(nu)));
+    }
+    double e = sqrt(sum_sq);
     if (den > DBL_EPSILON) e /= den;
     return isfinite(e) ? e : INFINITY;
+}
+
+ns_status ns_fc_vi_iteration_end(const ns_fc *p, const double *r, double *u,
+                                 const ns_options *o, double t0, double *err)
+{
+    if (*err <= o->tol) *err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
+    if (*err <= o->tol) return NS_CONVERGED;
+    if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) return NS_TIME_LIMIT;
+    return NS_MAX_ITER;
+}
+
+void ns_fc_vi_keep_best(const ns_fc *p, ns_status st, const double *best, double best_err,
+                        double *r, double *u, double *err)
+{
+    if (st == NS_CONVERGED || !(best_err < *err)) return;
+    memcpy(r, best, (size_t)p->dim * (size_t)p->nc * sizeof(double));
+    ns_fc_vi_velocity(p, r, u);
+    *err = best_err;
 }
 
 double ns_fc_vi_dist(size_t m, const double *x, const double *y)
