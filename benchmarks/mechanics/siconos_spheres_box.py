@@ -18,6 +18,9 @@ import time
 import numpy as np
 import siconos.kernel as sk
 import siconos.numerics as sn
+import os
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from siconos_spheres_common import WN, keep as keep_contact  # noqa: E402
 
 steps = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
 n = int(sys.argv[2]) if len(sys.argv) > 2 else 100
@@ -65,51 +68,7 @@ so = fc.numericsSolverOptions()
 so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 100000
 so.dparam[sn.SICONOS_DPARAM_TOL] = 1e-4
 sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), osi, fc)
-
-
-def tangents(nv):
-    a = np.array([0.0, 1.0, 0.0]) if abs(nv[0]) > 0.6 else np.array([1.0, 0.0, 0.0])
-    t1 = a - a.dot(nv) * nv
-    t1 /= np.linalg.norm(t1)
-    return t1, np.cross(nv, t1)
-
-
-def contact_H(nv, Rlo, Rhi, Q, gap, two):
-    t1, t2 = tangents(nv)
-    T = [nv, t1, t2]
-    H = np.zeros((3, 12 if two else 6))
-    o2 = 6 if two else 0
-    for r in range(3):
-        H[r, o2:o2 + 3] = T[r]
-        if r:
-            H[r, o2 + 3:o2 + 6] = -Rhi * np.cross(nv, T[r])
-        if two:
-            H[r, 0:3] = -T[r]
-            if r:
-                H[r, 3:6] = -Rlo * np.cross(nv, T[r])
-    yd = np.array([gap, 0.0, 0.0])
-    return H, yd - H.dot(Q)
-
-
-contacts = {}   # key (i, j) with j >= n for walls -> (interaction, relation)
-WN = np.array([[0, 0, 1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], dtype=float)
-
-
-def keep(key, nv, gap, Q, Rlo, Rhi, two, dsl):
-    H, b = contact_H(nv, Rlo, Rhi, Q, gap, two)
-    c = contacts.get(key)
-    if c is None:
-        rel = sk.LagrangianLinearTIR(H, b)
-        inter = sk.Interaction(law, rel)
-        if two:
-            sim.link(inter, dsl[0], dsl[1])
-        else:
-            sim.link(inter, dsl[0])
-        contacts[key] = [inter, rel, True]
-    else:
-        c[1].setJachqPtr(H)
-        c[1].setEPtr(b)
-        c[2] = True
+contacts = {}   # key (i, j) with j >= n for walls -> [interaction, relation, seen]
 
 
 def detect():
@@ -123,13 +82,13 @@ def detect():
     gaps = np.stack([x[:, 2] - R, x[:, 0] + half - R, half - x[:, 0] - R,
                      x[:, 1] + half - R, half - x[:, 1] - R], axis=1)
     for i, w in zip(*np.nonzero(gaps < margin)):
-        keep((i, n + w), WN[w], gaps[i, w], q[i], 0.0, R[i], False, [ds[i]])
+        keep_contact(contacts, sim, law, (i, n + w), WN[w], gaps[i, w], q[i], 0.0, R[i], False, [ds[i]])
     dvec = x[None, :, :] - x[:, None, :]
     dist = np.linalg.norm(dvec, axis=2)
     pg = dist - R[:, None] - R[None, :]
     ii, jj = np.nonzero(np.triu(pg < margin, 1))
     for i, j in zip(ii, jj):
-        keep((i, j), dvec[i, j] / dist[i, j], pg[i, j], np.concatenate([q[i], q[j]]),
+        keep_contact(contacts, sim, law, (i, j), dvec[i, j] / dist[i, j], pg[i, j], np.concatenate([q[i], q[j]]),
              R[i], R[j], True, [ds[i], ds[j]])
     for key in [kk for kk, c in contacts.items() if not c[2]]:
         sim.unlink(contacts[key][0])

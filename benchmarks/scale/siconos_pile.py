@@ -31,6 +31,9 @@ import numpy as np
 from scipy.spatial import cKDTree
 import siconos.kernel as sk
 import siconos.numerics as sn
+import os
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mechanics"))
+from siconos_spheres_common import WN, keep as keep_contact  # noqa: E402
 
 if len(sys.argv) < 5:
     sys.exit("usage: siconos_pile.py FINAL_CSV AX AY STEPS [TOL]")
@@ -65,48 +68,7 @@ so = fc.numericsSolverOptions()
 so.iparam[sn.SICONOS_IPARAM_MAX_ITER] = 100000
 so.dparam[sn.SICONOS_DPARAM_TOL] = tol
 sim = sk.TimeStepping(nsds, sk.TimeDiscretisation(0.0, h), osi, fc)
-WN = np.array([[0, 0, 1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], dtype=float)
 contacts = {}   # (i, j), j >= n for walls -> [interaction, relation, seen]
-
-
-def tangents(nv):
-    a = np.array([0.0, 1.0, 0.0]) if abs(nv[0]) > 0.6 else np.array([1.0, 0.0, 0.0])
-    t1 = a - a.dot(nv) * nv
-    t1 /= np.linalg.norm(t1)
-    return t1, np.cross(nv, t1)
-
-
-def contact_H(nv, Rlo, Rhi, Q, gap, two):
-    t1, t2 = tangents(nv)
-    T = [nv, t1, t2]
-    H = np.zeros((3, 12 if two else 6))
-    o2 = 6 if two else 0
-    for r in range(3):
-        H[r, o2:o2 + 3] = T[r]
-        if r:
-            H[r, o2 + 3:o2 + 6] = -Rhi * np.cross(nv, T[r])
-        if two:
-            H[r, 0:3] = -T[r]
-            if r:
-                H[r, 3:6] = -Rlo * np.cross(nv, T[r])
-    return H, np.array([gap, 0.0, 0.0]) - H.dot(Q)
-
-
-def keep(key, nv, gap, Q, Rlo, Rhi, two, dsl):
-    H, b = contact_H(nv, Rlo, Rhi, Q, gap, two)
-    c = contacts.get(key)
-    if c is None:
-        rel = sk.LagrangianLinearTIR(H, b)
-        inter = sk.Interaction(law, rel)
-        if two:
-            sim.link(inter, dsl[0], dsl[1])
-        else:
-            sim.link(inter, dsl[0])
-        contacts[key] = [inter, rel, True]
-    else:
-        c[1].setJachqPtr(H)
-        c[1].setEPtr(b)
-        c[2] = True
 
 
 def detect():
@@ -120,7 +82,7 @@ def detect():
     gaps = np.stack([x[:, 2] - R, x[:, 0] + ax - R, ax - x[:, 0] - R,
                      x[:, 1] + ay - R, ay - x[:, 1] - R], axis=1)
     for i, w in zip(*np.nonzero(gaps < margin)):
-        keep((i, n + w), WN[w], gaps[i, w], q[i], 0.0, R[i], False, [ds[i]])
+        keep_contact(contacts, sim, law, (i, n + w), WN[w], gaps[i, w], q[i], 0.0, R[i], False, [ds[i]])
     pairs = cKDTree(x).query_pairs(2.0 * R.max() + margin, output_type="ndarray")
     for i, j in pairs:
         i, j = (i, j) if i < j else (j, i)
@@ -128,7 +90,7 @@ def detect():
         dist = np.linalg.norm(dv)
         gap = dist - R[i] - R[j]
         if gap < margin and dist > 0:
-            keep((i, j), dv / dist, gap, np.concatenate([q[i], q[j]]), R[i], R[j], True, [ds[i], ds[j]])
+            keep_contact(contacts, sim, law, (i, j), dv / dist, gap, np.concatenate([q[i], q[j]]), R[i], R[j], True, [ds[i], ds[j]])
     for key in [kk for kk, c in contacts.items() if not c[2]]:
         sim.unlink(contacts[key][0])
         del contacts[key]
