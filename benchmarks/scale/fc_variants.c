@@ -5,7 +5,8 @@
  *   fc_variants FILE TOL "SOLVER[/omega=W][/sweep=S][/anderson=M][/threads=T][/shuffle]" ...
  * (also /check=K, /max_iter=N, /verbose: the solver's messages on stderr).
  * One line per variant: variant status sweeps seconds (wall) error cpu_s
- * (process CPU time of the solve, all threads); FCV_WORST=K in the environment also prints the K contacts
+ * (process CPU time of the solve, all threads); FCV_GUESS=FILE starts every
+ * variant from FILE's solution (ns_solution_read); FCV_WORST=K in the environment also prints the K contacts
  * of largest local error (stderr). */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <math.h>
@@ -131,6 +132,11 @@ int main(int argc, char **argv)
             a = next;
         }
         ns_solution *sol = ns_solution_new(p);
+        const char *guess = getenv("FCV_GUESS");   /* a warm start (ns_solution_read) */
+        if (guess) {
+            if (ns_solution_read(guess, sol, err) != NS_OK) { fprintf(stderr, "fc_variants: %s\n", err); return 2; }
+            o.warm_start = 1;
+        }
         ns_result res;
         ns_result_init(&res);
         double c0 = cpu_now();

@@ -266,7 +266,7 @@ typedef struct replay {
     long cap_prev;
     double *r0, *r, *u;
     int *ids;
-    long cap_nc;
+    long cap_nc, count;
 } replay;
 
 static int replay_parse(replay *R, const char *spec, double tol)
@@ -336,6 +336,16 @@ static int replay_after(replay *R, nsm_sim *sim)
             R->r0[3 * a + k] = R->ids[a] < R->cap_prev ? R->lam_prev[3 * (size_t)R->ids[a] + k] : 0.0;
     ns_solution *sol = ns_solution_new(pb);
     if (!sol) return -1;
+    const char *dump = getenv("SBX_REPLAY_DUMP");   /* DIR: the problem and its warm start, for fc_variants */
+    if (dump) {
+        char path[1024], err[NS_ERRMSG_LEN];
+        snprintf(path, sizeof path, "%s/replay_%ld.dat", dump, R->count);
+        if (ns_problem_write(path, pb, NS_FORMAT_DAT, err) != NS_OK) fprintf(stderr, "spheres_box: %s\n", err);
+        memcpy(sol->vec[0], R->r0, (size_t)nc * 3 * sizeof(double));
+        snprintf(path, sizeof path, "%s/replay_%ld.guess", dump, R->count);
+        if (ns_solution_write(path, sol, err) != NS_OK) fprintf(stderr, "spheres_box: %s\n", err);
+    }
+    R->count++;
     for (int k = 0; k < R->nv; k++) {
         variant *v = &R->v[k];
         memcpy(sol->vec[0], R->r0, (size_t)nc * 3 * sizeof(double));
