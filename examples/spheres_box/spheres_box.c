@@ -43,6 +43,12 @@
  *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
  *                  comma-separated), timed, error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
+ *   --max-iter N   NSGS sweeps per step at most (default: the library's, 10⁵)
+ *   --accept-nonconverged  go on after a step whose problem missed --tol
+ *                  (nsm_sim_options.accept_nonconverged; counted in the
+ *                  summary's "not converged"); without it the run stops
+ *                  there, naming the step. A settling 1000-sphere pile
+ *                  meets such a step near t = 0.97 s (docs/scale.md).
  *   --init FILE    start from the state in FILE (a final.csv of an earlier
  *                  run with the same scene, n and seed: x, y, z, v, ω per
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
@@ -315,7 +321,7 @@ static int replay_before(replay *R, nsm_sim *sim)
     return 0;
 }
 
-static int replay_after(replay *R, nsm_sim *sim)
+static int replay_after(replay *R, nsm_sim *sim, int failed)
 {
     const ns_problem *pb = nsm_sim_problem(sim);
     if (!pb || pb->kind != NS_KIND_FC3D || nsm_sim_index_set(sim, 1, NULL, 0) == 0) return 0;
@@ -346,7 +352,7 @@ static int replay_after(replay *R, nsm_sim *sim)
         if (ns_solution_write(path, sol, err) != NS_OK) fprintf(stderr, "spheres_box: %s\n", err);
     }
     R->count++;
-    for (int k = 0; k < R->nv; k++) {
+    for (int k = 0; !failed && k < R->nv; k++) {
         variant *v = &R->v[k];
         memcpy(sol->vec[0], R->r0, (size_t)nc * 3 * sizeof(double));
         v->o.warm_start = 1;
@@ -402,7 +408,9 @@ static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *
     t0 = now();
     if (st == NS_OK) st = nsm_sim_solve(sim);
     double d_solve = now() - t0;
-    if (R && st == NS_OK) { cr += cpu_now(0); replay_after(R, sim); cr -= cpu_now(0); }   /* untimed */
+    if (R && (st == NS_OK || getenv("SBX_REPLAY_DUMP"))) {   /* untimed; a failed step's problem is dumped, not replayed */
+        cr += cpu_now(0); replay_after(R, sim, st != NS_OK); cr -= cpu_now(0);
+    }
     t0 = now();
     if (st == NS_OK) st = nsm_sim_update(sim);
     if (st == NS_OK) nsm_sim_next_step(sim);
@@ -446,8 +454,9 @@ int main(int argc, char **argv)
     /* own options, removed before the common parser */
     unsigned long long seed = 1;
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
-    double anderson = 3, threads = 0, order = 1;
+    double anderson = 3, threads = 0, order = 1, max_iter = 0;
     long dump_every = 1;
+    int accept = 0;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     int ac = 0;
@@ -458,6 +467,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--init")) { init_path = argv[++i]; continue; }
+        if (!strcmp(argv[i], "--accept-nonconverged")) { accept = 1; continue; }
         av[ac++] = argv[i];
     }
     av[ac] = NULL;
@@ -470,9 +480,11 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--anderson", &anderson);
     nsx_take_double(&ac, av, "--threads", &threads);
     nsx_take_double(&ac, av, "--order", &order);
+    nsx_take_double(&ac, av, "--max-iter", &max_iter);
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
-                                    "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K]");
+                                    "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
+                                    "[--max-iter N] [--accept-nonconverged]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2 : -1;
@@ -484,9 +496,10 @@ int main(int argc, char **argv)
     const double Rmax = 0.05, rho = 1000.0, g = 9.81;
     if (!(mu >= 0.0) || !(e >= 0.0 && e <= 1.0)) { fprintf(stderr, "spheres_box: bad --mu or --e\n"); return 2; }
     if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
-        !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096)) {
+        !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096) ||
+        !(max_iter >= 0 && max_iter <= 1e9 && max_iter == floor(max_iter))) {
         fprintf(stderr, "spheres_box: --layers in [1, 1000], --slope in [0, 90), --omega in [0, 2), "
-                        "--anderson in [0, 16], --threads in [0, 4096]\n");
+                        "--anderson in [0, 16], --threads in [0, 4096], --max-iter a whole number in [0, 1e9]\n");
         return 2;
     }
 
@@ -597,6 +610,8 @@ int main(int argc, char **argv)
     o.solver_options.omega = omega;
     o.solver_options.anderson = (int)anderson;
     o.solver_options.threads = (int)threads;
+    if (max_iter > 0) o.solver_options.max_iter = (int)max_iter;
+    o.accept_nonconverged = accept;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);
     o.dump_every = dump_every > 0 ? dump_every : 1;
@@ -652,7 +667,11 @@ int main(int argc, char **argv)
     }
     replay_free(&R);
     if (rc != 0) fprintf(stderr, "spheres_box: contacts: %s\n", c.err);
-    if (st != NS_OK) fprintf(stderr, "spheres_box: %s\n", nsm_sim_error(sim));
+    if (st != NS_OK) {
+        fprintf(stderr, "spheres_box: %s\n", nsm_sim_error(sim));
+        if (st == NS_MAX_ITER || st == NS_TIME_LIMIT)
+            fprintf(stderr, "spheres_box: --accept-nonconverged goes on past such steps (--tol, --max-iter)\n");
+    }
     const nsm_sim_stats *S = nsm_sim_get_stats(sim);
     double ek, ep;
     energies(sim, &c, &ek, &ep);

@@ -5,7 +5,9 @@
  * read back and solved, satisfies Coulomb's law checked here contact by
  * contact from u = W r + q recomputed with a dense copy of W, and
  * ns_fc_error agrees; contacts ordered by sphere (order_by_system) keep
- * the recomputed error within tol. */
+ * the recomputed error within tol; a sweep limit too small for the
+ * pile stops the run (exit 1) unless --accept-nonconverged, which goes on
+ * and counts the steps. */
 #define _POSIX_C_SOURCE 200809L   /* popen */
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include "ns_test.h"
 #include "nonsmooth/nonsmooth.h"
 #include "nonsmooth/nsm.h"
@@ -232,12 +235,46 @@ static void test_order_by_system(void **state)
     assert_true(err[1] <= 1.0001e-4);
 }
 
+/* --max-iter 3 cannot reach tol 1e-4 once the 200-sphere pile forms:
+ * without --accept-nonconverged the run stops early with status 1, with
+ * it all 300 steps run and the summary counts the unconverged solves. */
+static void test_accept_nonconverged(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s/spheres_box --scene pile --n 200 --steps 300 --max-iter 3 >/dev/null 2>&1",
+             NS_BIN_DIR);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    snprintf(cmd, sizeof cmd, "%s/spheres_box --scene pile --n 200 --steps 300 --max-iter 3 --accept-nonconverged",
+             NS_BIN_DIR);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char buf[4096];
+    long steps = -1, nonconv = -1;
+    while (fgets(buf, sizeof buf, f)) {
+        const char *p = strstr(buf, " steps h = ");
+        const char *q = strstr(buf, " FC3D solves, ");
+        if (p && q) {
+            const char *s = p;
+            while (s > buf && s[-1] != ' ') s--;
+            steps = strtol(s, NULL, 10);
+            nonconv = strtol(q + strlen(" FC3D solves, "), NULL, 10);
+        }
+    }
+    assert_int_equal(pclose(f), 0);
+    print_message("accepted: %ld steps, %ld solves not converged\n", steps, nonconv);
+    assert_int_equal(steps, 300);
+    assert_true(nonconv > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rest_inside_box),
         cmocka_unit_test(test_dumped_problem_coulomb),
         cmocka_unit_test(test_order_by_system),
+        cmocka_unit_test(test_accept_nonconverged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
