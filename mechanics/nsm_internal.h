@@ -110,6 +110,32 @@ void nsm_ctor_ok(void);
 void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,
                       const double *const *vec, double *out);
 
+/** The solve-and-retry loop of both schemes (osnsp/solve_retry.c): solve
+ *  p with *cur; while the last solve ends without converging (an outcome
+ *  status) and the hook asks for a retry with valid settings, solve again
+ *  with them (at most 16 solves). In: scheme, what, step, t (what the hook
+ *  sees), hook, hook_user, log, log_user. Out: the counters, and for an
+ *  unconverged last solve `hooked` (the hook was called) and `action` (its
+ *  answer: NSM_HOOK_ACCEPT or NSM_HOOK_STOP; a retry refused after 16
+ *  solves is STOP). Returns the last solve's status, or NS_BAD_INPUT with
+ *  err set and bad_hook = 1 when the hook gave settings that are not valid
+ *  for p's kind.
+ *  *cur ends with the settings of the last solve. */
+typedef struct nsm_retry {
+    const char *scheme, *what;
+    long step;
+    double t;
+    nsm_solve_hook_fn hook; void *hook_user;
+    ns_log_fn log; void *log_user;
+    int attempts, retries, hooked, bad_hook;
+    long iterations;
+    double seconds;
+    nsm_hook_action action;
+} nsm_retry;
+
+ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solution *sol,
+                          ns_result *res, nsm_retry *R, char *err);
+
 /* ---- simulation data ---- */
 typedef struct nsm_dsdata {
     int n;

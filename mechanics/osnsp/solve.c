@@ -59,46 +59,26 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
     else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D)   /* global_fc: never the reduction */
         name = s->solver_name && ns_solver_find(s->solver_name, s->kind) ? s->solver_name : "nsn-ac";
     nsm_solve_settings cur = { name, opt };
-    ns_status rs;
-    for (int attempt = 0;; attempt++) {
-        ns_result_clear(&s->res);
-        ns_result_init(&s->res);
-        rs = ns_solve(s->prob, cur.solver, &cur.options, s->sol, &s->res);
-        s->stats.solver_seconds += s->res.seconds;
-        s->stats.solver_iterations += s->res.iterations;
-        if (rs == NS_OK) break;
+    nsm_retry R = { "time-stepping", "one-step", s->k, s->t, s->o.solve_hook, s->o.solve_hook_user,
+                    s->o.log, s->o.log_user, 0, 0, 0, 0, 0, 0.0, NSM_HOOK_STOP };
+    ns_status rs = nsm_solve_retry(s->prob, &cur, s->sol, &s->res, &R, s->err);
+    s->stats.solver_seconds += R.seconds;
+    s->stats.solver_iterations += R.iterations;
+    s->stats.retries += R.retries;
+    if (rs != NS_OK) {
         const char *sname = cur.solver ? cur.solver : "default";
+        if (R.bad_hook) return rs;   /* the hook's settings: s->err says why */
         if (!ns_status_is_outcome(rs)) {
             nsm_set_err(s->err, "step %ld, t = %.17g: the %s solver '%s' failed: %s (%s)", s->k, s->t,
                         ns_kind_name(s->kind), sname, ns_status_name(rs), s->res.message);
             return rs;
         }
-        nsm_sim_log(s, 1, "step %ld, t = %g: %s solve (%s) did not converge: %s, error %.3g", s->k, s->t,
-                    ns_kind_name(s->kind), sname, ns_status_name(rs), s->res.error);
-        nsm_hook_action act;
-        if (s->o.solve_hook) {
-            nsm_solve_info info = { "time-stepping", "one-step", s->k, s->t, s->prob, &s->res,
-                                    cur.solver, attempt };
-            nsm_solve_settings next = cur;
-            act = s->o.solve_hook(&info, &next, s->o.solve_hook_user);
-            if (act == NSM_HOOK_RETRY && attempt + 1 < 16) {
-                char e2[NS_ERRMSG_LEN] = "";
-                if (ns_options_validate(&next.options, e2) != NS_OK ||
-                    (next.solver && !ns_solver_find(next.solver, s->kind))) {
-                    if (e2[0]) nsm_set_err(s->err, "step %ld, t = %.17g: the solve hook gave bad options: %s", s->k, s->t, e2);
-                    else nsm_set_err(s->err, "step %ld, t = %.17g: the solve hook asked for '%s', not a %s solver",
-                                     s->k, s->t, next.solver, ns_kind_name(s->kind));
-                    return NS_BAD_INPUT;
-                }
-                cur = next;
-                s->stats.retries++;
-                continue;
-            }
-            if (act == NSM_HOOK_RETRY) act = NSM_HOOK_STOP;   /* too many attempts */
-        } else if (s->o.on_nonconvergence) {
-            act = s->o.on_nonconvergence(s, &s->res, s->o.nonconv_user) < 0 ? NSM_HOOK_STOP : NSM_HOOK_ACCEPT;
-        } else {
-            act = s->o.accept_nonconverged ? NSM_HOOK_ACCEPT : NSM_HOOK_STOP;
+        nsm_hook_action act = R.action;
+        if (!R.hooked) {
+            if (s->o.on_nonconvergence)
+                act = s->o.on_nonconvergence(s, &s->res, s->o.nonconv_user) < 0 ? NSM_HOOK_STOP : NSM_HOOK_ACCEPT;
+            else
+                act = s->o.accept_nonconverged ? NSM_HOOK_ACCEPT : NSM_HOOK_STOP;
         }
         if (act == NSM_HOOK_STOP) {
             nsm_set_err(s->err, "step %ld, t = %.17g: the %s problem (%d rows) did not converge with solver '%s': "
@@ -110,7 +90,6 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
             return s->o.on_nonconvergence && !s->o.solve_hook ? NS_DIVERGED : rs;
         }
         s->stats.nonconverged++;
-        break;
     }
     unknowns_copy(s, 1);
     s->solved_this_step = 1;

@@ -189,39 +189,26 @@ static int lcp(nsm_ed *s, int k, const char *what)
     ns_result res; ns_result_init(&res);
     int rc = -1;
     nsm_solve_settings cur = { s->solver_name, s->o.solver_options };
-    for (int attempt = 0; sol; attempt++) {
-        ns_result_clear(&res);
-        ns_result_init(&res);
-        ns_status st = ns_solve(p, cur.solver, &cur.options, sol, &res);
-        double *z = ns_solution_get(sol, "z"), *w = ns_solution_get(sol, "w");
-        int accept = z && w && st == NS_OK, converged = accept;
-        if (!accept && z && w && ns_status_is_outcome(st) && s->o.solve_hook) {
-            nsm_solve_info info = { "event-driven", what, -1, s->t, p, &res, cur.solver, attempt };
-            nsm_solve_settings next = cur;
-            nsm_hook_action act = s->o.solve_hook(&info, &next, s->o.solve_hook_user);
-            if (act == NSM_HOOK_RETRY && attempt + 1 < 16 &&
-                (!next.solver || ns_solver_find(next.solver, NS_KIND_LCP))) {
-                cur = next;
-                s->stats.lcp_retries++;
-                continue;
-            }
-            accept = act == NSM_HOOK_ACCEPT;
-        } else if (!accept && z && w && ns_status_is_outcome(st)) {
-            accept = s->o.accept_nonconverged != 0;
-        }
-        if (accept) {
-            if (!converged) s->stats.lcp_nonconverged++;
-            memcpy(s->z, z, (size_t)k * sizeof(double));
-            memcpy(s->w, w, (size_t)k * sizeof(double));
-            rc = 0;
-        } else {
-            nsm_set_err(s->err, "t = %.17g: %s LCP (%d rows) not solved by '%s': %s, error %g (tol %g)%s%s%s", s->t,
-                        what, k, cur.solver ? cur.solver : "default", ns_status_name(st), res.error,
-                        cur.options.tol, res.message[0] ? " " : "", res.message,
-                        s->o.solve_hook || !ns_status_is_outcome(st) ? ""
-                                                                     : " (accept_nonconverged = 1 accepts it)");
-        }
-        break;
+    nsm_retry R = { "event-driven", what, -1, s->t, s->o.solve_hook, s->o.solve_hook_user,
+                    s->o.log, s->o.log_user, 0, 0, 0, 0, 0, 0.0, NSM_HOOK_STOP };
+    ns_status st = sol ? nsm_solve_retry(p, &cur, sol, &res, &R, s->err) : NS_NO_MEMORY;
+    s->stats.lcp_retries += R.retries;
+    double *z = sol ? ns_solution_get(sol, "z") : NULL, *w = sol ? ns_solution_get(sol, "w") : NULL;
+    int converged = z && w && st == NS_OK;
+    int accept = converged;
+    if (!accept && z && w && ns_status_is_outcome(st))
+        accept = R.hooked ? R.action == NSM_HOOK_ACCEPT : s->o.accept_nonconverged != 0;
+    if (accept) {
+        if (!converged) s->stats.lcp_nonconverged++;
+        memcpy(s->z, z, (size_t)k * sizeof(double));
+        memcpy(s->w, w, (size_t)k * sizeof(double));
+        rc = 0;
+    } else if (!R.bad_hook) {
+        nsm_set_err(s->err, "t = %.17g: %s LCP (%d rows) not solved by '%s': %s, error %g (tol %g)%s%s%s", s->t,
+                    what, k, cur.solver ? cur.solver : "default", ns_status_name(st), res.error,
+                    cur.options.tol, res.message[0] ? " " : "", res.message,
+                    s->o.solve_hook || !ns_status_is_outcome(st) ? ""
+                                                                 : " (accept_nonconverged = 1 accepts it)");
     }
     ns_result_clear(&res);
     ns_solution_free(sol);

@@ -296,11 +296,68 @@ static void test_event_driven_impact_hook(void **state)
 }
 #endif
 
+/* A hook that retries with settings the problem's kind cannot take — an
+ * unknown solver, or options ns_options_validate refuses — stops the
+ * step (time-stepping) or the event (event-driven) with NS_BAD_INPUT and a
+ * message naming what was wrong; both schemes share the retry loop
+ * (mechanics/osnsp/solve_retry.c), so they answer alike. */
+static nsm_hook_action bad_solver(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
+{
+    (void)info; (void)user;
+    next->solver = "no-such-solver";
+    return NSM_HOOK_RETRY;
+}
+
+static nsm_hook_action bad_tol(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
+{
+    (void)info; (void)user;
+    next->options.tol = -1.0;
+    return NSM_HOOK_RETRY;
+}
+
+static void test_hook_bad_settings(void **state)
+{
+    (void)state;
+    nsm_model *m = column();
+    nsm_solve_hook_fn hooks[2] = { bad_solver, bad_tol };
+    const char *why[2] = { "'no-such-solver'", "bad options" };
+    for (int k = 0; k < 2; k++) {
+        nsm_sim_options o = pgs_options();
+        o.solve_hook = hooks[k];
+        nsm_sim *s = nsm_sim_new(m, &o, NULL);
+        assert_non_null(s);
+        assert_int_equal(nsm_sim_run(s, 0.01, NULL, NULL), NS_BAD_INPUT);
+        printf("time-stepping, bad hook settings: %s\n", nsm_sim_error(s));
+        assert_non_null(strstr(nsm_sim_error(s), why[k]));
+        assert_non_null(strstr(nsm_sim_error(s), "step 0"));
+        assert_int_equal(nsm_sim_step_count(s), 0);
+        nsm_sim_free(s);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+        nsm_ed_options eo;
+        nsm_ed_options_default(&eo);
+        eo.T = 0.05;
+        eo.solver = "pgs";
+        eo.solver_options.max_iter = 1;
+        eo.solve_hook = hooks[k];
+        char err[NS_ERRMSG_LEN] = "";
+        nsm_ed *e = nsm_ed_new(m, &eo, err);
+        assert_non_null(e);
+        assert_int_not_equal(nsm_ed_run(e, NULL, NULL), NS_OK);
+        printf("event-driven, bad hook settings: %s\n", nsm_ed_error(e));
+        assert_non_null(strstr(nsm_ed_error(e), why[k]));
+        assert_non_null(strstr(nsm_ed_error(e), "LCP") || strstr(nsm_ed_error(e), "lcp"));
+        nsm_ed_free(e);
+#endif
+    }
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_stops),
         cmocka_unit_test(test_hook_retries),
+        cmocka_unit_test(test_hook_bad_settings),
 #ifdef NSM_HAVE_EVENT_DRIVEN
         cmocka_unit_test(test_event_driven_hook),
         cmocka_unit_test(test_event_driven_impact_hook),
