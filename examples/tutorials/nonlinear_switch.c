@@ -100,16 +100,15 @@ static int h_fn(double t, int nx, const double *X, int m, const double *mu, doub
                 void *user)
 {
     (void)nx; (void)m;
-    /* the source at the grid time k·h, k·h computed as Siconos' time
-     * discretisation does (t_k = t0 + k h): at the sawtooth's jumps
+    /* the source at the grid time t = t0 + k h, as the library computes
+     * it (and Siconos' time discretisation): at the sawtooth's jumps
      * (t = jT) k·h falls just below jT in floating point (e.g. 400 · 1e-7
      * = 3.9999999999999996e-05), so the ref takes the value before the
-     * jump, −2.5 V; the time the library passes, t_k + h, may fall just
-     * above it */
-    double hs = *(const double *)user;
+     * jump, −2.5 V */
+    (void)user;
     double l[9], y9[9], C9[9], D9[81];
     unsplit(mu, l);
-    h9(rint(t / hs) * hs, X[0], l, y9, C9, D9);
+    h9(t, X[0], l, y9, C9, D9);
     for (int r = 0; r < 14; r++) {
         int o;
         double sg;

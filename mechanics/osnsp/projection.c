@@ -87,7 +87,7 @@ static double violation(const nsm_sim *s, const prow *P, int np, int *run)
 static ns_status iterate(nsm_sim *s, prow *P, int np, int nr, int neq, const int *pos)
 {
     nsm_model *m = s->model;
-    double t1 = s->t + s->h;
+    double t1 = nsm_sim_t_next(s);
     int maxn = 0;
     for (int j = 0; j < s->nd; j++) if (s->d[j].n > maxn) maxn = s->d[j].n;
     for (int it = 0; it < s->o.projection_max_iter; it++) {

@@ -44,6 +44,14 @@ struct nsm_sim {
     char err[NS_ERRMSG_LEN];
 };
 
+/** t_(k+1) = t0 + (k + 1) h, as t_k = t0 + k h (nsm_sim_next_step): not
+ *  t_k + h, which can differ by an ulp and put a time-sampled input on the
+ *  other side of a discontinuity at a grid time. */
+static inline double nsm_sim_t_next(const nsm_sim *s)
+{
+    return s->o.t0 + (double)(s->k + 1) * s->h;
+}
+
 /* osnsp/interactions.c */
 nsm_idata *nsm_sim_idata(nsm_sim *s, int inter);
 void nsm_idata_free(nsm_idata *d);

@@ -140,7 +140,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     }
     if (!k->linear) s->newton = 1;
     /* factorise now: a singular mass / iteration matrix fails here */
-    return nsm_osi_of(d)->build_W(ds, j, d, s->h, d->lagrangian ? s->t : s->t + s->h, s->err);
+    return nsm_osi_of(d)->build_W(ds, j, d, s->h, d->lagrangian ? s->t : nsm_sim_t_next(s), s->err);
 }
 
 /* The solver name (if any) must solve at least one kind of problem the
@@ -251,7 +251,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
 static void set_step(nsm_sim *s, int iter)
 {
     s->step.t0 = s->t;
-    s->step.t1 = s->t + s->h;
+    s->step.t1 = nsm_sim_t_next(s);
     s->step.h = s->h;
     s->step.iter = iter;
 }
@@ -362,7 +362,7 @@ static ns_status finish_step(nsm_sim *s)
                 memset(s->id[i].lam0, 0, (size_t)s->id[i].m * sizeof(double));
         }
     }
-    return nsm_osnsp_refresh_outputs(s, 0, s->t + s->h);
+    return nsm_osnsp_refresh_outputs(s, 0, nsm_sim_t_next(s));
 }
 
 ns_status nsm_sim_update(nsm_sim *s)
