@@ -350,6 +350,12 @@ static int replay_after(replay *R, nsm_sim *sim, int failed)
         memcpy(sol->vec[0], R->r0, (size_t)nc * 3 * sizeof(double));
         snprintf(path, sizeof path, "%s/replay_%ld.guess", dump, R->count);
         if (ns_solution_write(path, sol, err) != NS_OK) fprintf(stderr, "spheres_box: %s\n", err);
+        snprintf(path, sizeof path, "%s/replay_%ld.ids", dump, R->count);   /* interaction id of each contact */
+        FILE *fi = fopen(path, "w");
+        if (fi) {
+            for (long a = 0; a < nc; a++) fprintf(fi, "%d\n", R->ids[a]);
+            fclose(fi);
+        }
     }
     R->count++;
     for (int k = 0; !failed && k < R->nv; k++) {
