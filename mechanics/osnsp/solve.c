@@ -58,6 +58,8 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
     if (s->kind == NS_KIND_GMP) name = s->gmp_solver_name;
     else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D)   /* global_fc: never the reduction */
         name = s->solver_name && ns_solver_find(s->solver_name, s->kind) ? s->solver_name : "nsn-ac";
+    if (!s->ws) s->ws = ns_workspace_new();   /* NULL: the solver allocates per solve */
+    if (!opt.workspace) opt.workspace = s->ws;
     nsm_solve_settings cur = { name, opt };
     ns_status rs;
     for (int attempt = 0;; attempt++) {
@@ -91,6 +93,7 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
                     return NS_BAD_INPUT;
                 }
                 cur = next;
+                if (!cur.options.workspace) cur.options.workspace = s->ws;
                 s->stats.retries++;
                 continue;
             }

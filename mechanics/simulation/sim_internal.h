@@ -36,6 +36,9 @@ struct nsm_sim {
     double *xbuf_H; int cap_H;         /* H as evaluated, before it is kept */
     int solved_this_step;
     ns_result res;
+    ns_workspace *ws;                  /* the solver's reusable buffers, given to every
+                                          one-step solve (unless the user's options
+                                          carry a workspace of their own) */
     nsm_sim_stats stats;
     long dumped;
     void *proj_rows; int cap_proj;     /* position projection rows (projection.c) */

@@ -86,6 +86,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
     free(s->qvec); free(s->qbuf); free(s->xbuf); free(s->xbuf_H);
     ns_result_clear(&s->res);
+    ns_workspace_free(s->ws);
     free(s->solver_name); free(s->dump_dir); free(s->dump_prefix); free(s->gmp_solver_name);
     free(s);
 }
