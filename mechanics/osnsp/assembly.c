@@ -49,7 +49,7 @@ static int update_WG(nsm_sim *s, int inter, nsm_idata *d)
         int n = dd->n, off = I->off[k];
         double *X = d->WHt[k];
         for (int c = 0; c < m; c++)
-            memcpy(X + (size_t)c * n, d->G + off + (size_t)c * nc, (size_t)n * sizeof *X);
+            for (int i = 0; i < n; i++) X[i + (size_t)c * n] = nsm_idata_G(d, nc, off + i, c);
         ns_factor_solve(dd->F_W, X, m, n);
         /* prescribed velocities are not moved by the multipliers */
         const nsm_ds *ds = s->model->ds[I->ds[k]];

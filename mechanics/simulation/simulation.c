@@ -335,10 +335,9 @@ static void apply_input(nsm_sim *s)
             for (int c = 0; c < id->m; c++) {
                 double l = lam[c];
                 if (l == 0.0) continue;
-                const double *Gc = id->G + off + (size_t)c * r->ncols;
                 for (int i = 0; i < n; i++) {
                     if (!s->global) target[i] += scale * WG[i + (size_t)c * n] * l;
-                    d->p[i] += Gc[i] * l;
+                    d->p[i] += nsm_idata_G(id, r->ncols, off + i, c) * l;
                 }
             }
         }
