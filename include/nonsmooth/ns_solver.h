@@ -21,11 +21,12 @@ typedef void (*ns_log_fn)(void *user, int level, const char *message);
  *  nothing in the solver once its problems stop growing. Created and freed
  *  by the caller, who owns it; passed through ns_options.workspace (NULL:
  *  each solve allocates and frees its own buffers, as always). The solvers
- *  that use it (nsgs-*, and auto's NSGS stages) take it for the duration
- *  of one solve; the others ignore it. Thread rule: one workspace per
- *  concurrent solve — two solves running at the same time on different
- *  threads need two workspaces (a solve nested in another on the same
- *  thread finds it held and allocates its own). Results do not depend on
+ *  that use it (nsgs-* for their sweep buffers, auto for its iterates and
+ *  its NSGS stages) hold its buffers for the duration of one solve; the
+ *  others ignore it. Thread rule: one workspace per concurrent solve — two
+ *  solves running at the same time on different threads need two
+ *  workspaces (a solve nested in another on the same thread finds the
+ *  buffers it needs held and allocates its own). Results do not depend on
  *  whether a workspace is given. Its memory is kept until
  *  ns_workspace_free. */
 typedef struct ns_workspace ns_workspace;

@@ -7,7 +7,7 @@
 struct ns_workspace {
     void *buf[NS_WS_SLOTS];
     size_t cap[NS_WS_SLOTS];   /* bytes */
-    int busy;                  /* a solve holds the buffers */
+    int held[NS_WS_SLOTS];     /* a solve holds the slot's buffer */
 };
 
 ns_workspace *ns_workspace_new(void) { return calloc(1, sizeof(ns_workspace)); }
@@ -26,22 +26,10 @@ size_t ns_workspace_bytes(const ns_workspace *w)
     return b;
 }
 
-int ns_workspace_acquire(ns_workspace *w)
+/* Slot `slot`'s buffer grown to `bytes` (contents not kept), NULL on
+ * failure. */
+static void *slot_buffer(ns_workspace *w, int slot, size_t bytes)
 {
-    if (!w || w->busy) return 0;
-    w->busy = 1;
-    return 1;
-}
-
-void ns_workspace_release(ns_workspace *w)
-{
-    if (w) w->busy = 0;
-}
-
-void *ns_workspace_get(ns_workspace *w, int slot, size_t n, size_t size)
-{
-    if (!w || slot < 0 || slot >= NS_WS_SLOTS || (size && n > (size_t)-1 / size)) return NULL;
-    size_t bytes = n * size;
     if (bytes == 0) bytes = 1;
     if (bytes > w->cap[slot]) {
         size_t c = w->cap[slot] ? w->cap[slot] : 64;
@@ -53,4 +41,20 @@ void *ns_workspace_get(ns_workspace *w, int slot, size_t n, size_t size)
         w->cap[slot] = c;
     }
     return w->buf[slot];
+}
+
+void *ns_ws_take(ns_workspace *w, int slot, size_t n, size_t size)
+{
+    if (!w || slot < 0 || slot >= NS_WS_SLOTS || w->held[slot]) return ns_malloc(n, size);
+    if (size && n > (size_t)-1 / size) return NULL;
+    void *p = slot_buffer(w, slot, n * size);
+    if (p) w->held[slot] = 1;
+    return p;
+}
+
+void ns_ws_give(ns_workspace *w, int slot, void *p)
+{
+    if (!p) return;
+    if (w && slot >= 0 && slot < NS_WS_SLOTS && w->held[slot] && p == w->buf[slot]) w->held[slot] = 0;
+    else free(p);
 }

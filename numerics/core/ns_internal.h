@@ -26,18 +26,16 @@ void ns_log(const struct ns_options *o, int level, const char *fmt, ...) NS_PRIN
 void *ns_malloc(size_t n, size_t size);
 void *ns_calloc(size_t n, size_t size);
 
-/** ns_workspace (ns_solver.h): NS_WS_SLOTS grow-only buffers. A solver
- *  acquires the whole workspace for its solve (0 when w is NULL or already
- *  held by an enclosing solve: then it allocates its own buffers as
- *  before), takes buffer `slot` with at least n × size bytes (contents
- *  not kept across a growth; NULL on overflow or out of memory), and
- *  releases it before returning. Slots used: nsgs 0 (ints), 1 (increments),
- *  2 (Anderson). */
+/** ns_workspace (ns_solver.h): NS_WS_SLOTS grow-only buffers. ns_ws_take
+ *  gives slot `slot`'s buffer with at least n × size bytes (contents not
+ *  kept), held until ns_ws_give; when w is NULL or the slot is already
+ *  held (a nested solve), a fresh ns_malloc buffer instead, which
+ *  ns_ws_give frees. NULL on overflow or out of memory. Slots: nsgs 0
+ *  (ints), 1 (increments), 2 (Anderson); auto 3. */
 enum { NS_WS_SLOTS = 4 };
 typedef struct ns_workspace ns_workspace;
-int ns_workspace_acquire(ns_workspace *w);
-void ns_workspace_release(ns_workspace *w);
-void *ns_workspace_get(ns_workspace *w, int slot, size_t n, size_t size);
+void *ns_ws_take(ns_workspace *w, int slot, size_t n, size_t size);
+void ns_ws_give(ns_workspace *w, int slot, void *p);
 
 /** Copies n doubles (NULL when src is NULL or on failure). */
 double *ns_dup(const double *src, size_t n);

@@ -330,18 +330,12 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
     A->extrapolated = 1;
 }
 
-/* The sweeps' buffers: from the caller's workspace (o->workspace, held
- * for this solve: nothing allocated once it has grown to the problem) or,
- * without one, allocated here and freed by ws_done. */
-static void *ws_take(ns_workspace *ws, int slot, size_t n, size_t size)
-{
-    return ws ? ns_workspace_get(ws, slot, n, size) : ns_malloc(n, size);
-}
-
+/* The sweeps' buffers come from the caller's workspace (o->workspace:
+ * nothing allocated once it has grown to the problem) or, without one,
+ * are allocated here; ws_done gives them back or frees them. */
 static void ws_done(ns_workspace *ws, void *order, void *inc, void *aw)
 {
-    if (ws) { ns_workspace_release(ws); return; }
-    free(order); free(inc); free(aw);
+    ns_ws_give(ws, 0, order); ns_ws_give(ws, 1, inc); ns_ws_give(ws, 2, aw);
 }
 
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
@@ -355,9 +349,9 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     const int coloured = o->threads > 0;
     /* order (nc); coloured: start (nc + 1), list (nc), work (2 nc + 1), inc (2 nc doubles) */
     size_t nint = coloured ? 5 * (size_t)nc + 2 : (size_t)nc + 1;
-    ns_workspace *ws = ns_workspace_acquire(o->workspace) ? o->workspace : NULL;
-    ns_int *order = ws_take(ws, 0, nint, sizeof(ns_int));
-    double *inc = ws_take(ws, 1, 2 * (size_t)nc + 1, sizeof(double));
+    ns_workspace *ws = o->workspace;
+    ns_int *order = ns_ws_take(ws, 0, nint, sizeof(ns_int));
+    double *inc = ns_ws_take(ws, 1, 2 * (size_t)nc + 1, sizeof(double));
     if (!order || !inc) {
         ws_done(ws, order, inc, NULL);
         return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
@@ -371,7 +365,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         const size_t n = (size_t)view->dim * (size_t)nc;
         A.m = o->anderson;
         A.len = (int)n;
-        aw = ws_take(ws, 2, (2 * (size_t)A.m + 3) * n + 1, sizeof(double));
+        aw = ns_ws_take(ws, 2, (2 * (size_t)A.m + 3) * n + 1, sizeof(double));
         if (!aw) {
             ws_done(ws, order, inc, NULL);
             return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");

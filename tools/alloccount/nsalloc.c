@@ -80,11 +80,13 @@ void nsalloc_region(int on)
     if (on && __atomic_load_n(&trace_left, __ATOMIC_RELAXED) < 0) {
         const char *e = getenv("NSALLOC_TRACE");
         long n = e ? strtol(e, NULL, 10) : 0;
-        if (n > 0) {   /* load libgcc's unwinder now, outside the counted calls */
+        if (n > 0) {   /* load libgcc's unwinder now; its allocations are not counted */
             void *f[2];
+            unsigned long long c0 = nsalloc_count();
             busy = 1;
             backtrace(f, 2);
             busy = 0;
+            __atomic_sub_fetch(&calls, nsalloc_count() - c0, __ATOMIC_RELAXED);
         }
         __atomic_store_n(&trace_left, n > 0 ? n : 0, __ATOMIC_RELAXED);
     }
