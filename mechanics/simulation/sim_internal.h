@@ -28,7 +28,7 @@ struct nsm_sim {
     ns_kind kind;
     int neq;                           /* MLCP: equality rows first */
     int nrows;
-    ns_int *row_start, *row_ptr, *block_col; int cap_rs, cap_bc;
+    ns_int *row_start, *row_ptr, *block_col; int cap_rs, cap_rp, cap_bc;
     int *scratch; int cap_scratch;
     double *qvec; int cap_q;           /* evaluation work */
     double *qbuf; int cap_qb;          /* q of the one-step problem */

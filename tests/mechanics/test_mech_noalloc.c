@@ -10,6 +10,11 @@
  * pool, and threads = 0 uses no OpenMP at all): the contact set
  * does not change after the first step, so once the simulation's buffers
  * and the solver's workspace have grown, a step must not touch the heap.
+ * And with churn: the top contact removed and added again (a new
+ * interaction, as contact detection does) before every step, so that the
+ * one-step problem changes structure every step — reshaped in place, the
+ * interaction's data slot reused: still no allocation inside the steps
+ * (the user's new relation allocates, outside them).
  * Allocations are counted by tools/alloccount/nsalloc.c, linked into this
  * program (its malloc & co. replace libc's for the whole process). Under
  * AddressSanitizer, which replaces malloc itself, the counter is off and
@@ -35,6 +40,19 @@
 #define G 9.81
 #define H 1e-3
 
+/* The relation of body b on body b − 1 (relative motion of b; gap
+ * z_b − z_{b−1} − 1): rows normal (z), tangents (x, y). */
+static nsm_relation *on_top(void)
+{
+    double Hc[18] = { 0 }, bb[3] = { -1.0, 0, 0 };
+    for (int r = 0; r < 3; r++) {
+        int col = r == 0 ? 2 : r - 1;
+        Hc[r + 3 * col] = -1;
+        Hc[r + 3 * (3 + col)] = 1;
+    }
+    return nsm_relation_lagrangian_linear_new(3, 6, Hc, bb);
+}
+
 /* Bodies 0, 1, 2 stacked along z (unit spacing, contact gaps 0), body 0
  * on the floor z = 0; each contact's rows: normal (z), tangents (x, y). */
 static nsm_sim *stack(nsm_model **mp, int threads, int *inter)
@@ -55,16 +73,7 @@ static nsm_sim *stack(nsm_model **mp, int threads, int *inter)
     double Hf[9] = { 0 };   /* floor: rows z, x, y of body 0 */
     Hf[0 + 3 * 2] = 1; Hf[1 + 3 * 0] = 1; Hf[2 + 3 * 1] = 1;
     inter[0] = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(3, 3, Hf, NULL), law, ds[0], -1);
-    for (int b = 1; b < 3; b++) {   /* body b on body b − 1: relative motion of b */
-        double Hc[18] = { 0 }, bb[3] = { -1.0, 0, 0 };   /* gap z_b − z_{b−1} − 1 */
-        for (int r = 0; r < 3; r++) {
-            int col = r == 0 ? 2 : r - 1;
-            Hc[r + 3 * col] = -1;
-            Hc[r + 3 * (3 + col)] = 1;
-        }
-        inter[b] = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(3, 6, Hc, bb), law,
-                                             ds[b - 1], ds[b]);
-    }
+    for (int b = 1; b < 3; b++) inter[b] = nsm_model_add_interaction(m, on_top(), law, ds[b - 1], ds[b]);
     for (int k = 0; k < 3; k++) assert_true(inter[k] >= 0);
     nsm_sim_options o;
     nsm_sim_options_default(&o);
@@ -79,34 +88,62 @@ static nsm_sim *stack(nsm_model **mp, int threads, int *inter)
     return s;
 }
 
-static void steady_state_steps(int threads)
+/* The top contact (bodies 1, 2) again as a new interaction: the user's
+ * side of a contact that detection drops and finds again (law 0). */
+static int recreate_top(nsm_model *m, int inter)
+{
+    assert_int_equal(nsm_model_remove_interaction(m, inter), NS_OK);
+    int id = nsm_model_add_interaction(m, on_top(), 0, 1, 2);
+    assert_true(id >= 0);
+    return id;
+}
+
+/* churn: the top contact is removed and added again before every step,
+ * so that every step's active list differs from the last one (the
+ * one-step problem is reshaped, the interaction's data slot reused). */
+static void steady_state_steps(int threads, int churn)
 {
     nsm_model *m;
     int inter[3];
     nsm_sim *s = stack(&m, threads, inter);
-    for (int k = 0; k < 20; k++) assert_int_equal(nsm_sim_step(s), NS_OK);   /* warm-up */
+    for (int k = 0; k < 20; k++) {   /* warm-up */
+        if (churn) inter[2] = recreate_top(m, inter[2]);
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+    }
     long solves0 = nsm_sim_get_stats(s)->solves, sweeps0 = nsm_sim_get_stats(s)->solver_iterations;
+    long rebuilds0 = nsm_sim_get_stats(s)->rebuilds;
+    unsigned long long used = 0;
     nsalloc_region(1);   /* NSALLOC_TRACE=N prints where the first N allocations come from */
-    unsigned long long a0 = nsalloc_count();
-    for (int k = 0; k < 200; k++) assert_int_equal(nsm_sim_step(s), NS_OK);
+    for (int k = 0; k < 200; k++) {
+        if (churn) {   /* the user's side allocates (a new relation): not counted */
+            nsalloc_region(0);
+            inter[2] = recreate_top(m, inter[2]);
+            nsalloc_region(1);
+        }
+        unsigned long long a0 = nsalloc_count();
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        used += nsalloc_count() - a0;
+    }
     nsalloc_region(0);
-    unsigned long long used = nsalloc_count() - a0;
+    assert_int_equal(nsm_sim_get_stats(s)->rebuilds - rebuilds0, churn ? 200 : 0);
     /* every step solved its friction problem, with sweeps (the stack slides) */
     const nsm_sim_stats *S = nsm_sim_get_stats(s);
-    printf("threads = %d: %ld solves, %ld sweeps, %llu allocations in 200 steps\n", threads,
-           S->solves - solves0, S->solver_iterations - sweeps0, used);
+    printf("threads = %d, churn %d: %ld solves, %ld sweeps, %llu allocations in 200 steps\n", threads,
+           churn, S->solves - solves0, S->solver_iterations - sweeps0, used);
     assert_int_equal(S->solves - solves0, 200);
     assert_true(S->solver_iterations - sweeps0 >= 200);
     assert_int_equal(nsm_sim_index_set(s, 1, NULL, 0), 3);
     const double *p = nsm_sim_lambda(s, inter[0], 1);   /* floor carries the three weights */
     assert_true(fabs(p[0] - 3 * G * H) < 1e-8);
-    if (used != 0) fail_msg("threads = %d: %llu heap allocations in 200 steady-state steps", threads, used);
+    if (used != 0) fail_msg("threads = %d, churn %d: %llu heap allocations in 200 steady-state steps",
+                            threads, churn, used);
     nsm_sim_free(s);
     nsm_model_free(m);
 }
 
-static void test_steady_state_serial(void **state) { (void)state; steady_state_steps(0); }
-static void test_steady_state_coloured(void **state) { (void)state; steady_state_steps(2); }
+static void test_steady_state_serial(void **state) { (void)state; steady_state_steps(0, 0); }
+static void test_steady_state_coloured(void **state) { (void)state; steady_state_steps(2, 0); }
+static void test_recreated_contact(void **state) { (void)state; steady_state_steps(0, 1); }
 
 static void test_workspace_same_result(void **state)
 {
@@ -161,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_workspace_same_result),
         cmocka_unit_test(test_steady_state_serial),
         cmocka_unit_test(test_steady_state_coloured),
+        cmocka_unit_test(test_recreated_contact),
     };
     if (!nsalloc_available()) {
         printf("test_mech_noalloc: skipped: the allocation counter is off under AddressSanitizer "
