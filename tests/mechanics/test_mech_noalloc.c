@@ -14,7 +14,9 @@
  * interaction, as contact detection does) before every step, so that the
  * one-step problem changes structure every step — reshaped in place, the
  * interaction's data slot reused: still no allocation inside the steps
- * (the user's new relation allocates, outside them).
+ * (the user's new relation allocates, outside them); and with the
+ * relation taken back (nsm_model_detach_interaction) and added again,
+ * none at all, the user's side included.
  * Allocations are counted by tools/alloccount/nsalloc.c, linked into this
  * program (its malloc & co. replace libc's for the whole process). Under
  * AddressSanitizer, which replaces malloc itself, the counter is off and
@@ -42,14 +44,21 @@
 
 /* The relation of body b on body b − 1 (relative motion of b; gap
  * z_b − z_{b−1} − 1): rows normal (z), tangents (x, y). */
-static nsm_relation *on_top(void)
+static void top_Hb(double Hc[18], double bb[3])
 {
-    double Hc[18] = { 0 }, bb[3] = { -1.0, 0, 0 };
+    memset(Hc, 0, 18 * sizeof *Hc);
+    bb[0] = -1.0; bb[1] = bb[2] = 0.0;
     for (int r = 0; r < 3; r++) {
         int col = r == 0 ? 2 : r - 1;
         Hc[r + 3 * col] = -1;
         Hc[r + 3 * (3 + col)] = 1;
     }
+}
+
+static nsm_relation *on_top(void)
+{
+    double Hc[18], bb[3];
+    top_Hb(Hc, bb);
     return nsm_relation_lagrangian_linear_new(3, 6, Hc, bb);
 }
 
@@ -98,6 +107,22 @@ static int recreate_top(nsm_model *m, int inter)
     return id;
 }
 
+/* The same, the relation taken back (nsm_model_detach_interaction) and
+ * added again with its H and b set anew: the user's side allocates
+ * nothing either. */
+static int reattach_top(nsm_model *m, int inter)
+{
+    nsm_relation *r = nsm_model_detach_interaction(m, inter);
+    assert_non_null(r);
+    assert_false(nsm_model_inter_alive(m, inter));
+    double Hc[18], bb[3];   /* the H and b a contact detection would compute */
+    top_Hb(Hc, bb);
+    assert_int_equal(nsm_relation_set_H(r, Hc, bb), NS_OK);
+    int id = nsm_model_add_interaction(m, r, 0, 1, 2);
+    assert_true(id >= 0);
+    return id;
+}
+
 /* churn: the top contact is removed and added again before every step,
  * so that every step's active list differs from the last one (the
  * one-step problem is reshaped, the interaction's data slot reused). */
@@ -107,7 +132,8 @@ static void steady_state_steps(int threads, int churn)
     int inter[3];
     nsm_sim *s = stack(&m, threads, inter);
     for (int k = 0; k < 20; k++) {   /* warm-up */
-        if (churn) inter[2] = recreate_top(m, inter[2]);
+        if (churn == 1) inter[2] = recreate_top(m, inter[2]);
+        if (churn == 2) inter[2] = reattach_top(m, inter[2]);
         assert_int_equal(nsm_sim_step(s), NS_OK);
     }
     long solves0 = nsm_sim_get_stats(s)->solves, sweeps0 = nsm_sim_get_stats(s)->solver_iterations;
@@ -115,12 +141,13 @@ static void steady_state_steps(int threads, int churn)
     unsigned long long used = 0;
     nsalloc_region(1);   /* NSALLOC_TRACE=N prints where the first N allocations come from */
     for (int k = 0; k < 200; k++) {
-        if (churn) {   /* the user's side allocates (a new relation): not counted */
+        if (churn == 1) {   /* the user's side allocates (a new relation): not counted */
             nsalloc_region(0);
             inter[2] = recreate_top(m, inter[2]);
             nsalloc_region(1);
         }
         unsigned long long a0 = nsalloc_count();
+        if (churn == 2) inter[2] = reattach_top(m, inter[2]);   /* counted */
         assert_int_equal(nsm_sim_step(s), NS_OK);
         used += nsalloc_count() - a0;
     }
@@ -144,6 +171,15 @@ static void steady_state_steps(int threads, int churn)
 static void test_steady_state_serial(void **state) { (void)state; steady_state_steps(0, 0); }
 static void test_steady_state_coloured(void **state) { (void)state; steady_state_steps(2, 0); }
 static void test_recreated_contact(void **state) { (void)state; steady_state_steps(0, 1); }
+static void test_reattached_relation(void **state)
+{
+    (void)state;
+    steady_state_steps(0, 2);
+    nsm_model *m = nsm_model_new();
+    assert_null(nsm_model_detach_interaction(m, 0));   /* no such interaction */
+    assert_null(nsm_model_detach_interaction(NULL, 0));
+    nsm_model_free(m);
+}
 
 static void test_workspace_same_result(void **state)
 {
@@ -199,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_steady_state_serial),
         cmocka_unit_test(test_steady_state_coloured),
         cmocka_unit_test(test_recreated_contact),
+        cmocka_unit_test(test_reattached_relation),
     };
     if (!nsalloc_available()) {
         printf("test_mech_noalloc: skipped: the allocation counter is off under AddressSanitizer "
