@@ -1,8 +1,9 @@
 /* nsalloc.c — see nsalloc.h. */
 #include "nsalloc.h"
 #include <stddef.h>
+#include <stdlib.h>   /* glibc's features.h: __GLIBC__ */
 
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(__SANITIZE_ADDRESS__) || !defined(__GLIBC__)
 #define NSALLOC_OFF 1
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -20,7 +21,6 @@ void nsalloc_region(int on) { (void)on; }
 
 #include <errno.h>
 #include <execinfo.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 extern void *__libc_malloc(size_t n);

@@ -20,9 +20,10 @@
  * backtrace to stderr (backtrace_symbols_fd: module(+offset) frames, to be
  * resolved with addr2line -f -e MODULE OFFSET).
  *
- * Not with AddressSanitizer (which replaces malloc itself): under
- * __SANITIZE_ADDRESS__ nothing is replaced and nsalloc_available()
- * returns 0. glibc only (__libc_malloc). Thread-safe counters (relaxed
+ * Not with AddressSanitizer (which replaces malloc itself), and glibc
+ * only (__libc_malloc): under __SANITIZE_ADDRESS__ or another libc nothing
+ * is replaced and nsalloc_available() returns 0 (test_mech_noalloc then
+ * skips). Thread-safe counters (relaxed
  * atomics); the process-wide counters are the tool's only state. */
 #ifndef NSALLOC_H
 #define NSALLOC_H
