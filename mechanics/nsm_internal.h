@@ -167,10 +167,19 @@ typedef struct nsm_idata {
     unsigned gen;             /* model generation this data belongs to; 0 = none */
     int m;
     double *y0, *y1, *lam0, *lam1;
-    double *H;                /* current H (m×ncols) or C for first order */
-    double *G;                /* input matrix (ncols×m): Hᵀ or B */
+    const double *H;          /* current H (m×ncols) or C for first order: the
+                                 relation's own when its kind stores it
+                                 (stored_H: linear relations), else Hbuf */
+    double *Hbuf;             /* H as evaluated (m×ncols), NULL when stored */
+    double *G;                /* input matrix B (ncols×m) of first-order
+                                 relations; NULL for Lagrangian ones, whose G
+                                 is Hᵀ (read through nsm_idata_G) */
     unsigned H_version;       /* version of H held */
-    double *WHt[2];           /* W_j G_j (n_j × m) */
+    unsigned rel_version;     /* the relation's version H was taken at (stored_H) */
+    double *mem; size_t cap_mem; /* one grow-only block (doubles) holding y0, y1,
+                                 lam0, lam1, y1_prev, Hbuf, G, WHt: kept when the
+                                 slot is reused by a new interaction */
+    double *WHt[2];           /* W_j G_j (n_j × m), only for the systems that exist */
     unsigned WHt_Wver[2], WHt_Hver[2];
     int WHt_valid[2];
     int pos;                  /* block row in the current problem, −1 if not */
@@ -185,6 +194,13 @@ typedef struct nsm_idata {
     double *lam_prev;         /* λ before the last solve (m) */
     double *yalpha;           /* h(X^α, λ^α) at the iterate (m) */
 } nsm_idata;
+
+/** G_ic, the input matrix (ncols × m) of an interaction's data: B, or
+ *  H_ci when G = Hᵀ is not stored. */
+static inline double nsm_idata_G(const nsm_idata *d, int ncols, int i, int c)
+{
+    return d->G ? d->G[i + (size_t)c * ncols] : d->H[c + (size_t)i * d->m];
+}
 
 struct nsm_output {
     FILE *f;

@@ -20,12 +20,21 @@ struct sbx_contacts {
     nsx_cells *grid;          /* broad phase */
     reclist *recs;            /* per sphere: its contacts with walls and with
                                  spheres of larger index */
+    nsm_relation **spare[2];  /* relations of removed contacts (wall: 6 columns,
+                                 sphere pair: 12), reused for new contacts so
+                                 that detection allocates nothing in the steady
+                                 state */
+    int nspare[2], cap_spare[2];
 };
 
 void sbx_contacts_free(sbx_contacts *c)
 {
     if (!c) return;
     for (int i = 0; c->recs && i < c->n; i++) free(c->recs[i].v);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < c->nspare[k]; i++) nsm_relation_free(c->spare[k][i]);
+        free(c->spare[k]);
+    }
     free(c->recs); nsx_cells_free(c->grid); free(c->R); free(c->ds);
     free(c);
 }
@@ -141,7 +150,12 @@ static int keep(sbx_contacts *c, nsm_model *m, int i, int other, const double n[
         }
         return 0;
     }
-    nsm_relation *rel = nsm_relation_lagrangian_linear_new(3, ncols, H, b);
+    nsm_relation *rel = NULL;
+    if (c->nspare[two] > 0) {   /* a removed contact's relation, given this contact's H and b */
+        rel = c->spare[two][--c->nspare[two]];
+        if (nsm_relation_set_H(rel, H, b) != NS_OK) { nsm_relation_free(rel); rel = NULL; }
+    }
+    if (!rel) rel = nsm_relation_lagrangian_linear_new(3, ncols, H, b);
     if (!rel) { snprintf(err, NS_ERRMSG_LEN, "out of memory"); return -1; }
     int id = nsm_model_add_interaction(m, rel, c->law, c->ds[i], two ? c->ds[other] : -1);
     if (id < 0) { snprintf(err, NS_ERRMSG_LEN, "%s", nsm_model_error(m)); return -1; }
@@ -198,10 +212,19 @@ int sbx_contacts_update(sbx_contacts *c, nsm_model *m,
         reclist *l = &c->recs[i];
         for (int k = 0; k < l->n;) {
             if (l->v[k].seen) { k++; continue; }
-            if (nsm_model_remove_interaction(m, l->v[k].inter) != NS_OK) {
+            int two = l->v[k].other < n;
+            nsm_relation *rel = nsm_model_detach_interaction(m, l->v[k].inter);
+            if (!rel) {
                 snprintf(err, NS_ERRMSG_LEN, "cannot remove interaction %d", l->v[k].inter);
                 return -1;
             }
+            if (c->nspare[two] == c->cap_spare[two]) {   /* keep it for a new contact */
+                int cap = c->cap_spare[two] ? 2 * c->cap_spare[two] : 64;
+                nsm_relation **v = realloc(c->spare[two], (size_t)cap * sizeof *v);
+                if (v) { c->spare[two] = v; c->cap_spare[two] = cap; }
+            }
+            if (c->nspare[two] < c->cap_spare[two]) c->spare[two][c->nspare[two]++] = rel;
+            else nsm_relation_free(rel);
             l->v[k] = l->v[--l->n];
             g->removed++;
         }

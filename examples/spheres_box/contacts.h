@@ -10,7 +10,10 @@
  * the gap drops below the margin and removed when it rises above it; while
  * it exists, its H and b are refreshed from the current positions at each
  * call, so that y = (gap, 0, 0) at the call and ẏ = H v is the relative
- * velocity at the contact point (translation and ω × r).
+ * velocity at the contact point (translation and ω × r). A removed
+ * contact's relation is taken back (nsm_model_detach_interaction) and kept
+ * for the next new contact of the same shape (wall or sphere pair), so
+ * that detection allocates nothing once the scene's churn has been seen.
  *
  * A sphere is a Lagrangian system with q = (x, y, z, ψ) of size 6 and
  * v = (ẋ, ẏ, ż, ω), ω the angular velocity in the world frame; ψ only

@@ -63,7 +63,8 @@
  *   non-converged solves so far, spheres outside the box),
  *   DIR/final.csv (one row per sphere: x, y, z, R, v, ω at the end),
  *   DIR/spheres_box.svg (energy, contacts, penetration over time). */
-#define _POSIX_C_SOURCE 200809L   /* clock_gettime, getrusage */
+#define _GNU_SOURCE   /* clock_gettime, getrusage, dlsym(RTLD_DEFAULT) */
+#include <dlfcn.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,7 +102,16 @@ typedef struct prof {
     double worst_error;       /* of the recomputed errors (own_error) */
     double w_bytes, p_bytes;   /* W's block values and the rest of the problem, last step */
     long w_blocks, nc_last;
+    long long allocs_sim, allocs_detect;   /* heap allocations (tools/alloccount preloaded) */
 } prof;
+
+/* Heap allocation counter of tools/alloccount when it is preloaded
+ * (LD_PRELOAD=build/lib/libnsalloc.so), else NULL: the profile line's
+ * allocs_step (inside the simulation's calls) and allocs_detect (contact
+ * detection, the example's relations included) are then −1. */
+static unsigned long long (*alloc_count)(void);
+static void (*alloc_region)(int);
+static long long allocs_now(void) { return alloc_count ? (long long)alloc_count() : 0; }
 
 static double now(void)
 {
@@ -405,28 +415,46 @@ static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *
 {
     const nsm_sim_stats *S = nsm_sim_get_stats(sim);
     double c0 = cpu_now(0), cd0, cd1, cr = 0.0;
+    long long a0, a1, a2, ar = 0;
+    if (P && alloc_region) alloc_region(1);
+    a0 = allocs_now();
     double t0 = now();
     ns_status st = nsm_sim_compute_free_state(sim);
     double d_free = now() - t0;
-    if (R) { cr = cpu_now(0); if (st == NS_OK && replay_before(R, sim) != 0) R = NULL; cr -= cpu_now(0); }   /* untimed */
+    if (R) {   /* untimed, not counted */
+        if (alloc_region) alloc_region(0);
+        ar -= allocs_now();
+        cr = cpu_now(0); if (st == NS_OK && replay_before(R, sim) != 0) R = NULL; cr -= cpu_now(0);
+        ar += allocs_now();
+        if (alloc_region) alloc_region(1);
+    }
     double sv0 = S->solver_seconds;
     long it0 = S->solver_iterations, so0 = S->solves, nc0 = S->nonconverged;
     t0 = now();
     if (st == NS_OK) st = nsm_sim_solve(sim);
     double d_solve = now() - t0;
-    if (R && (st == NS_OK || getenv("SBX_REPLAY_DUMP"))) {   /* untimed; a failed step's problem is dumped, not replayed */
+    if (R && (st == NS_OK || getenv("SBX_REPLAY_DUMP"))) {   /* untimed, not counted; a failed step's problem is dumped, not replayed */
+        if (alloc_region) alloc_region(0);
+        ar -= allocs_now();
         cr += cpu_now(0); replay_after(R, sim, st != NS_OK); cr -= cpu_now(0);
+        ar += allocs_now();
+        if (alloc_region) alloc_region(1);
     }
     t0 = now();
     if (st == NS_OK) st = nsm_sim_update(sim);
     if (st == NS_OK) nsm_sim_next_step(sim);
     double d_update = now() - t0;
+    a1 = allocs_now();
     t0 = now();
     cd0 = cpu_now(1);
     if (st == NS_OK) *rc = detect(sim, c, geo);
     cd1 = cpu_now(1);
     double d_detect = now() - t0;
+    a2 = allocs_now();
+    if (P && alloc_region) alloc_region(0);
     if (!P) return st;
+    P->allocs_sim += a1 - a0 - ar;
+    P->allocs_detect += a2 - a1;
     P->cpu += cpu_now(0) - c0 + cr;
     P->detect_cpu += cd1 - cd0;
     double sv = S->solver_seconds - sv0;
@@ -465,6 +493,8 @@ int main(int argc, char **argv)
     int accept = 0;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
+    *(void **)&alloc_count = dlsym(RTLD_DEFAULT, "nsalloc_count");
+    *(void **)&alloc_region = dlsym(RTLD_DEFAULT, "nsalloc_region");
     int ac = 0;
     if (!av) return 1;
     for (int i = 0; i < argc; i++) {
@@ -698,14 +728,17 @@ int main(int argc, char **argv)
                "free_ms=%.4g assembly_ms=%.4g solve_ms=%.4g update_ms=%.4g us_per_sphere=%.4g "
                "sweeps=%.4g max_sweeps=%ld nonconverged=%ld worst_error=%.3g rss_mb=%.1f rss_start_mb=%.1f "
                "w_bytes_per_contact=%.0f problem_bytes_per_contact=%.0f detection_bytes_per_sphere=%.0f "
-               "cpu_ms=%.4g detect_cpu_ms=%.4g cpu_us_per_sphere=%.4g ax=%.17g ay=%.17g\n",
+               "cpu_ms=%.4g detect_cpu_ms=%.4g cpu_us_per_sphere=%.4g ax=%.17g ay=%.17g "
+               "allocs_step=%.4g allocs_detect=%.4g\n",
                scene, n, P.steps, nc, nsm_model_ninter(model), tot * k, P.detect * k, P.free_state * k,
                P.assembly * k, P.solver * k, P.update * k, 1e6 * tot / (double)P.steps / n,
                (double)P.sweeps / (double)(P.solves ? P.solves : 1), P.max_sweeps, P.nonconv, P.worst_error,
                peak_rss_mb(), rss_before,
                P.nc_last ? P.w_bytes / (double)P.nc_last : 0.0, P.nc_last ? P.p_bytes / (double)P.nc_last : 0.0,
                (double)sbx_contacts_bytes(c.contacts) / n, P.cpu * k, P.detect_cpu * k,
-               1e6 * P.cpu / (double)P.steps / n, c.ax, c.ay);
+               1e6 * P.cpu / (double)P.steps / n, c.ax, c.ay,
+               alloc_count ? (double)P.allocs_sim / (double)P.steps : -1.0,
+               alloc_count ? (double)P.allocs_detect / (double)P.steps : -1.0);
     }
     if (c.traj) fclose(c.traj);
     if (a.out) {

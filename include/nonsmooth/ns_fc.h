@@ -18,6 +18,7 @@ typedef struct ns_fc {
     ns_matrix *W;      /* (d·nc × d·nc) owned; dense, BLOCK or SPARSE */
     double *q;         /* (d·nc) owned */
     double *mu;        /* (nc) owned */
+    ns_int cap_nc;     /* q and mu have room for this many contacts (ns_fc_reshape); 0 = nc */
 } ns_fc;
 
 /** Takes W (freed on failure), copies q (W->cols values) and mu (nc). */
@@ -26,6 +27,12 @@ ns_fc *ns_fc_new(int dim, ns_int nc, ns_matrix *W, const double *q,
 /** dim ∈ {2,3}, W square of order dim·nc, finite entries, μ ≥ 0 and finite. */
 ns_status ns_fc_validate(const ns_fc *p, char *err);
 void ns_fc_free(ns_fc *p);
+/** Resizes q (dim·nc) and μ (nc) for nc contacts, zeroed, in p's own
+ *  arrays (grown with 1/8 headroom, never shrunk: nothing allocated once
+ *  p has seen its largest nc). W is the caller's to reshape to dim·nc
+ *  (ns_matrix_block_reshape) before p is solved. NS_BAD_INPUT (nc < 0) or
+ *  NS_NO_MEMORY, p unchanged. */
+ns_status ns_fc_reshape(ns_fc *p, ns_int nc);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,11 @@ typedef struct ns_block {
     ns_int *value_ptr;   /* (nblocks+1) offset of each block's values in x */
     ns_int *diag;        /* (block_rows) index of the diagonal block (r, r), -1 if absent */
     double *x;           /* (value_ptr[nblocks]) all block values, each block column-major */
+    /* room in the arrays beyond the structure (ns_matrix_block_reshape):
+     * row_start, row_ptr, diag hold cap_rows (+1), col_start cap_cols + 1,
+     * block_col and value_ptr cap_blocks (+1), x cap_values; 0 = exactly
+     * the structure's lengths */
+    ns_int cap_rows, cap_cols, cap_blocks, cap_values;
 } ns_block;
 
 typedef struct ns_matrix {
@@ -82,6 +87,18 @@ ns_matrix *ns_matrix_block_new(ns_int block_rows, ns_int block_cols,
                                const ns_int *row_start, const ns_int *col_start,
                                const ns_int *row_ptr, const ns_int *block_col,
                                char *err);
+
+/** Gives the BLOCK matrix A a new structure (the arrays are copied, as by
+ *  ns_matrix_block_new) with zero values, in A's own arrays: they grow
+ *  (with 1/8 headroom) when the structure needs more and never shrink, so
+ *  that a caller whose structure changes every step (a time-stepping
+ *  one-step problem) allocates nothing once it has seen its largest one.
+ *  NS_BAD_INPUT (A unchanged, err filled) on an inconsistent structure or a
+ *  non-BLOCK A; NS_NO_MEMORY (A unchanged). */
+ns_status ns_matrix_block_reshape(ns_matrix *A, ns_int block_rows, ns_int block_cols,
+                                  const ns_int *row_start, const ns_int *col_start,
+                                  const ns_int *row_ptr, const ns_int *block_col,
+                                  char *err);
 
 /** Deep copy. Caller owns the result. */
 ns_matrix *ns_matrix_copy(const ns_matrix *A);

@@ -67,6 +67,7 @@ typedef struct ns_solution {
     const char *name[NS_SOLUTION_MAXVEC];  /* static strings */
     ns_int len[NS_SOLUTION_MAXVEC];
     double *vec[NS_SOLUTION_MAXVEC];        /* owned, zero-initialised */
+    ns_int cap[NS_SOLUTION_MAXVEC];         /* room in vec[k] (ns_solution_reshape); 0 = len[k] */
 } ns_solution;
 
 /** Zeroed solution vectors sized for p. Caller frees with ns_solution_free. */
@@ -74,6 +75,11 @@ ns_solution *ns_solution_new(const ns_problem *p);
 /** Vector by name, NULL if the solution has none of that name. */
 double *ns_solution_get(ns_solution *s, const char *name);
 void ns_solution_free(ns_solution *s);
+/** Re-sizes s for p (of s's kind), zeroed, in s's own vectors (grown with
+ *  1/8 headroom, never shrunk: nothing allocated once s has seen p's
+ *  largest sizes). NS_BAD_INPUT (another kind) or NS_NO_MEMORY (s keeps
+ *  its old sizes). */
+ns_status ns_solution_reshape(ns_solution *s, const ns_problem *p);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,27 @@ extern "C" {
 /** Log callback: level 1 = summary, 2 = per iteration, 3 = debug. */
 typedef void (*ns_log_fn)(void *user, int level, const char *message);
 
+/** Reusable solver workspace (opaque): grow-only buffers kept between
+ *  solves, so that a caller solving one problem per time step allocates
+ *  nothing in the solver once its problems stop growing. Created and freed
+ *  by the caller, who owns it; passed through ns_options.workspace (NULL:
+ *  each solve allocates and frees its own buffers, as always). The solvers
+ *  that use it (nsgs-* for their sweep buffers, auto for its iterates and
+ *  its NSGS stages) hold its buffers for the duration of one solve; the
+ *  others ignore it. Thread rule: one workspace per concurrent solve — two
+ *  solves running at the same time on different threads need two
+ *  workspaces (a solve nested in another on the same thread finds the
+ *  buffers it needs held and allocates its own). Results do not depend on
+ *  whether a workspace is given. Its memory is kept until
+ *  ns_workspace_free. */
+typedef struct ns_workspace ns_workspace;
+/** A new empty workspace; NULL when out of memory. */
+ns_workspace *ns_workspace_new(void);
+/** Frees w and its buffers (NULL: nothing). */
+void ns_workspace_free(ns_workspace *w);
+/** Bytes held by w's buffers. */
+size_t ns_workspace_bytes(const ns_workspace *w);
+
 typedef struct ns_options {
     double tol;              /* on the kind's relative error (default 1e-8) */
     int max_iter;            /* iterations/sweeps; 0 = the solver's default */
@@ -42,6 +63,7 @@ typedef struct ns_options {
     unsigned seed;           /* for shuffle */
     const char *local_solver;/* one-block solver name, NULL = default */
     int record_history;      /* 1: ns_result.history gets the error per iteration */
+    ns_workspace *workspace; /* borrowed reusable buffers (see above); NULL = none */
 } ns_options;
 
 /** Defaults: tol 1e-8, max_iter 0, no time limit, silent. */

@@ -43,6 +43,13 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
                               int ds1, int ds2);
 /** Removes an interaction (frees its relation). NS_BAD_INPUT for a bad id. */
 ns_status nsm_model_remove_interaction(nsm_model *m, int inter);
+/** Removes an interaction like nsm_model_remove_interaction but hands its
+ *  relation back to the caller, who owns it again: to add it to a new
+ *  interaction later (after nsm_relation_set_H for a contact: a contact
+ *  detection that keeps such relations for the contacts it finds next
+ *  allocates nothing once it has enough) or to free it with
+ *  nsm_relation_free. NULL for a bad id (reason in nsm_model_error). */
+nsm_relation *nsm_model_detach_interaction(nsm_model *m, int inter);
 
 int nsm_model_nds(const nsm_model *m);
 /** Number of interaction slots (ids are < this); some may be free. */

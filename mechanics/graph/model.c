@@ -190,20 +190,35 @@ fail:
     return -1;
 }
 
-ns_status nsm_model_remove_interaction(nsm_model *m, int inter)
+/* Takes interaction inter out of the model; its relation goes to *rel
+ * (the caller's) or is freed when rel is NULL. */
+static ns_status take_out(nsm_model *m, int inter, nsm_relation **rel, const char *who)
 {
     if (!nsm_model_inter_alive(m, inter)) {
-        if (m) nsm_set_err(m->err, "remove_interaction: %d is not a live interaction", inter);
+        if (m) nsm_set_err(m->err, "%s: %d is not a live interaction", who, inter);
         return NS_BAD_INPUT;
     }
     nsm_interaction *I = &m->inter[inter];
     for (int k = 0; k < I->nds; k++) nsm_intlist_remove(&m->ds_inter[I->ds[k]], inter);
-    nsm_relation_free(I->rel);
+    if (rel) *rel = I->rel;
+    else nsm_relation_free(I->rel);
     I->rel = NULL;
     I->alive = 0;
     m->nlive--;
     if (nsm_intlist_push(&m->free_slots, inter) != 0) return NS_NO_MEMORY;
     return NS_OK;
+}
+
+ns_status nsm_model_remove_interaction(nsm_model *m, int inter)
+{
+    return take_out(m, inter, NULL, "remove_interaction");
+}
+
+nsm_relation *nsm_model_detach_interaction(nsm_model *m, int inter)
+{
+    nsm_relation *rel = NULL;
+    take_out(m, inter, &rel, "detach_interaction");   /* out of memory: removed all the same */
+    return rel;
 }
 
 void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,

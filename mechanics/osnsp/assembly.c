@@ -49,7 +49,7 @@ static int update_WG(nsm_sim *s, int inter, nsm_idata *d)
         int n = dd->n, off = I->off[k];
         double *X = d->WHt[k];
         for (int c = 0; c < m; c++)
-            memcpy(X + (size_t)c * n, d->G + off + (size_t)c * nc, (size_t)n * sizeof *X);
+            for (int i = 0; i < n; i++) X[i + (size_t)c * n] = nsm_idata_G(d, nc, off + i, c);
         ns_factor_solve(dd->F_W, X, m, n);
         /* prescribed velocities are not moved by the multipliers */
         const nsm_ds *ds = s->model->ds[I->ds[k]];
@@ -75,9 +75,7 @@ static ns_status build_structure(nsm_sim *s)
     nsm_model *m = s->model;
     int nb = s->nact;
     if (nsm_grow((void **)&s->row_start, &s->cap_rs, nb + 1, sizeof(ns_int)) != 0) goto oom;
-    ns_int *rp = realloc(s->row_ptr, (size_t)(nb + 1) * sizeof *rp);
-    if (!rp) goto oom;
-    s->row_ptr = rp;
+    if (nsm_grow((void **)&s->row_ptr, &s->cap_rp, nb + 1, sizeof(ns_int)) != 0) goto oom;
     s->row_start[0] = 0;
     for (int a = 0; a < nb; a++) s->row_start[a + 1] = s->row_start[a] + s->id[s->act[a]].m;
     s->nrows = s->row_start[nb];
@@ -210,6 +208,13 @@ static ns_status choose_kind(nsm_sim *s, ns_kind *kind, int *neq)
     else if (n_eq) *kind = NS_KIND_EQUALITY;
     else *kind = NS_KIND_LCP;
     return NS_OK;
+}
+
+/* μ of the law of the a-th active interaction. */
+static double m_law_mu(const nsm_sim *s, int a)
+{
+    const nsm_model *m = s->model;
+    return m->laws[m->inter[s->act[a]].law]->mu;
 }
 
 static ns_status new_problem(nsm_sim *s, ns_matrix *M, ns_kind kind, int neq)
@@ -375,16 +380,33 @@ ns_status nsm_osnsp_assemble(nsm_sim *s)
         same = s->act[a] == s->prev_act[a] && s->act_gen[a] == s->prev_gen[a];
     if (same && kind != s->kind) same = 0;
     ns_matrix *M = NULL;
+    /* a new active list of a friction problem: the problem of the last
+     * step reshaped in place (its arrays only grow), not a new one */
+    int reshape = !same && s->have_problem && s->prob && s->prob->kind == kind &&
+                  (kind == NS_KIND_FC2D || kind == NS_KIND_FC3D) && s->prob->u.fc->W->storage == NS_BLOCK;
     if (!same) {
-        ns_problem_free(s->prob); s->prob = NULL;
-        ns_solution_free(s->sol); s->sol = NULL;
+        if (!reshape) {
+            ns_problem_free(s->prob); s->prob = NULL;
+            ns_solution_free(s->sol); s->sol = NULL;
+        }
         s->have_problem = 0;
         st = build_structure(s);
         if (st != NS_OK) return st;
         char err[NS_ERRMSG_LEN] = "";
-        M = ns_matrix_block_new(s->nact, s->nact, s->row_start, s->row_start,
-                                s->row_ptr, s->block_col, err);
-        if (!M) { nsm_set_err(s->err, "block structure rejected: %s", err); return NS_BAD_INPUT; }
+        if (reshape) {
+            ns_fc *fc = s->prob->u.fc;
+            M = fc->W;
+            st = ns_matrix_block_reshape(M, s->nact, s->nact, s->row_start, s->row_start,
+                                         s->row_ptr, s->block_col, err);
+            if (st == NS_OK) st = ns_fc_reshape(fc, s->nact);
+            if (st == NS_OK) st = ns_solution_reshape(s->sol, s->prob);
+            if (st != NS_OK) { nsm_set_err(s->err, "one-step problem reshape: %s", err[0] ? err : ns_status_name(st)); return st; }
+            for (int a = 0; a < s->nact; a++) fc->mu[a] = m_law_mu(s, a);
+        } else {
+            M = ns_matrix_block_new(s->nact, s->nact, s->row_start, s->row_start,
+                                    s->row_ptr, s->block_col, err);
+            if (!M) { nsm_set_err(s->err, "block structure rejected: %s", err); return NS_BAD_INPUT; }
+        }
         s->stats.rebuilds++;
         dirty = 1;
     } else {
@@ -404,18 +426,24 @@ ns_status nsm_osnsp_assemble(nsm_sim *s)
         st = NS_NO_MEMORY;
     }
     for (int a = 0; st == NS_OK && a < s->nact; a++) st = nsm_osnsp_q_block(s, s->act[a], s->qbuf + s->row_start[a]);
-    if (st != NS_OK) { if (!same) ns_matrix_free(M); return st; }
+    if (st != NS_OK) { if (!same && !reshape) ns_matrix_free(M); return st; }
     if (!same) {
-        double *keep = s->qvec;
-        s->qvec = s->qbuf;
-        st = new_problem(s, M, kind, neq);
-        s->qvec = keep;
-        if (st != NS_OK) return st;
+        if (reshape) memcpy(problem_q(s->prob), s->qbuf, (size_t)s->nrows * sizeof(double));
+        else {
+            double *keep = s->qvec;
+            s->qvec = s->qbuf;
+            st = new_problem(s, M, kind, neq);
+            s->qvec = keep;
+            if (st != NS_OK) return st;
+        }
         s->neq = neq;
+        int cap = s->cap_prev;
         if (nsm_grow((void **)&s->prev_act, &s->cap_prev, s->nact, sizeof(int)) != 0) return NS_NO_MEMORY;
-        unsigned *g = realloc(s->prev_gen, (size_t)s->cap_prev * sizeof *g);
-        if (!g) return NS_NO_MEMORY;
-        s->prev_gen = g;
+        if (s->cap_prev != cap || !s->prev_gen) {
+            unsigned *g = realloc(s->prev_gen, (size_t)s->cap_prev * sizeof *g);
+            if (!g) return NS_NO_MEMORY;
+            s->prev_gen = g;
+        }
         memcpy(s->prev_act, s->act, (size_t)s->nact * sizeof(int));
         memcpy(s->prev_gen, s->act_gen, (size_t)s->nact * sizeof(unsigned));
         s->nact_prev = s->nact;

@@ -96,7 +96,7 @@ ns_status nsm_gfc_assemble(nsm_sim *s, ns_kind fckind)
             for (int k = 0; k < I->nds; k++) {
                 int o = s->gfc_off[I->ds[k]], nj = s->d[I->ds[k]].n, off = I->off[k];
                 for (int i = 0; i < nj; i++) {
-                    double g = d->G[off + i + (size_t)c * ncol];
+                    double g = nsm_idata_G(d, ncol, off + i, c);
                     if (g != 0.0) { H->csc.i[z] = o + i; H->csc.x[z++] = g; }
                 }
             }

@@ -27,17 +27,30 @@ ns_status nsm_sim_work(nsm_sim *s, int n)
     return NS_OK;
 }
 
+/* The buffers of the nonlinear first-order linearisation (allocated on
+ * first use, sized by that interaction). */
+static void idata_free_linearisation(nsm_idata *d)
+{
+    free(d->Dcur); free(d->r0); free(d->Wr0[0]); free(d->Wr0[1]); free(d->lam_prev); free(d->yalpha);
+    d->Dcur = d->r0 = d->Wr0[0] = d->Wr0[1] = d->lam_prev = d->yalpha = NULL;
+}
+
 static void idata_clear(nsm_idata *d)
 {
-    free(d->y0); free(d->y1); free(d->lam0); free(d->lam1); free(d->H); free(d->G);
-    free(d->WHt[0]); free(d->WHt[1]); free(d->y1_prev);
-    free(d->Dcur); free(d->r0); free(d->Wr0[0]); free(d->Wr0[1]); free(d->lam_prev); free(d->yalpha);
+    idata_free_linearisation(d);
+    free(d->mem);
     memset(d, 0, sizeof *d);
 }
 
 void nsm_idata_free(nsm_idata *d) { idata_clear(d); }
 
-/* Data of a live interaction, (re)allocated when the slot is new. */
+/* Data of a live interaction, set up when the slot holds a new one. Its
+ * arrays live in one block (d->mem) sized by the interaction's real shape:
+ * 5 m doubles (y0, y1, λ0, λ1, ẏ_k), H only when the relation does not
+ * store it, G only when it is not Hᵀ, W_j G_j for the systems it couples.
+ * The block is kept when the model reuses the slot for a new interaction
+ * (removed interactions' slots are reused first), so that re-created
+ * contacts allocate nothing once their slots have grown to their shape. */
 nsm_idata *nsm_sim_idata(nsm_sim *s, int inter)
 {
     nsm_model *m = s->model;
@@ -55,23 +68,37 @@ nsm_idata *nsm_sim_idata(nsm_sim *s, int inter)
     nsm_idata *d = &s->id[inter];
     const nsm_interaction *I = &m->inter[inter];
     if (d->gen == I->gen) return d;
-    idata_clear(d);
-    int mm = I->rel->m, nc = I->rel->ncols;
-    d->m = mm;
-    d->y0 = calloc((size_t)mm, sizeof(double));
-    d->y1 = calloc((size_t)mm, sizeof(double));
-    d->lam0 = calloc((size_t)mm, sizeof(double));
-    d->lam1 = calloc((size_t)mm, sizeof(double));
-    d->y1_prev = calloc((size_t)mm, sizeof(double));
-    d->H = calloc((size_t)mm * nc, sizeof(double));
-    d->G = calloc((size_t)mm * nc, sizeof(double));
-    for (int k = 0; k < I->nds; k++)
-        d->WHt[k] = calloc((size_t)m->ds[I->ds[k]]->n * mm, sizeof(double));
-    if (!d->y0 || !d->y1 || !d->lam0 || !d->lam1 || !d->H || !d->G || !d->y1_prev ||
-        !d->WHt[0] || (I->nds == 2 && !d->WHt[1])) {
-        idata_clear(d);
-        return NULL;
+    const nsm_relation *rel = I->rel;
+    const nsm_relation_kind *k = nsm_relation_kind_of(rel);
+    size_t mm = (size_t)rel->m, nc = (size_t)rel->ncols;
+    int own_H = !k->stored_H, own_G = !k->lagrangian;
+    size_t nsys = 0;
+    for (int j = 0; j < I->nds; j++) nsys += (size_t)m->ds[I->ds[j]]->n;
+    size_t need = 5 * mm + (own_H ? mm * nc : 0) + (own_G ? mm * nc : 0) + nsys * mm;
+    double *mem = d->mem;
+    size_t cap = d->cap_mem;
+    if (need > cap) {
+        free(mem);
+        mem = malloc((need ? need : 1) * sizeof *mem);
+        cap = mem ? need : 0;
     }
+    idata_free_linearisation(d);
+    memset(d, 0, sizeof *d);
+    d->mem = mem;
+    d->cap_mem = cap;
+    if (!mem) return NULL;
+    memset(mem, 0, need * sizeof *mem);
+    double *p = mem;
+    d->m = (int)mm;
+    d->y0 = p; p += mm;
+    d->y1 = p; p += mm;
+    d->lam0 = p; p += mm;
+    d->lam1 = p; p += mm;
+    d->y1_prev = p; p += mm;
+    if (own_H) { d->Hbuf = p; p += mm * nc; }
+    if (own_G) { d->G = p; p += mm * nc; }
+    for (int j = 0; j < I->nds; j++) { d->WHt[j] = p; p += (size_t)m->ds[I->ds[j]]->n * mm; }
+    d->H = own_H ? d->Hbuf : k->stored_H(rel);
     d->H_version = 1;
     d->pos = -1;
     d->reldeg = -1;
@@ -97,11 +124,18 @@ static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double 
     const double *D = k->D ? k->D(r) : NULL;
     if (k->lagrangian && D && want_y)   /* ẏ = H v + D λ[1] */
         for (int c = 0; c < m; c++) for (int i = 0; i < m; i++) d->y1[i] += D[i + (size_t)c * m] * d->lam1[c];
-    /* H kept (and G, W G rebuilt) only when it changed */
-    if (!k->linear || !d->WHt_valid[0] ||
-        memcmp(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double)) != 0) {
-        memcpy(d->H, s->xbuf_H, (size_t)m * nc * sizeof(double));
-        k->input(r, d->H, d->G);
+    /* H kept (and G, W G rebuilt) only when it changed: a stored H (read
+     * in the relation) when the relation's version moved, an evaluated one
+     * when its values did */
+    if (k->stored_H) {
+        if (!d->WHt_valid[0] || d->rel_version != r->version) {
+            d->rel_version = r->version;
+            d->H_version++;
+        }
+    } else if (!k->linear || !d->WHt_valid[0] ||
+               memcmp(d->Hbuf, s->xbuf_H, (size_t)m * nc * sizeof(double)) != 0) {
+        memcpy(d->Hbuf, s->xbuf_H, (size_t)m * nc * sizeof(double));
+        if (d->G) k->input(r, d->H, d->G);
         d->H_version++;
     }
     if (k->linearise) {

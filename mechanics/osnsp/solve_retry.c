@@ -25,6 +25,7 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
     R->iterations = 0;
     R->seconds = 0.0;
     R->action = NSM_HOOK_STOP;
+    ns_workspace *ws = cur->options.workspace;   /* kept for the retries (a hook may reset the options) */
     for (;;) {
         ns_result_clear(res);
         ns_result_init(res);
@@ -67,6 +68,7 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
             return NS_BAD_INPUT;
         }
         *cur = next;
+        if (!cur->options.workspace) cur->options.workspace = ws;
         R->retries++;
     }
 }

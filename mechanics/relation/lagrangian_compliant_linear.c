@@ -40,6 +40,7 @@ static int output(const nsm_relation *r, double t, const double *Q,
 
 static void input(const nsm_relation *r, const double *H, double *G) { nsm_relation_transpose(r->m, r->ncols, H, G); }
 static const double *dblock(const nsm_relation *r) { return r->D; }
+static const double *stored_H(const nsm_relation *r) { return r->H; }
 /* λ[1] enters ẏ directly through D: degree 1 where D's row is nonzero */
 static int relative_degree(const nsm_relation *r, double t, const double *X, const double *lam, int i,
                            const nsm_minv *minv)
@@ -51,6 +52,6 @@ static int relative_degree(const nsm_relation *r, double t, const double *X, con
 
 const nsm_relation_kind nsm_rel_kind_lagrangian_compliant_linear = {
     .type = NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR, .name = "Lagrangian compliant linear",
-    .lagrangian = 1, .linear = 1, .output = output, .input = input, .D = dblock,
+    .lagrangian = 1, .linear = 1, .output = output, .input = input, .D = dblock, .stored_H = stored_H,
     .relative_degree = relative_degree,
 };

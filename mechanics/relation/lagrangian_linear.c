@@ -41,8 +41,9 @@ static int output(const nsm_relation *r, double t, const double *Q,
 
 static void input(const nsm_relation *r, const double *H, double *G) { nsm_relation_transpose(r->m, r->ncols, H, G); }
 static const double *dblock(const nsm_relation *r) { return r->D; }
+static const double *stored_H(const nsm_relation *r) { return r->H; }
 
 const nsm_relation_kind nsm_rel_kind_lagrangian_linear = {
     .type = NSM_REL_LAGRANGIAN_LINEAR, .name = "Lagrangian linear",
-    .lagrangian = 1, .linear = 1, .output = output, .input = input, .D = dblock,
+    .lagrangian = 1, .linear = 1, .output = output, .input = input, .D = dblock, .stored_H = stored_H,
 };

@@ -30,6 +30,11 @@ typedef struct nsm_relation_kind {
     int (*dhdt)(const nsm_relation *r, double t, const double *Q, double *out);
     void (*input)(const nsm_relation *r, const double *H, double *G);
     const double *(*D)(const nsm_relation *r);
+    /* The H (m × ncols) the relation stores and output() copies, constant
+     * except through nsm_relation_set_H (which bumps r->version); NULL when
+     * H is evaluated. The simulation reads it there instead of keeping a
+     * copy per interaction. */
+    const double *(*stored_H)(const nsm_relation *r);
     /* relative degree of row i of the interaction (y's lowest derivative in
      * which λ appears): 0 when D's row i is nonzero, else 1 when (C M⁻¹ B)'s
      * row i is nonzero (first order; CB summed over the systems), 2 for a

@@ -28,7 +28,7 @@ struct nsm_sim {
     ns_kind kind;
     int neq;                           /* MLCP: equality rows first */
     int nrows;
-    ns_int *row_start, *row_ptr, *block_col; int cap_rs, cap_bc;
+    ns_int *row_start, *row_ptr, *block_col; int cap_rs, cap_rp, cap_bc;
     int *scratch; int cap_scratch;
     double *qvec; int cap_q;           /* evaluation work */
     double *qbuf; int cap_qb;          /* q of the one-step problem */
@@ -36,6 +36,9 @@ struct nsm_sim {
     double *xbuf_H; int cap_H;         /* H as evaluated, before it is kept */
     int solved_this_step;
     ns_result res;
+    ns_workspace *ws;                  /* the solver's reusable buffers, given to every
+                                          one-step solve (unless the user's options
+                                          carry a workspace of their own) */
     nsm_sim_stats stats;
     long dumped;
     void *proj_rows; int cap_proj;     /* position projection rows (projection.c) */

@@ -86,6 +86,7 @@ void nsm_sim_free(nsm_sim *s)
     free(s->row_start); free(s->row_ptr); free(s->block_col); free(s->scratch);
     free(s->qvec); free(s->qbuf); free(s->xbuf); free(s->xbuf_H);
     ns_result_clear(&s->res);
+    ns_workspace_free(s->ws);
     free(s->solver_name); free(s->dump_dir); free(s->dump_prefix); free(s->gmp_solver_name);
     free(s);
 }
@@ -334,10 +335,9 @@ static void apply_input(nsm_sim *s)
             for (int c = 0; c < id->m; c++) {
                 double l = lam[c];
                 if (l == 0.0) continue;
-                const double *Gc = id->G + off + (size_t)c * r->ncols;
                 for (int i = 0; i < n; i++) {
                     if (!s->global) target[i] += scale * WG[i + (size_t)c * n] * l;
-                    d->p[i] += Gc[i] * l;
+                    d->p[i] += nsm_idata_G(id, r->ncols, off + i, c) * l;
                 }
             }
         }

@@ -26,6 +26,17 @@ void ns_log(const struct ns_options *o, int level, const char *fmt, ...) NS_PRIN
 void *ns_malloc(size_t n, size_t size);
 void *ns_calloc(size_t n, size_t size);
 
+/** ns_workspace (ns_solver.h): NS_WS_SLOTS grow-only buffers. ns_ws_take
+ *  gives slot `slot`'s buffer with at least n × size bytes (contents not
+ *  kept), held until ns_ws_give; when w is NULL or the slot is already
+ *  held (a nested solve), a fresh ns_malloc buffer instead, which
+ *  ns_ws_give frees. NULL on overflow or out of memory. Slots: nsgs 0
+ *  (ints), 1 (increments), 2 (Anderson); auto 3. */
+enum { NS_WS_SLOTS = 4 };
+typedef struct ns_workspace ns_workspace;
+void *ns_ws_take(ns_workspace *w, int slot, size_t n, size_t size);
+void ns_ws_give(ns_workspace *w, int slot, void *p);
+
 /** Copies n doubles (NULL when src is NULL or on failure). */
 double *ns_dup(const double *src, size_t n);
 

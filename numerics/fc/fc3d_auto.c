@@ -150,13 +150,17 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (st) { ns_matrix_free(owned); return st; }
     chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
                 INFINITY, ns_now(), o, 0 };
-    c.best = ns_dup(r, c.m ? c.m : 1);
-    c.start = ns_dup(r, c.m ? c.m : 1);
-    c.keep = ns_malloc(c.m ? c.m : 1, sizeof(double));
-    if (!c.best || !c.start || !c.keep) {
-        free(c.best); free(c.start); free(c.keep); ns_matrix_free(owned);
+    /* best, start, keep: one buffer of the caller's workspace (slot 3) or our own */
+    double *buf = ns_ws_take(o->workspace, 3, 3 * (c.m ? c.m : 1), sizeof(double));
+    if (!buf) {
+        ns_matrix_free(owned);
         return ns_fail(res->message, NS_NO_MEMORY, "auto: out of memory");
     }
+    c.best = buf;
+    c.start = buf + (c.m ? c.m : 1);
+    c.keep = c.start + (c.m ? c.m : 1);
+    memcpy(c.best, r, c.m * sizeof(double));
+    memcpy(c.start, r, c.m * sizeof(double));
     c.best_err = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     if (!isfinite(c.best_err)) c.best_err = INFINITY;
     const double tol = o->tol;
@@ -227,9 +231,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (res->error <= tol) st = NS_CONVERGED;
     else if (time_up(&c)) st = NS_TIME_LIMIT;
     else st = NS_MAX_ITER;
-    free(c.best);
-    free(c.start);
-    free(c.keep);
+    ns_ws_give(o->workspace, 3, buf);
     ns_matrix_free(owned);
     return st;
 }

@@ -330,6 +330,14 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
     A->extrapolated = 1;
 }
 
+/* The sweeps' buffers come from the caller's workspace (o->workspace:
+ * nothing allocated once it has grown to the problem) or, without one,
+ * are allocated here; ws_done gives them back or frees them. */
+static void ws_done(ns_workspace *ws, void *order, void *inc, void *aw)
+{
+    ns_ws_give(ws, 0, order); ns_ws_give(ws, 1, inc); ns_ws_give(ws, 2, aw);
+}
+
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                          const ns_options *o, ns_fc_local_fn f, ns_result *res)
 {
@@ -341,10 +349,11 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     const int coloured = o->threads > 0;
     /* order (nc); coloured: start (nc + 1), list (nc), work (2 nc + 1), inc (2 nc doubles) */
     size_t nint = coloured ? 5 * (size_t)nc + 2 : (size_t)nc + 1;
-    ns_int *order = ns_malloc(nint, sizeof(ns_int));
-    double *inc = ns_malloc(2 * (size_t)nc + 1, sizeof(double));
+    ns_workspace *ws = o->workspace;
+    ns_int *order = ns_ws_take(ws, 0, nint, sizeof(ns_int));
+    double *inc = ns_ws_take(ws, 1, 2 * (size_t)nc + 1, sizeof(double));
     if (!order || !inc) {
-        free(order); free(inc);
+        ws_done(ws, order, inc, NULL);
         return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
     }
     for (ns_int i = 0; i < nc; i++) order[i] = i;
@@ -356,9 +365,9 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         const size_t n = (size_t)view->dim * (size_t)nc;
         A.m = o->anderson;
         A.len = (int)n;
-        aw = ns_malloc((2 * (size_t)A.m + 3) * n + 1, sizeof(double));
+        aw = ns_ws_take(ws, 2, (2 * (size_t)A.m + 3) * n + 1, sizeof(double));
         if (!aw) {
-            free(order); free(inc);
+            ws_done(ws, order, inc, NULL);
             return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
         }
         A.dF = aw; A.dG = aw + (size_t)A.m * n;
@@ -382,7 +391,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     ns_status st = NS_MAX_ITER;
     double t0 = ns_now();
     res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
-    if (res->error <= o->tol) { free(order); free(inc); free(aw); return NS_CONVERGED; }
+    if (res->error <= o->tol) { ws_done(ws, order, inc, aw); return NS_CONVERGED; }
     double kappa = 1.0, best_error = res->error;
     int last_check = 0;
     for (int it = 1; it <= o->max_iter; it++) {
@@ -433,9 +442,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         }
         if (late) { st = NS_TIME_LIMIT; break; }
     }
-    free(order);
-    free(inc);
-    free(aw);
+    ws_done(ws, order, inc, aw);
     return st;
 }
 

@@ -75,6 +75,7 @@ ns_matrix *ns_matrix_copy(const ns_matrix *A)
         const ns_block *a = &A->block;
         ns_block *b = &B->block;
         *b = *a;
+        b->cap_rows = b->cap_cols = b->cap_blocks = b->cap_values = 0;   /* exact copies */
         b->row_start = dup_int(a->row_start, (size_t)a->block_rows + 1);
         b->col_start = dup_int(a->col_start, (size_t)a->block_cols + 1);
         b->row_ptr = dup_int(a->row_ptr, (size_t)a->block_rows + 1);

@@ -126,6 +126,99 @@ fail:
     return NULL;
 }
 
+/* *p grown to hold `need` elements of size elt when its capacity (*cap,
+ * or `len` when *cap is 0) is smaller: 1/8 headroom. 0 or −1 (out of
+ * memory, *p unchanged). */
+static int grow_array(void **p, ns_int *cap, ns_int len, ns_int need, size_t elt)
+{
+    ns_int have = *cap > len ? *cap : len;
+    if (need <= have && *p) return 0;
+    long long c = (long long)need + need / 8 + 1;
+    if (c > INT_MAX) c = need;
+    void *q = realloc(*p, (size_t)c * elt);
+    if (!q) return -1;
+    *p = q;
+    *cap = (ns_int)c;
+    return 0;
+}
+
+ns_status ns_matrix_block_reshape(ns_matrix *A, ns_int block_rows, ns_int block_cols,
+                                  const ns_int *row_start, const ns_int *col_start,
+                                  const ns_int *row_ptr, const ns_int *block_col,
+                                  char *err)
+{
+    if (!A || A->storage != NS_BLOCK)
+        return ns_fail(err, NS_BAD_INPUT, "block matrix: reshape of a missing or non-BLOCK matrix");
+    if (block_rows < 0 || block_cols < 0)
+        return ns_fail(err, NS_BAD_INPUT, "block matrix: negative block counts %d, %d", block_rows, block_cols);
+    if (check_start(row_start, block_rows, "row_start", err) || check_start(col_start, block_cols, "col_start", err))
+        return NS_BAD_INPUT;
+    if (!row_ptr || row_ptr[0] != 0)
+        return ns_fail(err, NS_BAD_INPUT, "block matrix: row_ptr missing or row_ptr[0] != 0");
+    ns_int nb = row_ptr[block_rows];
+    if (nb > 0 && !block_col) return ns_fail(err, NS_BAD_INPUT, "block matrix: block_col is NULL");
+    long long total = 0;   /* checked before A is touched */
+    for (ns_int r = 0; r < block_rows; r++) {
+        if (row_ptr[r + 1] < row_ptr[r])
+            return ns_fail(err, NS_BAD_INPUT, "block matrix: row_ptr decreases at %d", r + 1);
+        long long h = row_start[r + 1] - row_start[r];
+        for (ns_int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            ns_int c = block_col[k];
+            if (c < 0 || c >= block_cols)
+                return ns_fail(err, NS_BAD_INPUT, "block matrix: block_col[%d] = %d out of range [0, %d)",
+                               k, c, block_cols);
+            if (k > row_ptr[r] && c <= block_col[k - 1])
+                return ns_fail(err, NS_BAD_INPUT,
+                               "block matrix: block_col not strictly increasing in block row %d", r);
+            total += h * (col_start[c + 1] - col_start[c]);
+            if (total > INT_MAX) return ns_fail(err, NS_BAD_INPUT, "block matrix: more than %d values", INT_MAX);
+        }
+    }
+    ns_block *b = &A->block;
+    ns_int rows = b->block_rows, cols = b->block_cols, blocks = b->nblocks;
+    ns_int values = b->value_ptr ? b->value_ptr[blocks] : 0;
+    /* every array first (A keeps its old structure if one fails), then the
+     * capacities, which count elements of the larger arrays */
+    ns_int cr = b->cap_rows, cc = b->cap_cols, cb = b->cap_blocks, cv = b->cap_values;
+    ns_int cr2 = cr, cr3 = cr, cb2 = cb;
+    if (grow_array((void **)&b->row_start, &cr, rows + 1, block_rows + 1, sizeof(ns_int)) ||
+        grow_array((void **)&b->row_ptr, &cr2, rows + 1, block_rows + 1, sizeof(ns_int)) ||
+        grow_array((void **)&b->diag, &cr3, rows + 1, block_rows + 1, sizeof(ns_int)) ||
+        grow_array((void **)&b->col_start, &cc, cols + 1, block_cols + 1, sizeof(ns_int)) ||
+        grow_array((void **)&b->block_col, &cb, blocks + 1, nb + 1, sizeof(ns_int)) ||
+        grow_array((void **)&b->value_ptr, &cb2, blocks + 1, nb + 1, sizeof(ns_int)) ||
+        grow_array((void **)&b->x, &cv, values, (ns_int)total, sizeof(double)))
+        return ns_fail(err, NS_NO_MEMORY, "block matrix: out of memory");
+    /* the row arrays grew together (same lengths, same rule): one capacity */
+    b->cap_rows = cr < cr2 ? (cr < cr3 ? cr : cr3) : (cr2 < cr3 ? cr2 : cr3);
+    b->cap_cols = cc;
+    b->cap_blocks = cb < cb2 ? cb : cb2;
+    b->cap_values = cv;
+    memcpy(b->row_start, row_start, ((size_t)block_rows + 1) * sizeof(ns_int));
+    memcpy(b->col_start, col_start, ((size_t)block_cols + 1) * sizeof(ns_int));
+    memcpy(b->row_ptr, row_ptr, ((size_t)block_rows + 1) * sizeof(ns_int));
+    if (nb) memcpy(b->block_col, block_col, (size_t)nb * sizeof(ns_int));
+    b->block_rows = block_rows;
+    b->block_cols = block_cols;
+    b->nblocks = nb;
+    b->value_ptr[0] = 0;
+    long long t = 0;
+    for (ns_int r = 0; r < block_rows; r++) {
+        long long h = row_start[r + 1] - row_start[r];
+        b->diag[r] = -1;
+        for (ns_int k = row_ptr[r]; k < row_ptr[r + 1]; k++) {
+            ns_int c = block_col[k];
+            if (c == r) b->diag[r] = k;
+            t += h * (col_start[c + 1] - col_start[c]);
+            b->value_ptr[k + 1] = (ns_int)t;
+        }
+    }
+    if (total) memset(b->x, 0, (size_t)total * sizeof(double));
+    A->rows = row_start[block_rows];
+    A->cols = col_start[block_cols];
+    return NS_OK;
+}
+
 static ns_int *copy_ints(const ns_int *src, size_t n)
 {
     if (!src) return NULL;

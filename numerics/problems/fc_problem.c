@@ -3,6 +3,7 @@
 #include "problems/problem_check.h"
 #include "core/ns_internal.h"
 #include <stdlib.h>
+#include <string.h>
 
 ns_fc *ns_fc_new(int dim, ns_int nc, ns_matrix *W, const double *q,
                  const double *mu)
@@ -48,4 +49,24 @@ void ns_fc_free(ns_fc *p)
     free(p->q);
     free(p->mu);
     free(p);
+}
+
+ns_status ns_fc_reshape(ns_fc *p, ns_int nc)
+{
+    if (!p || nc < 0 || (p->dim != 2 && p->dim != 3) || nc > NS_INT_MAX_DIM / p->dim) return NS_BAD_INPUT;
+    ns_int have = p->cap_nc > p->nc ? p->cap_nc : p->nc;
+    if (nc > have) {
+        size_t c = (size_t)nc + (size_t)nc / 8 + 1;
+        double *q = realloc(p->q, c * (size_t)p->dim * sizeof *q);
+        if (!q) return NS_NO_MEMORY;
+        p->q = q;
+        double *mu = realloc(p->mu, c * sizeof *mu);
+        if (!mu) return NS_NO_MEMORY;   /* q is larger, still valid for p->nc */
+        p->mu = mu;
+        p->cap_nc = (ns_int)c;
+    }
+    p->nc = nc;
+    memset(p->q, 0, (size_t)nc * (size_t)p->dim * sizeof *p->q);
+    memset(p->mu, 0, (size_t)nc * sizeof *p->mu);
+    return NS_OK;
 }

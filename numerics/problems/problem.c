@@ -123,6 +123,27 @@ ns_solution *ns_solution_new(const ns_problem *p)
     return s;
 }
 
+ns_status ns_solution_reshape(ns_solution *s, const ns_problem *p)
+{
+    if (!s || !p || p->kind != s->kind) return NS_BAD_INPUT;
+    ns_solution t = *s;
+    if (!ns_solution_layout(p, &t) || t.nvec != s->nvec) return NS_BAD_INPUT;
+    for (int k = 0; k < s->nvec; k++) {   /* grow first: s unchanged on failure */
+        ns_int have = s->cap[k] > s->len[k] ? s->cap[k] : s->len[k];
+        if (t.len[k] <= have) continue;
+        size_t c = (size_t)t.len[k] + (size_t)t.len[k] / 8 + 1;
+        double *v = realloc(s->vec[k], c * sizeof *v);
+        if (!v) return NS_NO_MEMORY;
+        s->vec[k] = v;
+        s->cap[k] = (ns_int)c;
+    }
+    for (int k = 0; k < s->nvec; k++) {
+        s->len[k] = t.len[k];
+        memset(s->vec[k], 0, (size_t)s->len[k] * sizeof(double));
+    }
+    return NS_OK;
+}
+
 double *ns_solution_get(ns_solution *s, const char *name)
 {
     if (!s || !name) return NULL;
