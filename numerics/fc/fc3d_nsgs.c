@@ -166,22 +166,30 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
                            ns_int ncol, int backward, int threads, double *inc)
 {
 #ifdef _OPENMP
+    if (threads > 1) {
 #pragma omp parallel num_threads(threads)
-#endif
-    {
-        for (ns_int k = 0; k < ncol; k++) {
-            ns_int c = backward ? ncol - 1 - k : k;
-            ns_int s0 = start[c], s1 = start[c + 1];
-#ifdef _OPENMP
+        {
+            for (ns_int k = 0; k < ncol; k++) {
+                ns_int c = backward ? ncol - 1 - k : k;
+                ns_int s0 = start[c], s1 = start[c + 1];
 #pragma omp for schedule(static)
-#endif
-            for (ns_int s = s0; s < s1; s++) {
-                ns_int a = list[s];
-                update_contact(view, B, r, a, f, omega, ltol, inc + 2 * (size_t)a);
+                for (ns_int s = s0; s < s1; s++) {
+                    ns_int a = list[s];
+                    update_contact(view, B, r, a, f, omega, ltol, inc + 2 * (size_t)a);
+                }
             }
         }
+        return;
     }
+#endif
+    /* one thread: the same iterates without an OpenMP region (libgomp
+     * allocates a team for every region of one thread) */
     (void)threads;
+    for (ns_int k = 0; k < ncol; k++) {
+        ns_int c = backward ? ncol - 1 - k : k;
+        for (ns_int s = start[c]; s < start[c + 1]; s++)
+            update_contact(view, B, r, list[s], f, omega, ltol, inc + 2 * (size_t)list[s]);
+    }
 }
 
 /* The global error of ns_fc_error with the threads of the coloured
@@ -192,26 +200,33 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
  * (ns_fc_vi_error_scaled, qn = ‖q‖). u's products are summed in another
  * order than ns_fc_error's gemv, so the two may differ in the last bits
  * (the driver recomputes the error of the returned r). eb: nc doubles. */
+/* u_α = (W r + q)_α and contact α's squared error (one block row). */
+static inline double error_row(const ns_fc *view, const ns_block *B, const double *r, double *u, ns_int a)
+{
+    const int d = view->dim;
+    double *ua = u + (size_t)a * d;
+    const double *ra = r + (size_t)a * d;
+    row_rhs(B, view->q, r, d, a, ua);
+    const double *Wd = B->x + B->value_ptr[B->diag[a]];
+    for (int i = 0; i < d; i++) {
+        double acc = ua[i];
+        for (int j = 0; j < d; j++) acc += Wd[i + j * d] * ra[j];
+        ua[i] = acc;
+    }
+    return ns_fc_contact_error_sq(d, view->mu[a], ra, ua);
+}
+
 static double coloured_error(const ns_fc *view, const ns_block *B, const double *r, double *u,
                              double qn, ns_fc_norm norm, int threads, double *eb)
 {
-    const int d = view->dim;
     const ns_int nc = view->nc;
 #ifdef _OPENMP
+    if (threads > 1) {
 #pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int a = 0; a < nc; a++) eb[a] = error_row(view, B, r, u, a);
+    } else   /* one thread: no OpenMP region (see coloured_sweep) */
 #endif
-    for (ns_int a = 0; a < nc; a++) {
-        double *ua = u + (size_t)a * d;
-        const double *ra = r + (size_t)a * d;
-        row_rhs(B, view->q, r, d, a, ua);
-        const double *Wd = B->x + B->value_ptr[B->diag[a]];
-        for (int i = 0; i < d; i++) {
-            double acc = ua[i];
-            for (int j = 0; j < d; j++) acc += Wd[i + j * d] * ra[j];
-            ua[i] = acc;
-        }
-        eb[a] = ns_fc_contact_error_sq(d, view->mu[a], ra, ua);
-    }
+        for (ns_int a = 0; a < nc; a++) eb[a] = error_row(view, B, r, u, a);
     (void)threads;
     double sum = 0.0;
     for (ns_int a = 0; a < nc; a++) sum += eb[a];

@@ -4,10 +4,10 @@
  * The scene: a column of three point masses (3 coordinates each) resting
  * on the floor and on each other, pushed sideways so that friction works,
  * FC3D one-step problems solved by the time-stepping default (nsgs-ac with
- * Anderson memory 3) and by coloured sweeps on 2 OpenMP threads (not 1:
- * GCC's libgomp allocates a team for every parallel region of one
- * thread — ~17 allocations per solve here; with 2 threads it reuses its
- * pool, and threads = 0 uses no OpenMP at all): the contact set
+ * Anderson memory 3) and by coloured sweeps on 1 and 2 OpenMP threads
+ * (with one thread the sweeps open no OpenMP region: GCC's libgomp
+ * allocates a team for every region of one thread, ~17 allocations per
+ * solve here; with 2 threads it reuses its pool): the contact set
  * does not change after the first step, so once the simulation's buffers
  * and the solver's workspace have grown, a step must not touch the heap.
  * And with churn: the top contact removed and added again (a new
@@ -170,6 +170,7 @@ static void steady_state_steps(int threads, int churn)
 
 static void test_steady_state_serial(void **state) { (void)state; steady_state_steps(0, 0); }
 static void test_steady_state_coloured(void **state) { (void)state; steady_state_steps(2, 0); }
+static void test_steady_state_coloured_1(void **state) { (void)state; steady_state_steps(1, 0); }
 static void test_recreated_contact(void **state) { (void)state; steady_state_steps(0, 1); }
 static void test_reattached_relation(void **state)
 {
@@ -234,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_workspace_same_result),
         cmocka_unit_test(test_steady_state_serial),
         cmocka_unit_test(test_steady_state_coloured),
+        cmocka_unit_test(test_steady_state_coloured_1),
         cmocka_unit_test(test_recreated_contact),
         cmocka_unit_test(test_reattached_relation),
     };
