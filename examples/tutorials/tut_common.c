@@ -47,6 +47,7 @@ void tut_sim_options(nsm_sim_options *o, const tut_params *p, double h,
     o->solver = p->solver ? p->solver : solver;
     if (p->tol > 0) o->solver_options.tol = p->tol;
     else if (tol > 0) o->solver_options.tol = tol;
+    if (p->dump) { o->dump_dir = p->dump; o->dump_max = 0; }
 }
 
 nsm_sim *tut_sim_new(nsm_model *m, const nsm_sim_options *o, char *err)

@@ -29,6 +29,8 @@ static void usage(FILE *f)
             "  --nodes N       ImpactingBar: number of nodes of the bar (default 100)\n"
             "  --solver NAME   numerics solver of the one-step problem (nsolve --list-solvers)\n"
             "  --tol TOL       its tolerance\n"
+            "  --dump DIR      time-stepping: write every one-step problem to DIR as a file\n"
+            "                  nsolve reads (DIR/step_KKKKKKKK.dat, K the step; DIR is created)\n"
             "  --quiet         no summary line\n"
             "  -h, --help      this text\n"
             "Exit status: 0 done, 1 the simulation failed, 2 bad usage.\n");
@@ -99,6 +101,7 @@ int main(int argc, char **argv)
         if (!strcmp(k, "--out")) out = v;
         else if (!strcmp(k, "--svg")) svg = v;
         else if (!strcmp(k, "--solver")) p.solver = v;
+        else if (!strcmp(k, "--dump")) p.dump = v;
         else if (!strcmp(k, "--steps")) { bad = ns_cli_int(v, &n, 1); p.steps = n; }
         else if (!strcmp(k, "--nodes")) { bad = ns_cli_int(v, &n, 2); p.nodes = n; }
         else if (!strcmp(k, "--h")) { bad = ns_cli_double(v, &x) || !(x > 0); p.h = x; }
@@ -108,6 +111,10 @@ int main(int argc, char **argv)
         else { fprintf(stderr, "tutorials: unknown option %s (see --help)\n", k); return 2; }
         if (bad) { fprintf(stderr, "tutorials: invalid value '%s' for %s (see --help)\n", v, k); return 2; }
         i++;
+    }
+    if (p.dump && nsx_mkdir(p.dump) != 0) {
+        fprintf(stderr, "tutorials: --dump: cannot create %s\n", p.dump);
+        return 2;
     }
     if (list) {
         int n;

@@ -26,6 +26,7 @@ typedef struct tut_params {
     int nodes;           /* ImpactingBar: nodes of the bar (0 = 100) */
     const char *solver;  /* numerics solver (NULL = the model's) */
     double tol;          /* solver tolerance (0 = the model's) */
+    const char *dump;    /* time-stepping: write every one-step problem there (NULL: no) */
 } tut_params;
 
 void tut_params_default(tut_params *p);

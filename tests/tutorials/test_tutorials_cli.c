@@ -3,7 +3,8 @@
  * item 1): --list gives only names of issue 13 (the refs' file names),
  * --out writes the ref's layout ('rows cols' then rows of that width, the
  * first row the model's initial state), --steps N gives N + 1 rows, --svg
- * writes the plot, --help exits 0, bad input exits 2 with a message. */
+ * writes the plot, --dump writes the one-step problems as files nsolve
+ * solves, --help exits 0, bad input exits 2 with a message. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include "ns_test.h"
 
 static const char *const issue_names[] = {
@@ -133,6 +135,31 @@ static void test_bad_input(void **state)
     assert_int_equal(run("BouncingBallTS --out /nonexistent/dir/x.dat --quiet"), 1);
 }
 
+static void test_dump(void **state)
+{
+    (void)state;
+    char dir[512], args[1024], first[256] = "";
+    ns_test_tmpname(dir, sizeof dir, "_tutdump");
+    snprintf(args, sizeof args, "ColumnOfBeadsTS --steps 1500 --quiet --dump %s", dir);
+    assert_int_equal(run(args), 0);
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        if (!strncmp(e->d_name, "step_", 5)) {
+            files++;
+            if (!first[0] || strcmp(e->d_name, first) < 0) snprintf(first, sizeof first, "%s", e->d_name);
+        }
+    closedir(d);
+    print_message("%d problems dumped, first %s\n", files, first);
+    assert_true(files > 0);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s/nsolve %s/%s --tol 1e-10 >/dev/null 2>&1", NS_BIN_DIR, dir, first);
+    int rc = system(cmd);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) == 0);   /* read, and solved to 1e-10 */
+    assert_int_equal(run("BouncingBallTS --steps 5 --quiet --dump /nonexistent/dir/sub"), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +167,7 @@ int main(void)
         cmocka_unit_test(test_out_layout),
         cmocka_unit_test(test_nodes),
         cmocka_unit_test(test_svg),
+        cmocka_unit_test(test_dump),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
