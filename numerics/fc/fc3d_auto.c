@@ -30,7 +30,13 @@
  *      W is rank deficient (hyperstatic piles), which stalls the others;
  *   6. nsgs-fb, nsgs-proj from the best point (other local solvers).
  * The time limit covers the whole chain. The best iterate is returned;
- * iterations counts sweeps plus Newton iterations of every stage. */
+ * iterations counts sweeps plus Newton iterations of every stage.
+ * FC2D with a diagonal block that is not monotone (W_NN ≤ 0 or an
+ * indefinite symmetric part: e.g. a large step of a nonlinear system whose
+ * tangent stiffness makes W⁻¹ indefinite): the one-contact problems of the
+ * sweeps and Newton's are not well defined, the LCP reformulation is —
+ * Lemke, then principal enumeration for up to 4 contacts; FC3D then is
+ * refused as before (no method here takes it). */
 #include "fc/fc3d_internal.h"
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
@@ -142,11 +148,61 @@ static int newton(chain *c, ns_fc_phi_fn phi, int max_iter, ns_result *res)
     return newton_chunked(c, phi, max_iter, 25, res);
 }
 
+/* FC2D, a diagonal block not monotone (res->message says which): Lemke on
+ * the LCP reformulation, then enumeration (≤ 4 contacts) from the start. */
+static ns_status fc2d_lcp_route(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{
+    char why[NS_ERRMSG_LEN];
+    snprintf(why, sizeof why, "%s", res->message);
+    ns_log(o, 1, "auto: %s: Lemke on the LCP reformulation", why);
+    const size_t m = (size_t)p->dim * (size_t)p->nc;
+    double *r0 = malloc((m ? m : 1) * sizeof *r0);
+    if (!r0) return ns_fail(res->message, NS_NO_MEMORY, "auto: out of memory");
+    memcpy(r0, r, m * sizeof *r0);
+    res->message[0] = '\0';
+    ns_status st = ns_fc2d_lemke(p, r, u, o, res);
+    const char *by = "lemke";
+    if (st != NS_OK && p->nc <= 4) {   /* 2^(4 nc) active sets */
+        ns_result e;
+        ns_result_init(&e);
+        double *r1 = malloc((m ? m : 1) * sizeof *r1);
+        if (r1) {
+            memcpy(r1, r0, m * sizeof *r1);
+            ns_status se = ns_fc2d_enum(p, r1, u, o, &e);
+            if (se == NS_OK || e.error < res->error) {
+                memcpy(r, r1, m * sizeof *r);
+                res->error = e.error;
+                res->iterations += e.iterations;
+                snprintf(res->message, sizeof res->message, "%s", e.message);
+                st = se;
+                by = "enum";
+            }
+            free(r1);
+        }
+        ns_result_clear(&e);
+    }
+    free(r0);
+    res->error = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);   /* of the r returned */
+    if (st == NS_OK && !(res->error <= o->tol)) st = NS_MAX_ITER;
+    ns_log(o, 1, "auto: LCP reformulation (%s): %s, error %.3g", by, ns_status_name(st), res->error);
+    if (st == NS_OK) { res->message[0] = '\0'; return st; }   /* message: a failure's reason only */
+    char note[NS_ERRMSG_LEN];
+    snprintf(note, sizeof note, "auto: %.120s: LCP reformulation (%s)%s%.200s", why, by,
+             res->message[0] ? ": " : "", res->message);
+    snprintf(res->message, sizeof res->message, "%s", note);
+    return st;
+}
+
 ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
 {
     ns_fc view;
     ns_matrix *owned = NULL;
-    ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
+    ns_status st = ns_fc_blocked_unchecked(p, &view, &owned, res->message);
+    if (st == NS_OK && ns_fc_bad_diagonal(&view, res->message) >= 0) {
+        ns_matrix_free(owned);
+        if (p->dim == 2) return fc2d_lcp_route(p, r, u, o, res);
+        return NS_BAD_INPUT;
+    }
     if (st) { ns_matrix_free(owned); return st; }
     chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
                 INFINITY, ns_now(), o, 0 };

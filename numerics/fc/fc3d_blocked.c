@@ -16,7 +16,7 @@ static int uniform_blocks(const ns_matrix *W, int d, ns_int nc)
     return 1;
 }
 
-ns_status ns_fc_blocked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *err)
+ns_status ns_fc_blocked_unchecked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *err)
 {
     const int d = p->dim;
     *view = *p;
@@ -29,17 +29,34 @@ ns_status ns_fc_blocked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *er
         if (!*owned) return ns_fail(err, NS_NO_MEMORY, "fc: out of memory converting W to blocks");
         view->W = *owned;
     }
-    const ns_block *B = &view->W->block;
-    for (ns_int c = 0; c < p->nc; c++) {
+    for (ns_int c = 0; c < p->nc; c++)
         if (!(p->mu[c] >= 0) || !isfinite(p->mu[c]))
             return ns_fail(err, NS_BAD_INPUT, "fc: mu[%d] = %g is not a finite number >= 0", c, p->mu[c]);
-        ns_int k = B->diag[c];
-        int bad = k < 0 ? 1 : ns_fc_check_diag_block(d, B->x + B->value_ptr[k]);
-        if (bad == 1)
-            return ns_fail(err, NS_BAD_INPUT, "fc: contact %d: diagonal block has W_NN = %g <= 0",
-                           c, k < 0 ? 0.0 : B->x[B->value_ptr[k]]);
-        if (bad == 2)
-            return ns_fail(err, NS_BAD_INPUT, "fc: contact %d: diagonal block is indefinite", c);
-    }
     return NS_OK;
+}
+
+ns_int ns_fc_bad_diagonal(const ns_fc *view, char *err)
+{
+    const ns_block *B = &view->W->block;
+    for (ns_int c = 0; c < view->nc; c++) {
+        ns_int k = B->diag[c];
+        int bad = k < 0 ? 1 : ns_fc_check_diag_block(view->dim, B->x + B->value_ptr[k]);
+        if (bad == 1) {
+            ns_fail(err, NS_BAD_INPUT, "fc: contact %d: diagonal block has W_NN = %g <= 0",
+                    (int)c, k < 0 ? 0.0 : B->x[B->value_ptr[k]]);
+            return c;
+        }
+        if (bad == 2) {
+            ns_fail(err, NS_BAD_INPUT, "fc: contact %d: diagonal block is indefinite", (int)c);
+            return c;
+        }
+    }
+    return -1;
+}
+
+ns_status ns_fc_blocked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *err)
+{
+    ns_status st = ns_fc_blocked_unchecked(p, view, owned, err);
+    if (st != NS_OK) return st;
+    return ns_fc_bad_diagonal(view, err) >= 0 ? NS_BAD_INPUT : NS_OK;
 }

@@ -11,6 +11,14 @@
  *  frees). Checks every diagonal block (present, W_NN > 0, symmetric part
  *  not indefinite): NS_BAD_INPUT naming the contact otherwise. */
 ns_status ns_fc_blocked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *err);
+/** ns_fc_blocked without the diagonal blocks' monotonicity check (sizes
+ *  and μ still checked): for solvers that do not need it (FC2D's LCP
+ *  reformulations). */
+ns_status ns_fc_blocked_unchecked(const ns_fc *p, ns_fc *view, ns_matrix **owned, char *err);
+/** The first contact of view (BLOCK storage) whose diagonal block is
+ *  missing, has W_NN ≤ 0 or an indefinite symmetric part, with the reason
+ *  in err; −1 when every block is fine. */
+ns_int ns_fc_bad_diagonal(const ns_fc *view, char *err);
 
 /** Non-smooth Gauss–Seidel over the contacts of a blocked problem (from
  *  ns_fc_blocked) with the one-contact solver f (safeguarded by

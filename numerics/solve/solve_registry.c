@@ -85,7 +85,7 @@ static const ns_solver_info registry[] = {
     { "tresca-fp", NS_KIND_FC3D, { .fc = ns_fc3d_tresca_fp }, 0, 100000,
       "fixed point on Tresca thresholds mu r_N, each Tresca problem by NSGS with a local Tresca Newton" },
     { "auto", NS_KIND_FC2D, { .fc = ns_fc3d_auto }, 1, 100000,
-      "the FC3D auto chain in 2D: nsgs-ac, nsn-ac, restarts, other reformulations (robust default)" },
+      "the FC3D auto chain in 2D: nsgs-ac, nsn-ac, restarts, other reformulations; Lemke/enum on the LCP form when a diagonal block is not monotone (robust default)" },
     { "lemke", NS_KIND_FC2D, { .fc = ns_fc2d_lemke }, 0, 1000000,
       "Lemke on the 4nc LCP of 2D Coulomb friction: sparse basis LU (UMFPACK) + eta updates, any size" },
     { "enum", NS_KIND_FC2D, { .fc = ns_fc2d_enum }, 0, 1073741824,
