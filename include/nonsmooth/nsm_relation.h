@@ -74,7 +74,8 @@ nsm_relation *nsm_relation_first_order_nonlinear_new(int m, int ncols,
                                                      nsm_fo_input_fn g,
                                                      void *user);
 /** Replaces H (and b if non-NULL) of a Lagrangian linear relation, e.g. when
- *  a contact's normal turns between steps. */
+ *  a contact's normal turns between steps. NS_BAD_INPUT (nothing changed)
+ *  for a NULL r or H, another relation type, or a non-finite entry. */
 ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b);
 
 /** y = h(Q); h and jach required. */

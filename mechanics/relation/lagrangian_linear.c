@@ -20,6 +20,9 @@ nsm_relation *nsm_relation_lagrangian_linear_new(int m, int ncols,
 ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b)
 {
     if (!r || r->type != NSM_REL_LAGRANGIAN_LINEAR || !H) return NS_BAD_INPUT;
+    /* finite, as the constructor checks: a linear relation's H is not
+     * checked again at every evaluation (nsm_relation_eval) */
+    if (!nsm_all_finite(H, (size_t)r->m * r->ncols) || (b && !nsm_all_finite(b, (size_t)r->m))) return NS_BAD_INPUT;
     memcpy(r->H, H, (size_t)r->m * r->ncols * sizeof *H);
     if (b) memcpy(r->b, b, (size_t)r->m * sizeof *b);
     r->version++;

@@ -164,6 +164,9 @@ static void test_wrong_handles(void **state)
     assert_int_equal(nsm_relation_set_compliance(rl, &nan1), NS_BAD_INPUT);
     assert_int_equal(nsm_relation_set_offset_fn(rl, NULL, NULL), NS_BAD_INPUT);
     assert_int_equal(nsm_relation_set_H(rf, &C, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_set_H(rl, &nan1, NULL), NS_BAD_INPUT);   /* non-finite H, b */
+    assert_int_equal(nsm_relation_set_H(rl, &C, &nan1), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_set_H(rl, &C, NULL), NS_OK);
     nsm_relation_free(rl); nsm_relation_free(rf);
     nsm_ds_free(lag); nsm_ds_free(fo);
     /* bad ids on a live simulation */
