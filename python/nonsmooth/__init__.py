@@ -27,7 +27,7 @@ OSError), UnsupportedError (also NotImplementedError); MemoryError.
 try:
     from ._core import (  # noqa: F401
         Error, InputError, FileError, UnsupportedError,
-        Problem, Result, Model, Simulation,
+        Problem, Result, Model, Simulation, EventDriven,
         read, solve, solvers,
         lcp, mlcp, relay, avi, equality, fc, gfc, gmp,
         version,
@@ -45,7 +45,7 @@ __version__ = version()
 
 __all__ = [
     "Error", "InputError", "FileError", "UnsupportedError",
-    "Problem", "Result", "Model", "Simulation",
+    "Problem", "Result", "Model", "Simulation", "EventDriven",
     "read", "solve", "solvers",
     "lcp", "mlcp", "relay", "avi", "equality", "fc", "gfc", "gmp",
     "version",

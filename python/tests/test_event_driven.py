@@ -1,0 +1,233 @@
+"""The event-driven scheme from Python (nonsmooth.EventDriven), checked
+against the bouncing ball's closed-form solution: impact times
+t1 = sqrt(2 h0 / g), t_{k+1} = t_k + 2 e^k v1 / g (h0 = z0 - R the drop,
+v1 = sqrt(2 g h0)), Newton's law y1+ = -e y1- at each impact, energy
+conserved between impacts and multiplied by e^2 at each, and the ball at
+rest on the plane (contact force m g) after the accumulation time."""
+import gc
+import math
+
+import numpy as np
+import pytest
+
+import nonsmooth as ns
+
+G, R, Z0, E = 9.81, 0.1, 1.0, 0.9
+H0 = Z0 - R
+V1 = math.sqrt(2 * G * H0)
+T1 = math.sqrt(2 * H0 / G)
+TINF = T1 + 2 * E * V1 / (G * (1 - E))          # accumulation time: t1 + sum 2 e^k v1 / g
+
+
+def ball_model(e=E, fext=None):
+    m = ns.Model()
+    ball = m.add_lagrangian(np.diag([1.0, 1.0, 0.4 * R ** 2]), [Z0, 0, 0], [0, 0, 0],
+                            fext=fext if fext is not None else [-G, 0, 0])
+    floor = m.add_interaction(m.add_law("newton", e=e), ball, H=[[1.0, 0, 0]], b=[-R])
+    return m, ball, floor
+
+
+def analytic_impacts(until):
+    """(t_k, v_k) with v_k the speed just before impact k, for t_k < until."""
+    out, t, v = [], T1, V1
+    while t < until:
+        out.append((t, v))
+        t += 2 * E * v / G
+        v *= E
+    return out
+
+
+def make(T, **opts):
+    m, ball, floor = ball_model()
+    opts.setdefault("rtol", 1e-14)
+    opts.setdefault("atol", 1e-16)
+    return m, ball, floor, ns.EventDriven(m, T=T, output_step=0.01, **opts)
+
+
+def test_impacts_match_the_closed_form():
+    m, ball, floor, ed = make(10.0)
+    traj = ed.run()
+    impacts = [e for e in ed.events if e["type"] == "nonsmooth" and e["impact"]]
+    exact = analytic_impacts(TINF - 1e-3)
+    assert len(exact) >= 80 and len(impacts) >= len(exact)
+    for ev, (tk, vk) in zip(impacts, exact):
+        assert ev["inter"] == floor and ev["comp"] == 0 and ev["root"] == "close"
+        assert abs(ev["t"] - tk) < 1e-9
+        assert abs(ev["y1_before"] + vk) < 1e-8                 # falling at -v_k
+        assert abs(ev["y1_after"] + E * ev["y1_before"]) < 1e-8  # Newton: y1+ = -e y1-
+    # no impact after the accumulation time; the ball rests there
+    assert impacts[-1]["t"] < TINF + 1e-9
+    assert ed.done and abs(ed.t - 10.0) < 1e-12
+    assert abs(ed.q(ball)[0] - R) < 1e-9 and abs(ed.v(ball)[0]) < 1e-9
+    assert abs(ed.lam(floor)[0] - G) < 1e-9                      # contact force m g
+    assert ed.index_set(2) == [floor]
+    st = ed.stats
+    assert st["time_events"] == 1000 and st["impacts"] == len(impacts) and st["rests"] >= 1
+    assert st["cvode_steps"] > 0
+    # the trajectory: a row at the start, one per processed event, in time order
+    t, kind = traj["t"], traj["event"]
+    assert kind[0] == "start" and t[0] == 0.0 and len(t) == 1 + st["time_events"] + st["nonsmooth_events"]
+    assert np.all(np.diff(t) >= 0)
+    assert (kind == "nonsmooth").sum() == st["nonsmooth_events"]
+    np.testing.assert_allclose(t[kind == "time"], 0.01 * np.arange(1, 1001), atol=1e-12)
+    # y = z - R recorded alongside q
+    np.testing.assert_allclose(traj["y"][floor][:, 0], traj["q"][ball][:, 0] - R, atol=1e-15)
+    np.testing.assert_allclose(traj["ydot"][floor][:, 0], traj["v"][ball][:, 0], atol=1e-15)
+
+
+def test_energy_conserved_between_impacts():
+    m, ball, floor, ed = make(5.0)
+    traj = ed.run()
+    t, kind = traj["t"], traj["event"]
+    z, v = traj["q"][ball][:, 0], traj["v"][ball][:, 0]
+    energy = 0.5 * v ** 2 + G * (z - R)                 # per unit mass, zero at rest on the floor
+    cuts = np.flatnonzero(kind == "nonsmooth")
+    exact = analytic_impacts(5.0)
+    assert len(cuts) == len(exact) >= 5
+    level = G * H0
+    for a, b in zip(np.r_[0, cuts], np.r_[cuts, len(t)]):
+        seg = energy[a:b]                                # from just after one impact to just before the next
+        assert np.abs(seg - level).max() < 1e-8 * level
+        level *= E ** 2                                  # an impact keeps e^2 of the energy
+    # the row of an impact holds the post-impact state: z = R, v = e v_k
+    for c, (tk, vk) in zip(cuts, exact):
+        assert abs(z[c] - R) < 1e-9 and abs(v[c] - E * vk) < 1e-7
+
+
+def test_run_until_and_step_agree_with_one_run():
+    _, ball, floor, one = make(2.0)
+    one.run()
+    _, ball, floor, split = make(2.0)
+    a = split.run(until=0.123)                           # not on the output grid: a user event there
+    assert a["t"][-1] == 0.123 and a["event"][-1] == "user" and split.t == 0.123
+    b = split.run(until=1.0)
+    assert b["t"][0] == 0.123 and b["t"][-1] == 1.0
+    first = [e for e in split.events if e["type"] == "nonsmooth"]
+    assert len(first) == 1 and abs(first[0]["t"] - T1) < 1e-10
+    n = 0
+    while (ev := split.step()) is not None:             # the rest event by event
+        assert ev["t"] >= b["t"][-1]
+        n += 1
+    later = [tk for tk, _ in analytic_impacts(2.0) if tk > 1.0]   # impacts 2 and 3
+    assert split.done and split.step() is None and n == 100 + len(later) == 102   # + 100 time events
+    np.testing.assert_allclose(split.q(ball), one.q(ball), atol=1e-10)
+    np.testing.assert_allclose(split.v(ball), one.v(ball), atol=1e-10)
+    with pytest.raises(ns.InputError, match="until"):
+        make(2.0)[3].run(until=3.0)
+
+
+def test_add_event_and_set_state():
+    _, ball, floor, ed = make(1.0)
+    ed.add_event(0.3)
+    with pytest.raises(ns.InputError, match="add_event"):
+        ed.add_event(1.5)                                # beyond T
+    traj = ed.run(until=0.3)
+    assert traj["event"][-1] == "user" and abs(ed.q(ball)[0] - (Z0 - G * 0.09 / 2)) < 1e-12
+    # thrown upwards from there: the next impact when z - R = 0 again
+    ed.set_state(ball, v=[2.0, 0, 0])
+    z, v = Z0 - G * 0.09 / 2, 2.0
+    t_hit = 0.3 + (v + math.sqrt(v * v + 2 * G * (z - R))) / G
+    ed.run()
+    hit = [e for e in ed.events if e["type"] == "nonsmooth"]
+    assert abs(hit[0]["t"] - t_hit) < 1e-9
+
+
+def test_observer_sees_events_and_can_stop():
+    _, ball, floor, ed = make(3.0)
+    seen = []
+
+    def obs(sim, ev):
+        seen.append(ev)
+        with pytest.raises(RuntimeError, match="running"):
+            sim.run()
+        return ev["type"] == "nonsmooth"                 # stop at the first impact
+
+    traj = ed.run(observer=obs)
+    assert seen[-1]["type"] == "nonsmooth" and abs(seen[-1]["t"] - T1) < 1e-10
+    assert len(traj["t"]) == len(seen) + 1 and traj["t"][-1] == seen[-1]["t"]
+    assert abs(traj["v"][ball][-1, 0] - E * V1) < 1e-8   # the state after the impact
+
+    def boom(sim, ev):
+        raise KeyError("from the observer")
+    with pytest.raises(KeyError, match="from the observer"):
+        ed.run(observer=boom)
+    with pytest.raises(TypeError, match="observer"):
+        ed.run(observer=3)
+
+
+def test_callbacks_and_ownership():
+    # a time-dependent force as a Python callable: the same impacts
+    m, ball, floor = ball_model(fext=lambda t: [-G, 0.0, 0.0])
+    ed = ns.EventDriven(m, T=1.5, rtol=1e-14, atol=1e-16)
+    del m
+    gc.collect()                                         # the EventDriven keeps its Model
+    ed.run()
+    hits = [e["t"] for e in ed.events if e["type"] == "nonsmooth"]
+    assert len(hits) == 2 and abs(hits[0] - T1) < 1e-9 and abs(hits[1] - (T1 + 2 * E * V1 / G)) < 1e-9
+    # a callback that raises stops the run with its own exception
+    m, ball, floor = ball_model(fext=lambda t: [-G, 0, 0] if t < 0.2 else 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        ns.EventDriven(m, T=1.0).run()
+    # the model is frozen while an EventDriven of it lives
+    m, ball, floor = ball_model()
+    ed = ns.EventDriven(m, T=1.0)
+    with pytest.raises(RuntimeError, match="EventDriven"):
+        m.add_interaction(0, ball, H=[[1.0, 0, 0]])
+    with pytest.raises(RuntimeError, match="EventDriven"):
+        m.remove_interaction(floor)
+    assert ed.model is m
+    del ed
+    gc.collect()
+    m.remove_interaction(floor)                          # free again
+
+
+@pytest.mark.parametrize("opts, exc, text", [
+    ({"tolerance": 1e-8}, ValueError, "unknown option 'tolerance'"),
+    ({"method": "rk4"}, ValueError, "method must be 'adams' or 'bdf'"),
+    ({"rtol": -1.0}, ns.InputError, "rtol = -1"),
+    ({"t0": 5.0}, ns.InputError, "final time T = 1 must be > t0 = 5"),
+    ({"hmin": float("nan")}, ns.InputError, "hmin must be finite"),
+    ({"gap_tol": -1e-3}, ns.InputError, "gap_tol"),
+    ({"max_steps": 0}, ValueError, "max_steps"),
+    ({"history": "many"}, TypeError, "history"),
+    ({"solver": "nsgs"}, ns.InputError, "nsgs"),
+    ({"solver": "pgs", "tol": -1.0}, ns.InputError, "tol"),
+    ({"output_step": -0.1}, ns.InputError, "output_step"),
+])
+def test_bad_options_name_the_option(opts, exc, text):
+    m, _, _ = ball_model()
+    with pytest.raises(exc, match=text):
+        ns.EventDriven(m, T=1.0, **opts)
+
+
+def test_missing_T_and_bad_arguments():
+    m, ball, floor = ball_model()
+    with pytest.raises(TypeError, match="T"):
+        ns.EventDriven(m)
+    with pytest.raises(TypeError):
+        ns.EventDriven("not a model", T=1.0)
+    ed = ns.EventDriven(m, T=1.0)
+    with pytest.raises(ns.InputError, match="no system 7"):
+        ed.q(7)
+    with pytest.raises(ns.InputError, match="no interaction 9"):
+        ed.y(9)
+    with pytest.raises(ns.InputError, match="level 3"):
+        ed.lam(floor, 3)
+    with pytest.raises(ValueError, match="q has length 2"):
+        ed.set_state(ball, q=[1.0, 2.0])
+
+
+def test_models_the_scheme_refuses():
+    m = ns.Model()
+    with pytest.raises(ns.InputError, match="no dynamical system") as e:
+        ns.EventDriven(m, T=1.0)
+    assert e.value.status == "bad_input"
+    m.add_first_order(np.array([[0.0, 1.0], [-1.0, 0.0]]), [1.0, 0.0])
+    with pytest.raises(ns.InputError, match="first order"):
+        ns.EventDriven(m, T=1.0)
+    m = ns.Model()
+    ball = m.add_lagrangian(np.eye(3), [1.0, 0, 0])
+    m.add_interaction(m.add_law("newton_coulomb", e=0.5, mu=0.3), ball, H=np.eye(3))
+    with pytest.raises(ns.InputError, match="law"):
+        ns.EventDriven(m, T=1.0)
+    m.add_lagrangian(np.eye(3), [1.0, 0, 0])               # refused models stay usable
