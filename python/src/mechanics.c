@@ -1156,7 +1156,8 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         o.max_steps = l;
     }
     if ((v = PyDict_GetItemString(kw, "history"))) {
-        if (pyns_get_int(v, "history", 1, 100000000L, &l) < 0) return NULL;
+        /* the ring is allocated up front: 10^6 events are ~90 MB */
+        if (pyns_get_int(v, "history", 1, 1000000L, &l) < 0) return NULL;
         o.history = l;
     }
     if ((v = PyDict_GetItemString(kw, "fixed_point"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.fixed_point = b; }
