@@ -3,12 +3,15 @@ against the bouncing ball's closed-form solution: impact times
 t1 = sqrt(2 h0 / g), t_{k+1} = t_k + 2 e^k v1 / g (h0 = z0 - R the drop,
 v1 = sqrt(2 g h0)), Newton's law y1+ = -e y1- at each impact, energy
 conserved between impacts and multiplied by e^2 at each, and the ball at
-rest on the plane (contact force m g) after the accumulation time."""
+rest on the plane (contact force m g) after the accumulation time; and a
+pendulum (Python callbacks) against a wall, against the elliptic-integral
+period."""
 import gc
 import math
 
 import numpy as np
 import pytest
+from scipy.special import ellipk
 
 import nonsmooth as ns
 
@@ -179,6 +182,45 @@ def test_callbacks_and_ownership():
     del ed
     gc.collect()
     m.remove_interaction(floor)                          # free again
+
+
+@pytest.mark.parametrize("relation", ["linear", "callback"])
+def test_pendulum_against_a_wall(relation):
+    """A nonlinear system through Python callbacks: a pendulum (length L, unit
+    mass) released at theta0 hits a wall at theta = 0 after a quarter period
+    K(k)/omega, k = sin(theta0/2); it rebounds with theta' = -e theta'-, to an
+    amplitude theta1 with 1 - cos theta1 = e^2 (1 - cos theta0), and hits
+    again half a period of that amplitude later."""
+    L, th0, e = 0.5, 1.2, 0.8
+    w = math.sqrt(G / L)
+    m = ns.Model()
+    p = m.add_lagrangian_nonlinear([th0], [0.0], mass=lambda q: [[L * L]],
+                                   fint=lambda t, q, v: [G * L * math.sin(q[0])],
+                                   jac_fint=lambda t, q, v: ([[G * L * math.cos(q[0])]], [[0.0]]))
+    law = m.add_law("newton", e=e)
+    if relation == "linear":
+        wall = m.add_interaction(law, p, H=[[1.0]])                       # y = theta
+    else:                                                                  # y = L sin(theta): the bob's x
+        wall = m.add_interaction(law, p, size=1, h=lambda t, Q: [L * math.sin(Q[0])],
+                                 jach=lambda t, Q: [[L * math.cos(Q[0])]])
+    ed = ns.EventDriven(m, T=1.2, output_step=0.01, rtol=1e-12, atol=1e-14)
+    traj = ed.run()
+    hits = [ev for ev in ed.events if ev["type"] == "nonsmooth" and ev["impact"]]
+    t1 = ellipk(math.sin(th0 / 2) ** 2) / w
+    th1 = math.acos(1 - e * e * (1 - math.cos(th0)))
+    t2 = t1 + 2 * ellipk(math.sin(th1 / 2) ** 2) / w
+    assert len(hits) == 2
+    assert abs(hits[0]["t"] - t1) < 1e-10 and abs(hits[1]["t"] - t2) < 1e-10
+    scale = L if relation == "callback" else 1.0                          # y1 = L cos(0) theta'
+    assert abs(hits[0]["y1_before"] + scale * 2 * w * math.sin(th0 / 2)) < 1e-9
+    assert abs(hits[0]["y1_after"] + e * hits[0]["y1_before"]) < 1e-8
+    # energy between the impacts: 1/2 L^2 theta'^2 + g L (1 - cos theta)
+    th, om, kind = traj["q"][p][:, 0], traj["v"][p][:, 0], traj["event"]
+    energy = 0.5 * L * L * om ** 2 + G * L * (1 - np.cos(th))
+    cut = np.flatnonzero(kind == "nonsmooth")
+    assert np.abs(energy[:cut[0]] - G * L * (1 - math.cos(th0))).max() < 1e-8
+    assert np.abs(energy[cut[0]:cut[1]] - e * e * G * L * (1 - math.cos(th0))).max() < 1e-8
+    assert th.min() > -1e-9
 
 
 @pytest.mark.parametrize("opts, exc, text", [
