@@ -1461,6 +1461,36 @@ static PyObject *ed_add_event(pyns_ED *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* Switching schemes on one model (nsm_ed_set_state_from_sim / copy_state_to_sim). */
+static PyObject *ed_switch(pyns_ED *self, PyObject *arg, int from)
+{
+    if (ed_busy(self)) return NULL;
+    if (!PyObject_TypeCheck(arg, &SimType)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a nonsmooth.Simulation, not %.100s",
+                     from ? "set_state_from" : "copy_state_to", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    pyns_Sim *sim = (pyns_Sim *)arg;
+    if (sim_busy(sim)) return NULL;
+    if (sim->model != self->model)
+        return pyns_raise(NS_BAD_INPUT, "the Simulation and the EventDriven must share one Model");
+    if (from && !(nsm_sim_time(sim->s) < self->T)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "set_state_from: the simulation's time %.17g is not before T = %.17g",
+                 nsm_sim_time(sim->s), self->T);
+        return pyns_raise(NS_BAD_INPUT, msg);
+    }
+    self->model->busy++;    /* the restart computes the kinematics (callbacks) */
+    ns_status st = from ? nsm_ed_set_state_from_sim(self->s, sim->s) : nsm_ed_copy_state_to_sim(self->s, sim->s);
+    self->model->busy--;
+    if (PyErr_Occurred()) return NULL;
+    if (st != NS_OK) return pyns_raise(st, from ? "set_state_from: the state could not be taken "
+                                                  "(kinematics failed)" : "copy_state_to failed");
+    Py_RETURN_NONE;
+}
+static PyObject *ed_set_state_from(pyns_ED *self, PyObject *a) { return ed_switch(self, a, 1); }
+static PyObject *ed_copy_state_to(pyns_ED *self, PyObject *a) { return ed_switch(self, a, 0); }
+
 static int ed_ds_arg(pyns_ED *self, PyObject *args, int *ds)
 {
     if (!PyArg_ParseTuple(args, "i", ds)) return -1;
@@ -1610,6 +1640,11 @@ static PyMethodDef ed_methods[] = {
     { "set_state", (PyCFunction)(void (*)(void))ed_set_state, METH_VARARGS | METH_KEYWORDS,
       "set_state(ds, *, q=None, v=None): overwrites a state between events; the integration "
       "restarts from it (index sets recomputed)." },
+    { "set_state_from", (PyCFunction)ed_set_state_from, METH_O,
+      "set_state_from(sim): takes q, v and the time of a Simulation of the same Model (switching "
+      "from time-stepping; the time events already behind are skipped)." },
+    { "copy_state_to", (PyCFunction)ed_copy_state_to, METH_O,
+      "copy_state_to(sim): puts q, v into a Simulation of the same Model (not its time)." },
     { "y", (PyCFunction)ed_y, METH_VARARGS, "y(inter, level=0) -> y[level], level 0, 1, 2 (copy)." },
     { "lam", (PyCFunction)ed_lam, METH_VARARGS,
       "lam(inter, level=2) -> lambda[2] (contact force) or lambda[1] (impulse of the current event)." },

@@ -135,6 +135,33 @@ def test_add_event_and_set_state():
     assert abs(hit[0]["t"] - t_hit) < 1e-9
 
 
+def test_switch_from_time_stepping_and_back():
+    # theta = 1/2 integrates the free fall exactly: hand the state at t = 0.2 over
+    m, ball, floor = ball_model()
+    sim = ns.Simulation(m, h=0.005)
+    sim.run(0.2)
+    ed = ns.EventDriven(m, T=1.0, output_step=0.01, rtol=1e-14, atol=1e-16)
+    ed.set_state_from(sim)
+    assert abs(ed.t - 0.2) < 1e-12 and abs(ed.q(ball)[0] - (Z0 - G * 0.04 / 2)) < 1e-12
+    traj = ed.run()
+    assert abs(traj["t"][0] - 0.2) < 1e-12 and abs(traj["t"][1] - 0.21) < 1e-12
+    assert ed.stats["time_events"] == 80                 # the 20 before t = 0.2 skipped
+    hit = [e for e in ed.events if e["type"] == "nonsmooth"]
+    assert len(hit) == 1 and abs(hit[0]["t"] - T1) < 1e-9
+    ed.copy_state_to(sim)                                # and back: q, v (not the time)
+    np.testing.assert_array_equal(sim.q(ball), ed.q(ball))
+    np.testing.assert_array_equal(sim.v(ball), ed.v(ball))
+    with pytest.raises(TypeError, match="Simulation"):
+        ed.set_state_from(m)
+    other = ns.Simulation(ball_model()[0], h=0.01)
+    with pytest.raises(ns.InputError, match="share one Model"):
+        ed.copy_state_to(other)
+    late = ns.Simulation(m, h=0.5)
+    late.run(1.0)
+    with pytest.raises(ns.InputError, match="not before T"):
+        ed.set_state_from(late)
+
+
 def test_observer_sees_events_and_can_stop():
     _, ball, floor, ed = make(3.0)
     seen = []
