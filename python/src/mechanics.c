@@ -642,7 +642,7 @@ static PyTypeObject SimType;
 
 static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_start", "gap_tol",
                                         "separating_restitution", "theta_output", "dump_dir",
-                                        "dump_max", NULL };
+                                        "dump_max", "accept_nonconverged", NULL };
 
 static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -665,6 +665,7 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if ((v = PyDict_GetItemString(kw, "warm_start"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.warm_start = b; }
     if ((v = PyDict_GetItemString(kw, "separating_restitution"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.separating_restitution = b; }
     if ((v = PyDict_GetItemString(kw, "theta_output"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.theta_output = b; }
+    if ((v = PyDict_GetItemString(kw, "accept_nonconverged"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.accept_nonconverged = b; }
     if ((v = PyDict_GetItemString(kw, "dump_max"))) { if (pyns_get_int(v, "dump_max", 0, 2147483647L, &l) < 0) return NULL; o.dump_max = l; }
     if ((v = PyDict_GetItemString(kw, "dump_dir")) && v != Py_None) {
         if (!PyUnicode_Check(v) || !(o.dump_dir = PyUnicode_AsUTF8(v))) {
@@ -1043,7 +1044,8 @@ static PyTypeObject SimType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)sim_traverse,
     .tp_doc = "Simulation(model, *, h, theta=0.5, t0=0, solver=None, warm_start=True, gap_tol=1e-12, "
-              "separating_restitution=True, theta_output=False, dump_dir=None, dump_max=0, "
+              "separating_restitution=True, theta_output=False, accept_nonconverged=False, dump_dir=None, "
+              "dump_max=0, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping.",
     .tp_methods = sim_methods,
     .tp_getset = sim_getset,

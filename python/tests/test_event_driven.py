@@ -250,6 +250,35 @@ def test_pendulum_against_a_wall(relation):
     assert th.min() > -1e-9
 
 
+def stacked_model():
+    """Two unit masses on a line, resting: a on the floor (q_a >= 0), b on a (q_b >= q_a)."""
+    m = ns.Model()
+    a = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
+    b = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
+    law = m.add_law("newton", e=0.5)
+    floor = m.add_interaction(law, a, H=[[1.0]])
+    between = m.add_interaction(law, a, b, H=[[-1.0, 1.0]])
+    return m, a, b, floor, between
+
+
+def test_resting_stack_forces_and_nonconverged_lcps():
+    m, a, b, floor, between = stacked_model()
+    ed = ns.EventDriven(m, T=0.1)                          # lemke: the acceleration LCP exactly
+    ed.run()
+    assert abs(ed.lam(floor)[0] - 2 * G) < 1e-9 and abs(ed.lam(between)[0] - G) < 1e-9
+    assert abs(ed.q(a)[0]) < 1e-12 and abs(ed.q(b)[0]) < 1e-12
+    assert sorted(ed.index_set(2)) == [floor, between]
+    # one PGS sweep does not solve that LCP: the run stops, naming the solver and the way out
+    m, a, b, floor, between = stacked_model()
+    with pytest.raises(ns.Error, match="not solved by 'pgs'.*accept_nonconverged") as e:
+        ns.EventDriven(m, T=0.1, solver="pgs", max_iter=1).run()
+    assert e.value.status == "diverged"
+    m, a, b, floor, between = stacked_model()
+    ed = ns.EventDriven(m, T=0.1, solver="pgs", max_iter=1, accept_nonconverged=True)
+    ed.run()                                               # accepted and counted
+    assert ed.done and ed.stats["lcp_nonconverged"] > 0
+
+
 @pytest.mark.parametrize("opts, exc, text", [
     ({"tolerance": 1e-8}, ValueError, "unknown option 'tolerance'"),
     ({"method": "rk4"}, ValueError, "method must be 'adams' or 'bdf'"),
