@@ -1682,7 +1682,7 @@ static PyTypeObject EDType = {
               "fixed_point=False, rtol=1e-10, atol=1e-12, hmin=0, hmax=0, max_steps=100000, "
               "gap_tol=1e-9, vel_tol=1e-9, rest_vel=1e-5, rest_gap=100*atol, lambda_tol=1e-10, "
               "acc_tol=1e-10, solver=None (lemke), history=4096, accept_nonconverged=False, "
-              "tol=..., max_iter=... (solve() options of the LCPs)): event-driven scheme "
+              "tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
               "(nsm_event_driven.h) for Lagrangian systems with Newton impact laws.",
     .tp_methods = ed_methods,
     .tp_getset = ed_getset,
