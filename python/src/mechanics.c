@@ -1097,6 +1097,7 @@ static PyObject *ed_event_dict(const nsm_event *ev)
 }
 #endif
 
+#ifdef NSM_HAVE_EVENT_DRIVEN
 /* EventDriven's own keywords; any other is a solve() option of the LCPs. */
 static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixed_point", "rtol",
                                        "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
@@ -1105,6 +1106,7 @@ static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixe
 static const char *const solve_keys[] = { "tol", "max_iter", "time_limit", "omega", "check_every",
                                           "shuffle", "seed", "record_history", "local_solver",
                                           "fc_norm", NULL };
+#endif
 
 static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -1430,12 +1432,10 @@ done:
 #endif
 }
 
+#ifdef NSM_HAVE_EVENT_DRIVEN
 static PyObject *ed_step(pyns_ED *self, PyObject *noargs)
 {
     if (ed_busy(self)) return NULL;
-#ifndef NSM_HAVE_EVENT_DRIVEN
-    return pyns_raise(NS_UNSUPPORTED, "EventDriven: not built");
-#else
     if (!nsm_ed_has_next_event(self->s)) Py_RETURN_NONE;
     edrec r = { 0 };
     r.self = self;
@@ -1445,10 +1445,8 @@ static PyObject *ed_step(pyns_ED *self, PyObject *noargs)
     if (st != NS_OK || PyErr_Occurred()) { Py_XDECREF(r.last); return ed_failed(self, st); }
     if (!r.last) return ed_failed(self, st);
     return r.last;
-#endif
 }
 
-#ifdef NSM_HAVE_EVENT_DRIVEN
 static PyObject *ed_add_event(pyns_ED *self, PyObject *arg)
 {
     if (ed_busy(self)) return NULL;

@@ -14,6 +14,9 @@ import pytest
 from scipy.special import ellipk
 
 import nonsmooth as ns
+from conftest import needs_event_driven
+
+pytestmark = needs_event_driven
 
 G, R, Z0, E = 9.81, 0.1, 1.0, 0.9
 H0 = Z0 - R

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import nonsmooth
+from conftest import needs_event_driven
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -36,6 +37,7 @@ def test_read_solve_plot_example(tmp_path, shared):
     assert (tmp_path / "convergence.svg").exists()
 
 
+@needs_event_driven
 def test_bouncing_ball_ed_example(tmp_path):
     out = run("bouncing_ball_ed.py", "--out", str(tmp_path), "--T", "3", cwd=tmp_path)
     # t1 = sqrt(2 * 0.9 / g) exactly (the event-driven scheme locates the impact)

@@ -8,6 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import nonsmooth as ns
+from conftest import needs_event_driven
 
 
 def candidates(rng):
@@ -102,6 +103,7 @@ def test_mechanics_never_crash():
                 pass
 
 
+@needs_event_driven
 @pytest.mark.filterwarnings("ignore:The truth value of an empty array:DeprecationWarning")
 def test_event_driven_never_crashes():
     """EventDriven options and calls fed garbage: exceptions only (output_step
