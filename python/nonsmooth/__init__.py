@@ -14,11 +14,13 @@ Solving:
         vectors as NumPy arrays: result.z, result.w, result.r, result.u, ...)
     solvers(kind=None) -> list of {name, kind, description, default, max_iter}
 
-Mechanics (time-stepping):
+Mechanics (time-stepping and event-driven):
     Model(): add_lagrangian, add_lagrangian_nonlinear, add_first_order,
              add_first_order_nonlinear, add_law, add_interaction (linear H / C, B,
              or nonlinear h, jach, dhdt callbacks)
     Simulation(model, h=..., ...): step(), run(T) -> trajectory dict
+    EventDriven(model, T=..., ...): run(until=None, observer=None) -> trajectory
+             dict, step() -> event, events, stats (Lagrangian systems, Newton laws)
 
 Errors: Error (base; .status), InputError (also ValueError), FileError (also
 OSError), UnsupportedError (also NotImplementedError); MemoryError.
@@ -27,7 +29,7 @@ OSError), UnsupportedError (also NotImplementedError); MemoryError.
 try:
     from ._core import (  # noqa: F401
         Error, InputError, FileError, UnsupportedError,
-        Problem, Result, Model, Simulation,
+        Problem, Result, Model, Simulation, EventDriven,
         read, solve, solvers,
         lcp, mlcp, relay, avi, equality, fc, gfc, gmp,
         version,
@@ -45,7 +47,7 @@ __version__ = version()
 
 __all__ = [
     "Error", "InputError", "FileError", "UnsupportedError",
-    "Problem", "Result", "Model", "Simulation",
+    "Problem", "Result", "Model", "Simulation", "EventDriven",
     "read", "solve", "solvers",
     "lcp", "mlcp", "relay", "avi", "equality", "fc", "gfc", "gmp",
     "version",

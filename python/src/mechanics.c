@@ -188,15 +188,25 @@ typedef struct {
     nsm_model *m;
     PyObject *keep;   /* list: callback capsules (outlive the model's use of them) */
     int busy;         /* > 0 while a simulation of it steps (callbacks may run) */
+    int frozen;       /* live EventDriven objects: they keep the model's structure */
 } pyns_Model;
 
-/* A callback must not change the model under a running step: refused. */
+/* A callback must not change the model under a running step, nor anything
+ * change it while an event-driven simulation holds its rows: refused. */
 static int model_busy(pyns_Model *self)
 {
-    if (!self->busy) return 0;
-    PyErr_SetString(PyExc_RuntimeError, "the model cannot be changed while one of its "
-                    "simulations is stepping (from a callback)");
-    return 1;
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the model cannot be changed while one of its "
+                        "simulations is stepping (from a callback)");
+        return 1;
+    }
+    if (self->frozen) {
+        PyErr_SetString(PyExc_RuntimeError, "the model cannot be changed while an EventDriven "
+                        "simulation of it exists (the scheme keeps its systems and contact rows; "
+                        "delete the EventDriven first)");
+        return 1;
+    }
+    return 0;
 }
 
 static PyTypeObject ModelType;
@@ -632,7 +642,7 @@ static PyTypeObject SimType;
 
 static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_start", "gap_tol",
                                         "separating_restitution", "theta_output", "dump_dir",
-                                        "dump_max", NULL };
+                                        "dump_max", "accept_nonconverged", NULL };
 
 static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -655,6 +665,7 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if ((v = PyDict_GetItemString(kw, "warm_start"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.warm_start = b; }
     if ((v = PyDict_GetItemString(kw, "separating_restitution"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.separating_restitution = b; }
     if ((v = PyDict_GetItemString(kw, "theta_output"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.theta_output = b; }
+    if ((v = PyDict_GetItemString(kw, "accept_nonconverged"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.accept_nonconverged = b; }
     if ((v = PyDict_GetItemString(kw, "dump_max"))) { if (pyns_get_int(v, "dump_max", 0, 2147483647L, &l) < 0) return NULL; o.dump_max = l; }
     if ((v = PyDict_GetItemString(kw, "dump_dir")) && v != Py_None) {
         if (!PyUnicode_Check(v) || !(o.dump_dir = PyUnicode_AsUTF8(v))) {
@@ -1033,11 +1044,647 @@ static PyTypeObject SimType = {
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)sim_traverse,
     .tp_doc = "Simulation(model, *, h, theta=0.5, t0=0, solver=None, warm_start=True, gap_tol=1e-12, "
-              "separating_restitution=True, theta_output=False, dump_dir=None, dump_max=0, "
+              "separating_restitution=True, theta_output=False, accept_nonconverged=False, dump_dir=None, "
+              "dump_max=0, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping.",
     .tp_methods = sim_methods,
     .tp_getset = sim_getset,
     .tp_new = sim_new,
+};
+
+/* ============================================================ EventDriven */
+/* nsm_event_driven.h from Python: CVODE between events, impact / closing /
+ * release treatment at them. The object keeps its Model alive and frozen
+ * (nsm_ed_new takes the model's systems and contact rows once: adding or
+ * removing anything afterwards is refused by model_busy). Callbacks (the
+ * model's and run()'s observer) run with the GIL held, as for Simulation;
+ * one that raises stops the run and its exception comes out of run() /
+ * step(). Built only with SUNDIALS (NSM_HAVE_EVENT_DRIVEN); otherwise the
+ * constructor raises UnsupportedError. */
+
+typedef struct {
+    PyObject_HEAD
+    nsm_ed *s;
+    pyns_Model *model;
+    PyObject *kw;     /* keeps the option strings alive */
+    int busy;         /* 1 while running: callbacks may not run or change it */
+    double t0, T, dt; /* the output grid (for run(until)) */
+} pyns_ED;
+
+static PyTypeObject EDType;
+
+static int ed_busy(pyns_ED *self)
+{
+    if (!self->busy) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "the event-driven simulation is running: it cannot be run "
+                    "or changed from one of its callbacks");
+    return 1;
+}
+
+#ifdef NSM_HAVE_EVENT_DRIVEN
+static const char *const ed_type_names[] = { "time", "nonsmooth", "user" };
+static const char *const ed_root_names[] = { "none", "close", "release" };
+
+static PyObject *ed_event_dict(const nsm_event *ev)
+{
+    int ty = ev->type >= 0 && ev->type < NSM_EVENT_NTYPES ? (int)ev->type : 0;
+    int rk = ev->root >= NSM_ROOT_NONE && ev->root <= NSM_ROOT_RELEASE ? (int)ev->root : 0;
+    return Py_BuildValue("{s:d,s:s,s:i,s:i,s:s,s:i,s:i,s:N,s:i,s:i,s:d,s:d}", "t", ev->t, "type",
+                         ed_type_names[ty], "inter", ev->inter, "comp", ev->comp, "root",
+                         ed_root_names[rk], "direction", ev->direction, "nroots", ev->nroots,
+                         "impact", PyBool_FromLong(ev->impact), "rested", ev->rested, "released",
+                         ev->released, "y1_before", ev->y1_before, "y1_after", ev->y1_after);
+}
+#endif
+
+#ifdef NSM_HAVE_EVENT_DRIVEN
+/* EventDriven's own keywords; any other is a solve() option of the LCPs. */
+static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixed_point", "rtol",
+                                       "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
+                                       "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
+                                       "history", "accept_nonconverged", NULL };
+static const char *const solve_keys[] = { "tol", "max_iter", "time_limit", "omega", "check_every",
+                                          "shuffle", "seed", "record_history", "local_solver",
+                                          "fc_norm", NULL };
+#endif
+
+static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
+{
+    PyObject *mo;
+    if (!PyArg_ParseTuple(args, "O!:EventDriven", &ModelType, &mo)) return NULL;
+#ifndef NSM_HAVE_EVENT_DRIVEN
+    (void)type; (void)kw;
+    return pyns_raise(NS_UNSUPPORTED, "EventDriven: this build has no event-driven scheme (it "
+                      "needs SUNDIALS CVODE at configure time)");
+#else
+    /* unknown keywords: an error naming them and listing the options */
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    while (kw && PyDict_Next(kw, &pos, &k, &v)) {
+        int known = 0;
+        for (const char *const *n = ed_keys; *n && !known; n++) known = pyns_key_is(k, *n);
+        for (const char *const *n = solve_keys; *n && !known; n++) known = pyns_key_is(k, *n);
+        if (!known) {
+            PyErr_Format(PyExc_ValueError, "EventDriven: unknown option '%S' (options: T, t0, "
+                         "output_step, method, fixed_point, rtol, atol, hmin, hmax, max_steps, "
+                         "gap_tol, vel_tol, rest_vel, rest_gap, lambda_tol, acc_tol, solver, history, "
+                         "accept_nonconverged, and the solve() options tol, max_iter, ...)", k);
+            return NULL;
+        }
+    }
+    nsm_ed_options o;
+    nsm_ed_options_default(&o);
+    if (pyns_parse_options(kw, &o.solver_options, ed_keys) < 0) return NULL;
+    if (!kw || !(v = PyDict_GetItemString(kw, "T"))) {
+        PyErr_SetString(PyExc_TypeError, "EventDriven(model, T=..., ...): the final time T is required");
+        return NULL;
+    }
+    struct { const char *name; double *dst; } dbl[] = {
+        { "T", &o.T }, { "t0", &o.t0 }, { "output_step", &o.output_step }, { "rtol", &o.rtol },
+        { "atol", &o.atol }, { "hmin", &o.hmin }, { "hmax", &o.hmax }, { "gap_tol", &o.gap_tol },
+        { "vel_tol", &o.vel_tol }, { "rest_vel", &o.rest_vel }, { "rest_gap", &o.rest_gap },
+        { "lambda_tol", &o.lambda_tol }, { "acc_tol", &o.acc_tol },
+    };
+    for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++) {
+        if (!(v = PyDict_GetItemString(kw, dbl[i].name))) continue;
+        if (pyns_get_double(v, dbl[i].name, dbl[i].dst) < 0) return NULL;
+        if (!isfinite(*dbl[i].dst)) {
+            PyErr_Format(pyns_InputError, "EventDriven: %s must be finite", dbl[i].name);
+            return NULL;
+        }
+    }
+    long l;
+    int b;
+    if ((v = PyDict_GetItemString(kw, "max_steps"))) {
+        if (pyns_get_int(v, "max_steps", 1, 2147483647L, &l) < 0) return NULL;
+        o.max_steps = l;
+    }
+    if ((v = PyDict_GetItemString(kw, "history"))) {
+        /* the ring is allocated up front: 10^6 events are ~90 MB */
+        if (pyns_get_int(v, "history", 1, 1000000L, &l) < 0) return NULL;
+        o.history = l;
+    }
+    if ((v = PyDict_GetItemString(kw, "fixed_point"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.fixed_point = b; }
+    if ((v = PyDict_GetItemString(kw, "accept_nonconverged"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.accept_nonconverged = b; }
+    if ((v = PyDict_GetItemString(kw, "method"))) {
+        if (pyns_key_is(v, "adams")) o.method = NSM_ED_ADAMS;
+        else if (pyns_key_is(v, "bdf")) o.method = NSM_ED_BDF;
+        else { PyErr_Format(PyExc_ValueError, "EventDriven: method must be 'adams' or 'bdf', not %R", v); return NULL; }
+    }
+    if ((v = PyDict_GetItemString(kw, "solver")) && v != Py_None) {
+        const char *name;
+        if (pyns_solver_name(v, NS_KIND_LCP, &name) < 0) return NULL;
+        o.solver = name;   /* stays valid: self->kw keeps the str */
+    }
+    char err[NS_ERRMSG_LEN] = "";
+    pyns_Model *model = (pyns_Model *)mo;
+    model->busy++;    /* nsm_ed_new calls the mass (and relation) callbacks */
+    nsm_ed *s = nsm_ed_new(model->m, &o, err);
+    model->busy--;
+    if (!s) return pyns_raise(NS_BAD_INPUT, err[0] ? err : "EventDriven: could not be made");
+    pyns_ED *self = (pyns_ED *)type->tp_alloc(type, 0);
+    if (!self) { nsm_ed_free(s); return NULL; }
+    self->s = s;
+    Py_INCREF(mo);
+    self->model = model;
+    model->frozen++;
+    self->kw = kw ? PyDict_Copy(kw) : NULL;
+    self->t0 = o.t0;
+    self->T = o.T;
+    self->dt = o.output_step > 0 ? o.output_step : (o.T - o.t0) / 1000.0;
+    return (PyObject *)self;
+#endif
+}
+
+static void ed_dealloc(pyns_ED *self)
+{
+    PyObject_GC_UnTrack(self);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    nsm_ed_free(self->s);
+#endif
+    if (self->model) self->model->frozen--;
+    Py_XDECREF(self->model);
+    Py_XDECREF(self->kw);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int ed_traverse(pyns_ED *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->model);
+    Py_VISIT(self->kw);
+    return 0;
+}
+
+#ifdef NSM_HAVE_EVENT_DRIVEN
+/* Recording of run(): one row per processed event. Columns as in
+ * Simulation.run: what 0 q, 1 v, 3 y[0], 5 y[1] (ydot), 4 lambda[2]. */
+typedef struct edrec {
+    pyns_ED *self;
+    col *cols;
+    int nc, width;
+    double *buf;
+    size_t rows, cap;
+    PyObject *types;      /* list of event type names, one per row */
+    PyObject *observer;   /* run(observer=...) or NULL */
+    double until;
+    int one;              /* step(): stop after one event */
+    long count;
+    PyObject *last;       /* step(): the event's dict */
+} edrec;
+
+static const double *ed_col(nsm_ed *s, const col *c)
+{
+    switch (c->what) {
+    case 0: return nsm_ed_q(s, c->id);
+    case 1: return nsm_ed_v(s, c->id);
+    case 3: return nsm_ed_y(s, c->id, 0);
+    case 5: return nsm_ed_y(s, c->id, 1);
+    default: return nsm_ed_lambda(s, c->id, 2);
+    }
+}
+
+static int edrec_row(edrec *r, const char *type)
+{
+    if (!r->cols) return 0;
+    if (r->rows == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 256;
+        double *nb = PyMem_Realloc(r->buf, cap * (size_t)r->width * sizeof(double));
+        if (!nb) { PyErr_NoMemory(); return -1; }
+        r->buf = nb;
+        r->cap = cap;
+    }
+    double *row = r->buf + r->rows * (size_t)r->width;
+    *row++ = nsm_ed_time(r->self->s);
+    for (int c = 0; c < r->nc; c++) {
+        const double *x = ed_col(r->self->s, &r->cols[c]);
+        for (int j = 0; j < r->cols[c].len; j++) row[j] = x ? x[j] : NAN;
+        row += r->cols[c].len;
+    }
+    PyObject *ty = PyUnicode_InternFromString(type);
+    if (!ty || PyList_Append(r->types, ty) < 0) { Py_XDECREF(ty); return -1; }
+    Py_DECREF(ty);
+    r->rows++;
+    return 0;
+}
+
+static int ed_observe(nsm_ed *s, const nsm_event *ev, void *user)
+{
+    edrec *r = user;
+    (void)s;
+    if (PyErr_Occurred()) return -1;
+    int ty = ev->type >= 0 && ev->type < NSM_EVENT_NTYPES ? (int)ev->type : 0;
+    if (edrec_row(r, ed_type_names[ty]) < 0) return -1;
+    r->count++;
+    if (r->one) {
+        r->last = ed_event_dict(ev);
+        return -1;
+    }
+    if (r->observer) {
+        PyObject *d = ed_event_dict(ev);
+        if (!d) return -1;
+        PyObject *res = PyObject_CallFunctionObjArgs(r->observer, (PyObject *)r->self, d, NULL);
+        Py_DECREF(d);
+        if (!res) return -1;
+        int stop = res == Py_True;
+        Py_DECREF(res);
+        if (stop) return -1;
+    }
+    if ((r->count & 1023) == 0 && PyErr_CheckSignals() < 0) return -1;
+    return ev->t >= r->until ? -1 : 0;
+}
+
+/* Runs the events (all, up to until, or one) recording rows if cols. */
+static ns_status ed_drive(pyns_ED *self, edrec *r)
+{
+    self->busy = 1;
+    self->model->busy++;
+    ns_status st = nsm_ed_run(self->s, ed_observe, r);
+    self->busy = 0;
+    self->model->busy--;
+    return st;
+}
+
+static PyObject *ed_failed(pyns_ED *self, ns_status st)
+{
+    if (PyErr_Occurred()) return NULL;
+    const char *e = nsm_ed_error(self->s);
+    char msg[NS_ERRMSG_LEN + 64];
+    snprintf(msg, sizeof msg, "event-driven run at t = %.17g: %s", nsm_ed_time(self->s),
+             e && e[0] ? e : ns_status_name(st));
+    return pyns_raise(st == NS_OK ? NS_BAD_INPUT : st, msg);
+}
+
+static PyObject *ed_traj(edrec *r)
+{
+    static const char *names[] = { "q", "v", "x", "y", "lambda", "ydot" };
+    PyObject *out = PyDict_New(), *groups[6] = { NULL };
+    if (!out) return NULL;
+    for (int g = 0; g < 6; g++)
+        if (!(groups[g] = PyDict_New())) goto fail;
+    npy_intp n1 = (npy_intp)r->rows;
+    PyObject *t = PyArray_SimpleNew(1, &n1, NPY_DOUBLE);
+    if (!t) goto fail;
+    for (size_t i = 0; i < r->rows; i++) ((double *)PyArray_DATA((PyArrayObject *)t))[i] = r->buf[i * (size_t)r->width];
+    int rc = PyDict_SetItemString(out, "t", t);
+    Py_DECREF(t);
+    if (rc < 0) goto fail;
+    size_t off = 1;
+    for (int c = 0; c < r->nc; c++) {
+        npy_intp dims[2] = { (npy_intp)r->rows, r->cols[c].len };
+        PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+        if (!a) goto fail;
+        double *dst = PyArray_DATA((PyArrayObject *)a);
+        for (size_t i = 0; i < r->rows; i++)
+            memcpy(dst + i * (size_t)r->cols[c].len, r->buf + i * (size_t)r->width + off,
+                   (size_t)r->cols[c].len * sizeof(double));
+        off += (size_t)r->cols[c].len;
+        PyObject *key = PyLong_FromLong(r->cols[c].id);
+        rc = key ? PyDict_SetItem(groups[r->cols[c].what], key, a) : -1;
+        Py_XDECREF(key);
+        Py_DECREF(a);
+        if (rc < 0) goto fail;
+    }
+    for (int g = 0; g < 6; g++)
+        if (PyDict_SetItemString(out, names[g], groups[g]) < 0) goto fail;
+    PyObject *ev = PyArray_FROM_O(r->types);   /* str array: "start", "time", "nonsmooth", "user" */
+    if (!ev) goto fail;
+    rc = PyDict_SetItemString(out, "event", ev);
+    Py_DECREF(ev);
+    if (rc < 0) goto fail;
+    for (int g = 0; g < 6; g++) Py_DECREF(groups[g]);
+    return out;
+fail:
+    for (int g = 0; g < 6; g++) Py_XDECREF(groups[g]);
+    Py_DECREF(out);
+    return NULL;
+}
+#endif
+
+static PyObject *ed_run(pyns_ED *self, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "until", "observer", NULL };
+    PyObject *untilo = Py_None, *obs = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|OO:run", kwlist, &untilo, &obs)) return NULL;
+    if (ed_busy(self)) return NULL;
+    if (obs != Py_None && !PyCallable_Check(obs)) {
+        PyErr_SetString(PyExc_TypeError, "observer must be callable (observer(ed, event) -> True to stop)");
+        return NULL;
+    }
+#ifndef NSM_HAVE_EVENT_DRIVEN
+    return pyns_raise(NS_UNSUPPORTED, "EventDriven: not built");
+#else
+    double until = INFINITY;
+    if (untilo != Py_None) {
+        if (pyns_get_double(untilo, "until", &until) < 0) return NULL;
+        if (!isfinite(until)) { PyErr_SetString(PyExc_ValueError, "until must be finite (or None: up to T)"); return NULL; }
+        double t = nsm_ed_time(self->s);
+        if (!(until > t)) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "run: until = %.17g must be after the current time %.17g", until, t);
+            return pyns_raise(NS_BAD_INPUT, msg);
+        }
+        if (until > self->T) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "run: until = %.17g is after the final time T = %.17g given to "
+                     "EventDriven", until, self->T);
+            return pyns_raise(NS_BAD_INPUT, msg);
+        }
+        /* stop exactly at until: a user event there unless the output grid has one */
+        double k = nearbyint((until - self->t0) / self->dt);
+        if (fabs(self->t0 + k * self->dt - until) > 1e-12 * fmax(1.0, fabs(until)) &&
+            nsm_ed_add_event(self->s, until) != NS_OK)
+            return PyErr_NoMemory();
+    }
+    nsm_model *m = self->model->m;
+    int nds = nsm_model_nds(m), cap = nsm_model_inter_capacity(m);
+    edrec r = { 0 };
+    r.self = self;
+    r.until = until;
+    r.observer = obs != Py_None ? obs : NULL;
+    r.cols = PyMem_Calloc((size_t)(2 * nds + 3 * cap) + 1, sizeof *r.cols);
+    r.types = PyList_New(0);
+    PyObject *out = NULL;
+    if (!r.cols || !r.types) { PyErr_NoMemory(); goto done; }
+    r.width = 1;
+    for (int d = 0; d < nds; d++) {
+        int n = nsm_ds_size(nsm_model_ds_const(m, d));
+        r.cols[r.nc++] = (col){ 0, d, 0, n };
+        r.cols[r.nc++] = (col){ 1, d, 0, n };
+        r.width += 2 * n;
+    }
+    for (int i = 0; i < cap; i++) {
+        if (!nsm_model_inter_alive(m, i)) continue;
+        int n = nsm_model_inter_size(m, i);
+        r.cols[r.nc++] = (col){ 3, i, 0, n };
+        r.cols[r.nc++] = (col){ 5, i, 1, n };
+        r.cols[r.nc++] = (col){ 4, i, 2, n };
+        r.width += 3 * n;
+    }
+    if (edrec_row(&r, "start") < 0) goto done;
+    ns_status st = nsm_ed_has_next_event(self->s) ? ed_drive(self, &r) : NS_OK;
+    if (st != NS_OK || PyErr_Occurred()) { ed_failed(self, st); goto done; }
+    out = ed_traj(&r);
+done:
+    PyMem_Free(r.cols);
+    PyMem_Free(r.buf);
+    Py_XDECREF(r.types);
+    return out;
+#endif
+}
+
+#ifdef NSM_HAVE_EVENT_DRIVEN
+static PyObject *ed_step(pyns_ED *self, PyObject *noargs)
+{
+    if (ed_busy(self)) return NULL;
+    if (!nsm_ed_has_next_event(self->s)) Py_RETURN_NONE;
+    edrec r = { 0 };
+    r.self = self;
+    r.until = INFINITY;
+    r.one = 1;
+    ns_status st = ed_drive(self, &r);
+    if (st != NS_OK || PyErr_Occurred()) { Py_XDECREF(r.last); return ed_failed(self, st); }
+    if (!r.last) return ed_failed(self, st);
+    return r.last;
+}
+
+static PyObject *ed_add_event(pyns_ED *self, PyObject *arg)
+{
+    if (ed_busy(self)) return NULL;
+    double t;
+    if (pyns_get_double(arg, "t", &t) < 0) return NULL;
+    if (nsm_ed_add_event(self->s, t) != NS_OK) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "add_event: t = %.17g must be after the current time %.17g and "
+                 "at most T = %.17g", t, nsm_ed_time(self->s), self->T);
+        return pyns_raise(NS_BAD_INPUT, msg);
+    }
+    Py_RETURN_NONE;
+}
+
+/* Switching schemes on one model (nsm_ed_set_state_from_sim / copy_state_to_sim). */
+static PyObject *ed_switch(pyns_ED *self, PyObject *arg, int from)
+{
+    if (ed_busy(self)) return NULL;
+    if (!PyObject_TypeCheck(arg, &SimType)) {
+        PyErr_Format(PyExc_TypeError, "%s: expected a nonsmooth.Simulation, not %.100s",
+                     from ? "set_state_from" : "copy_state_to", Py_TYPE(arg)->tp_name);
+        return NULL;
+    }
+    pyns_Sim *sim = (pyns_Sim *)arg;
+    if (sim_busy(sim)) return NULL;
+    if (sim->model != self->model)
+        return pyns_raise(NS_BAD_INPUT, "the Simulation and the EventDriven must share one Model");
+    if (from && !(nsm_sim_time(sim->s) < self->T)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "set_state_from: the simulation's time %.17g is not before T = %.17g",
+                 nsm_sim_time(sim->s), self->T);
+        return pyns_raise(NS_BAD_INPUT, msg);
+    }
+    self->model->busy++;    /* the restart computes the kinematics (callbacks) */
+    ns_status st = from ? nsm_ed_set_state_from_sim(self->s, sim->s) : nsm_ed_copy_state_to_sim(self->s, sim->s);
+    self->model->busy--;
+    if (PyErr_Occurred()) return NULL;
+    if (st != NS_OK) return pyns_raise(st, from ? "set_state_from: the state could not be taken "
+                                                  "(kinematics failed)" : "copy_state_to failed");
+    Py_RETURN_NONE;
+}
+static PyObject *ed_set_state_from(pyns_ED *self, PyObject *a) { return ed_switch(self, a, 1); }
+static PyObject *ed_copy_state_to(pyns_ED *self, PyObject *a) { return ed_switch(self, a, 0); }
+
+static int ed_ds_arg(pyns_ED *self, PyObject *args, int *ds)
+{
+    if (!PyArg_ParseTuple(args, "i", ds)) return -1;
+    if (*ds < 0 || *ds >= nsm_model_nds(self->model->m)) {
+        PyErr_Format(pyns_InputError, "no system %d", *ds);
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *ed_state(pyns_ED *self, PyObject *args, int v)
+{
+    int ds;
+    if (ed_ds_arg(self, args, &ds) < 0) return NULL;
+    const double *x = v ? nsm_ed_v(self->s, ds) : nsm_ed_q(self->s, ds);
+    return pyns_array_copy(x, nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
+}
+static PyObject *ed_q(pyns_ED *self, PyObject *a) { return ed_state(self, a, 0); }
+static PyObject *ed_v(pyns_ED *self, PyObject *a) { return ed_state(self, a, 1); }
+
+static PyObject *ed_set_state(pyns_ED *self, PyObject *args, PyObject *kw)
+{
+    if (ed_busy(self)) return NULL;
+    static char *kwlist[] = { "ds", "q", "v", NULL };
+    int ds;
+    PyObject *o[2] = { Py_None, Py_None };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "i|$OO:set_state", kwlist, &ds, &o[0], &o[1]))
+        return NULL;
+    if (ds < 0 || ds >= nsm_model_nds(self->model->m)) {
+        PyErr_Format(pyns_InputError, "no system %d", ds);
+        return NULL;
+    }
+    int n = nsm_ds_size(nsm_model_ds_const(self->model->m, ds));
+    PyArrayObject *a[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++)
+        if (o[i] != Py_None && !(a[i] = fvec(o[i], i ? "v" : "q", n))) { Py_XDECREF(a[0]); return NULL; }
+    for (int i = 0; i < 2; i++) {
+        if (!a[i]) continue;
+        memcpy(i ? nsm_ed_v(self->s, ds) : nsm_ed_q(self->s, ds), PyArray_DATA(a[i]), (size_t)n * sizeof(double));
+        Py_DECREF(a[i]);
+    }
+    self->model->busy++;
+    nsm_ed_reinit(self->s);   /* y, index sets from the new state; CVODE restarts */
+    self->model->busy--;
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, int lam)
+{
+    int id, level = lam ? 2 : 0;
+    if (!PyArg_ParseTuple(args, lam ? "i|i:lam" : "i|i:y", &id, &level)) return NULL;
+    nsm_model *m = self->model->m;
+    if (!nsm_model_inter_alive(m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
+    const double *x = lam ? nsm_ed_lambda(self->s, id, level) : nsm_ed_y(self->s, id, level);
+    if (!x) {
+        PyErr_Format(pyns_InputError, "%s: level %d is not one of %s", lam ? "lam" : "y", level,
+                     lam ? "1 (impulse), 2 (contact force)" : "0, 1, 2");
+        return NULL;
+    }
+    return pyns_array_copy(x, nsm_model_inter_size(m, id));
+}
+static PyObject *ed_y(pyns_ED *self, PyObject *a) { return ed_inter_vec(self, a, 0); }
+static PyObject *ed_lam(pyns_ED *self, PyObject *a) { return ed_inter_vec(self, a, 1); }
+
+static PyObject *ed_index_set(pyns_ED *self, PyObject *args)
+{
+    int level = 1;
+    if (!PyArg_ParseTuple(args, "|i:index_set", &level)) return NULL;
+    if (level < 0 || level > 2) { PyErr_Format(pyns_InputError, "index_set: level %d is not 0, 1 or 2", level); return NULL; }
+    int n = nsm_ed_index_set(self->s, level, NULL, 0);
+    int *ids = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (!ids) return PyErr_NoMemory();
+    n = nsm_ed_index_set(self->s, level, ids, n);
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        PyObject *x = PyLong_FromLong(ids[i]);
+        if (!x) { Py_CLEAR(l); break; }
+        PyList_SET_ITEM(l, i, x);
+    }
+    PyMem_Free(ids);
+    return l;
+}
+
+static PyObject *ed_events(pyns_ED *self, void *c)
+{
+    int n = nsm_ed_past_events(self->s, NULL, 0);
+    nsm_event *evs = PyMem_Malloc((size_t)(n + 1) * sizeof *evs);
+    if (!evs) return PyErr_NoMemory();
+    n = nsm_ed_past_events(self->s, evs, n);
+    const nsm_event *cur = nsm_ed_current_event(self->s);
+    if (cur) evs[n++] = *cur;
+    PyObject *l = PyList_New(n);
+    for (int i = 0; l && i < n; i++) {
+        PyObject *d = ed_event_dict(&evs[i]);
+        if (!d) { Py_CLEAR(l); break; }
+        PyList_SET_ITEM(l, i, d);
+    }
+    PyMem_Free(evs);
+    return l;
+}
+
+static PyObject *ed_stats(pyns_ED *self, void *c)
+{
+    const nsm_ed_stats *st = nsm_ed_get_stats(self->s);
+    return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l}",
+                         "cvode_steps", st->cvode_steps, "rhs_evals", st->rhs_evals, "root_evals",
+                         st->root_evals, "jac_evals", st->jac_evals, "reinits", st->reinits,
+                         "advances", st->advances, "time_events", st->events[NSM_EVENT_TIME],
+                         "nonsmooth_events", st->events[NSM_EVENT_NONSMOOTH], "user_events",
+                         st->events[NSM_EVENT_USER], "impacts", st->impacts, "impact_rows",
+                         st->impact_rows, "rests", st->rests, "releases", st->releases,
+                         "accel_lcps", st->accel_lcps, "rhs_lcps", st->rhs_lcps, "lcp_failures",
+                         st->lcp_failures, "lcp_retries", st->lcp_retries, "lcp_nonconverged",
+                         st->lcp_nonconverged, "history", (long)nsm_ed_past_events(self->s, NULL, 0));
+}
+
+static PyObject *ed_t(pyns_ED *self, void *c) { return PyFloat_FromDouble(nsm_ed_time(self->s)); }
+static PyObject *ed_T(pyns_ED *self, void *c) { return PyFloat_FromDouble(self->T); }
+static PyObject *ed_next_time(pyns_ED *self, void *c) { return PyFloat_FromDouble(nsm_ed_next_time(self->s)); }
+static PyObject *ed_done(pyns_ED *self, void *c) { return PyBool_FromLong(!nsm_ed_has_next_event(self->s)); }
+static PyObject *ed_model(pyns_ED *self, void *c) { Py_INCREF(self->model); return (PyObject *)self->model; }
+
+static PyObject *ed_repr(pyns_ED *self)
+{
+    char t[32], T[32];
+    snprintf(t, sizeof t, "%.6g", nsm_ed_time(self->s));
+    snprintf(T, sizeof T, "%.6g", self->T);
+    return PyUnicode_FromFormat("<nonsmooth.EventDriven: t = %s of T = %s, %ld impact(s)>", t, T,
+                                nsm_ed_get_stats(self->s)->impacts);
+}
+#endif
+
+static PyMethodDef ed_methods[] = {
+    { "run", (PyCFunction)(void (*)(void))ed_run, METH_VARARGS | METH_KEYWORDS,
+      "run(until=None, observer=None) -> dict: processes the events up to T (or until) and returns "
+      "the trajectory, one row at the start and one after each processed event: 't' (N,), 'event' "
+      "(N,) str ('start', 'time', 'nonsmooth', 'user'), dicts keyed by id of (N, n) arrays: 'q', "
+      "'v' (systems), 'y', 'ydot' (y[0], y[1]), 'lambda' (contact force lambda[2]) of the "
+      "interactions; 'x' is empty. observer(ed, event) is called after each event; True stops." },
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    { "step", (PyCFunction)ed_step, METH_NOARGS,
+      "step() -> event dict: integrates to the next event and processes it; None when done." },
+    { "add_event", (PyCFunction)ed_add_event, METH_O, "add_event(t): a user event at t (t < t' <= T)." },
+    { "q", (PyCFunction)ed_q, METH_VARARGS, "q(ds) -> positions (copy)." },
+    { "v", (PyCFunction)ed_v, METH_VARARGS, "v(ds) -> velocities (copy)." },
+    { "set_state", (PyCFunction)(void (*)(void))ed_set_state, METH_VARARGS | METH_KEYWORDS,
+      "set_state(ds, *, q=None, v=None): overwrites a state between events; the integration "
+      "restarts from it (index sets recomputed)." },
+    { "set_state_from", (PyCFunction)ed_set_state_from, METH_O,
+      "set_state_from(sim): takes q, v and the time of a Simulation of the same Model (switching "
+      "from time-stepping; the time events already behind are skipped)." },
+    { "copy_state_to", (PyCFunction)ed_copy_state_to, METH_O,
+      "copy_state_to(sim): puts q, v into a Simulation of the same Model (not its time)." },
+    { "y", (PyCFunction)ed_y, METH_VARARGS, "y(inter, level=0) -> y[level], level 0, 1, 2 (copy)." },
+    { "lam", (PyCFunction)ed_lam, METH_VARARGS,
+      "lam(inter, level=2) -> lambda[2] (contact force) or lambda[1] (impulse of the current event)." },
+    { "index_set", (PyCFunction)ed_index_set, METH_VARARGS, "index_set(level=1) -> list of interaction ids." },
+#endif
+    { NULL, NULL, 0, NULL }
+};
+
+static PyGetSetDef ed_getset[] = {
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    { "t", (getter)ed_t, NULL, "current time", NULL },
+    { "T", (getter)ed_T, NULL, "final time", NULL },
+    { "next_time", (getter)ed_next_time, NULL, "time of the next event (inf when done)", NULL },
+    { "done", (getter)ed_done, NULL, "True when no event is left (T reached)", NULL },
+    { "model", (getter)ed_model, NULL, "the Model", NULL },
+    { "events", (getter)ed_events, NULL, "processed events, oldest first (the last `history`)", NULL },
+    { "stats", (getter)ed_stats, NULL, "dict of counters (cvode_steps, impacts, ...)", NULL },
+#endif
+    { NULL, NULL, NULL, NULL, NULL }
+};
+
+static PyTypeObject EDType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "nonsmooth.EventDriven",
+    .tp_basicsize = sizeof(pyns_ED),
+    .tp_dealloc = (destructor)ed_dealloc,
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    .tp_repr = (reprfunc)ed_repr,
+#endif
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_traverse = (traverseproc)ed_traverse,
+    .tp_doc = "EventDriven(model, *, T, t0=0, output_step=(T-t0)/1000, method='adams', "
+              "fixed_point=False, rtol=1e-10, atol=1e-12, hmin=0, hmax=0, max_steps=100000, "
+              "gap_tol=1e-9, vel_tol=1e-9, rest_vel=1e-5, rest_gap=100*atol, lambda_tol=1e-10, "
+              "acc_tol=1e-10, solver=None (lemke), history=4096, accept_nonconverged=False, "
+              "tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
+              "(nsm_event_driven.h) for Lagrangian systems with Newton impact laws.",
+    .tp_methods = ed_methods,
+    .tp_getset = ed_getset,
+    .tp_new = ed_new,
 };
 
 int pyns_mechanics_init(PyObject *m)
@@ -1047,5 +1694,8 @@ int pyns_mechanics_init(PyObject *m)
     if (PyModule_AddObject(m, "Model", (PyObject *)&ModelType) < 0) { Py_DECREF(&ModelType); return -1; }
     Py_INCREF(&SimType);
     if (PyModule_AddObject(m, "Simulation", (PyObject *)&SimType) < 0) { Py_DECREF(&SimType); return -1; }
+    if (PyType_Ready(&EDType) < 0) return -1;
+    Py_INCREF(&EDType);
+    if (PyModule_AddObject(m, "EventDriven", (PyObject *)&EDType) < 0) { Py_DECREF(&EDType); return -1; }
     return 0;
 }

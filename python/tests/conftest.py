@@ -48,3 +48,18 @@ def cone_violation(r, u, mu, dim):
                     m * np.linalg.norm(uh[1:]) - uh[0] if m > 0 else -uh[0],  # uhat in K* = K_{1/mu}
                     abs(ra @ uh))
     return worst
+
+
+def _has_event_driven():
+    m = nonsmooth.Model()
+    m.add_lagrangian(np.eye(1), [1.0])
+    try:
+        nonsmooth.EventDriven(m, T=1.0)
+    except nonsmooth.UnsupportedError:
+        return False
+    return True
+
+
+# nonsmooth.EventDriven exists only in builds with SUNDIALS CVODE
+needs_event_driven = pytest.mark.skipif(not _has_event_driven(),
+                                        reason="built without SUNDIALS: no event-driven scheme")

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import nonsmooth
+from conftest import needs_event_driven
 
 EXAMPLES = pathlib.Path(__file__).resolve().parents[1] / "examples"
 
@@ -34,3 +35,18 @@ def test_read_solve_plot_example(tmp_path, shared):
               cwd=tmp_path)
     assert "lcp" in out and "converged" in out
     assert (tmp_path / "convergence.svg").exists()
+
+
+@needs_event_driven
+def test_bouncing_ball_ed_example(tmp_path):
+    out = run("bouncing_ball_ed.py", "--out", str(tmp_path), "--T", "3", cwd=tmp_path)
+    # t1 = sqrt(2 * 0.9 / g) exactly (the event-driven scheme locates the impact)
+    assert "impact at t = 0.4283529369 s (exact 0.4283529369)" in out
+    rows = list(csv.DictReader(open(tmp_path / "trajectory_ed.csv")))
+    kinds = [r["event"] for r in rows]
+    assert kinds[0] == "start" and kinds.count("time") == 600 and kinds.count("nonsmooth") == 4
+    # energy constant between impacts, lower after each
+    energy = [float(r["energy"]) for r in rows]
+    assert all(abs(b - a) < 1e-8 or k == "nonsmooth" for a, b, k in zip(energy, energy[1:], kinds[1:]))
+    assert energy[-1] < energy[0]
+    assert (tmp_path / "bouncing_ball_ed.svg").read_text().lstrip().startswith(("<svg", "<?xml"))

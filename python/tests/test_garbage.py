@@ -8,6 +8,7 @@ import pytest
 import scipy.sparse as sp
 
 import nonsmooth as ns
+from conftest import needs_event_driven
 
 
 def candidates(rng):
@@ -100,3 +101,44 @@ def test_mechanics_never_crash():
                 ns.Simulation(m, h=0.01).run(0.05)
             except (TypeError, ValueError, ns.Error):
                 pass
+
+
+@needs_event_driven
+@pytest.mark.filterwarnings("ignore:The truth value of an empty array:DeprecationWarning")
+def test_event_driven_never_crashes():
+    """EventDriven options and calls fed garbage: exceptions only (output_step
+    left out: a tiny one is a valid request for very many events)."""
+    rng = np.random.default_rng(4)
+    cand = candidates(rng)
+    scalars = [-1.0, 0.0, 1e-300, 1e300, 0.05, 1e-3, 0.3, 2 ** 40, True, np.nan, np.inf, None,
+               "bdf", "adams", "lemke", "pgs", 3]
+    keys = ["T", "t0", "method", "fixed_point", "rtol", "atol", "hmin", "hmax", "max_steps",
+            "gap_tol", "vel_tol", "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
+            "history", "accept_nonconverged", "tol", "max_iter"]
+
+    def pick():
+        return scalars[rng.integers(0, len(scalars))] if rng.random() < 0.8 else \
+            cand[rng.integers(0, len(cand))]
+
+    made = 0
+    for _ in range(1000):
+        m = ns.Model()
+        ball = m.add_lagrangian(np.eye(3), [0.2, 0, 0], fext=[-9.81, 0, 0])
+        m.add_interaction(m.add_law("newton", e=0.5), ball, H=[[1.0, 0, 0]])
+        opts = {"T": 0.5}
+        for k in rng.choice(keys, 2, replace=False):
+            opts[str(k)] = pick()
+        try:
+            ed = ns.EventDriven(m, **opts)
+        except (TypeError, ValueError, ns.Error):
+            continue
+        made += 1
+        arg = pick()
+        for call in (lambda: ed.run(until=arg), lambda: ed.add_event(arg), lambda: ed.q(arg),
+                     lambda: ed.set_state(0, q=arg), lambda: ed.y(0, arg), lambda: ed.step(),
+                     lambda: ed.run(), lambda: ed.events, lambda: ed.stats):
+            try:
+                call()
+            except (TypeError, ValueError, OverflowError, ns.Error):
+                pass
+    assert made > 60

@@ -370,3 +370,23 @@ def test_callbacks_cannot_reenter_the_step():
     m3.add_lagrangian_nonlinear([0.0], [0.0], mass=lambda q: (m3.add_law("newton"), [[1.0]])[1])
     with pytest.raises(RuntimeError, match="model cannot be changed"):
         ns.Simulation(m3, h=0.01)
+
+
+def test_accept_nonconverged():
+    """A step whose problem the solver does not bring below tol stops the run
+    (status and message naming the solver and the way out) unless
+    accept_nonconverged, which runs on and counts it."""
+    def stacked():
+        m = ns.Model()
+        a = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
+        b = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
+        law = m.add_law("newton", e=0.5)
+        m.add_interaction(law, a, H=[[1.0]])
+        m.add_interaction(law, a, b, H=[[-1.0, 1.0]])
+        return m
+    with pytest.raises(ns.Error, match="'pgs'.*accept_nonconverged") as e:
+        ns.Simulation(stacked(), h=0.01, solver="pgs", max_iter=1).run(0.1)
+    assert e.value.status == "max_iter"
+    sim = ns.Simulation(stacked(), h=0.01, solver="pgs", max_iter=1, accept_nonconverged=True)
+    sim.run(0.1)
+    assert sim.steps == 10 and sim.stats["nonconverged"] == 10
