@@ -14,6 +14,7 @@ typedef struct dense_factor {
     int cholesky;
     double *f;          /* n×n factors (LU with pivots, or lower L) */
     lapack_int *ipiv;   /* LU row interchanges */
+    int diagonal;       /* A was diagonal: the factors are too (no interchange) */
 } dense_factor;
 
 /* Workspace for an n×n factorization (no pattern to analyse). */
@@ -40,6 +41,10 @@ ns_status ns_lapacke_numeric(void *impl, const ns_matrix *A, char *err)
     lapack_int n = d->n, info;
     double anorm, rcond = 0.0;
     memcpy(d->f, A->dense, (size_t)n * (size_t)n * sizeof(double));
+    d->diagonal = 1;   /* point masses, spheres, bodies in principal axes: M diagonal */
+    for (lapack_int j = 0; j < n && d->diagonal; j++)
+        for (lapack_int i = 0; i < n; i++)
+            if (i != j && d->f[i + (size_t)j * n] != 0.0) { d->diagonal = 0; break; }
     if (d->cholesky) {
         anorm = LAPACKE_dlansy(LAPACK_COL_MAJOR, '1', 'L', n, d->f, n);
         info = LAPACKE_dpotrf(LAPACK_COL_MAJOR, 'L', n, d->f, n);
@@ -79,6 +84,16 @@ static void small_solve(const dense_factor *d, double *B, ns_int nrhs, ns_int ld
 {
     const ns_int n = d->n;
     const double *F = d->f;
+    if (d->diagonal) {   /* the same divisions as the substitutions below, without their zero terms */
+        for (ns_int c = 0; c < nrhs; c++) {
+            double *b = B + (size_t)c * (size_t)ldb;
+            for (ns_int j = 0; j < n; j++) {
+                double fj = F[j + (size_t)j * n];
+                b[j] = d->cholesky ? (b[j] / fj) / fj : b[j] / fj;
+            }
+        }
+        return;
+    }
     for (ns_int c = 0; c < nrhs; c++) {
         double *b = B + (size_t)c * (size_t)ldb;
         if (d->cholesky) {                 /* L y = b, then Lᵀ x = y */

@@ -500,9 +500,54 @@ static void test_two_objects(void **state)
     ns_matrix_free(S1); ns_matrix_free(S2); ns_matrix_free(D1); ns_matrix_free(D2);
 }
 
+/* A diagonal matrix (a point mass, a sphere's M) takes the solve's
+ * diagonal path: x = b / a_jj exactly (LU: one division; Cholesky: two by
+ * sqrt(a_jj), within a few ulps), several right-hand sides; and a matrix with one
+ * off-diagonal entry set afterwards (refactorised) leaves that path:
+ * A x = b by the residual. */
+static void test_dense_diagonal(void **state)
+{
+    (void)state;
+    enum { n = 6 };
+    ns_matrix *A = ns_matrix_dense_new(n, n);
+    for (int j = 0; j < n; j++) A->dense[j + n * j] = 0.25 + j;   /* M = diag(m, m, m, I, I, I)-like */
+    for (int meth = 0; meth < 2; meth++) {
+        ns_factor *F = NULL;
+        char err[NS_ERRMSG_LEN] = "";
+        assert_int_equal(ns_factor_new(A, meth ? NS_FACTOR_DENSE_CHOL : NS_FACTOR_DENSE_LU, &F, err), NS_OK);
+        double B[3 * n];
+        for (int i = 0; i < 3 * n; i++) B[i] = 1.0 + 0.37 * i - 0.01 * i * i;
+        double B0[3 * n];
+        memcpy(B0, B, sizeof B);
+        assert_int_equal(ns_factor_solve(F, B, 3, n), NS_OK);
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < n; i++) {
+                double want = B0[i + n * c] / A->dense[i + n * i];
+                if (meth == 0) assert_true(B[i + n * c] == want);
+                else assert_true(fabs(B[i + n * c] - want) <= 1e-15 * fabs(want));
+            }
+        /* one coupling term: not diagonal any more, the general path */
+        A->dense[1 + n * 4] = 0.3;
+        if (meth) A->dense[4 + n * 1] = 0.3;   /* Cholesky reads the lower triangle: keep A symmetric */
+        assert_int_equal(ns_factor_numeric(F, A, err), NS_OK);
+        memcpy(B, B0, sizeof B);
+        assert_int_equal(ns_factor_solve(F, B, 3, n), NS_OK);
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < n; i++) {
+                double r = -B0[i + n * c];
+                for (int j = 0; j < n; j++) r += A->dense[i + n * j] * B[j + n * c];
+                assert_true(fabs(r) <= 1e-14 * (1 + fabs(B0[i + n * c])));
+            }
+        A->dense[1 + n * 4] = 0.0; A->dense[4 + n * 1] = 0.0;
+        ns_factor_free(F);
+    }
+    ns_matrix_free(A);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_dense_diagonal),
         cmocka_unit_test(test_dense_lu),
         cmocka_unit_test(test_dense_chol),
         cmocka_unit_test(test_sparse_chol),
