@@ -149,8 +149,7 @@ static int run(const tut_params *p, tut_table *t, char *err)
     if (!model) return tut_fail(err, "out of memory");
     int ds = nsm_model_add_ds(model, nsm_ds_first_order_lti_new(1, A, NULL, NULL, x0));
     int law = nsm_model_add_law(model, nsm_nslaw_complementarity_new(14));
-    double hstep = p->h > 0 ? p->h : 0.1e-6;   /* read by h_fn while the simulation runs */
-    int in = nsm_model_add_interaction(model, nsm_relation_first_order_nonlinear_new(14, 1, h_fn, g_fn, &hstep),
+    int in = nsm_model_add_interaction(model, nsm_relation_first_order_nonlinear_new(14, 1, h_fn, g_fn, NULL),
                                        law, ds, -1);
     if (ds < 0 || law < 0 || in < 0) {
         tut_fail(err, "%s", nsm_model_error(model));

@@ -737,16 +737,97 @@ static PyObject *sim_step(pyns_Sim *self, PyObject *noargs)
     Py_RETURN_NONE;
 }
 
-/* One recorded column group: a borrowed pointer source re-read each row. */
-typedef struct col { int what, id, level, len; } col;  /* what: 0 q, 1 v, 2 x, 3 y, 4 lambda */
+/* One recorded column group: a borrowed pointer source re-read each row.
+ * what is also the trajectory's group: 0 q, 1 v, 2 x, 3 y, 4 lambda,
+ * 5 ydot (y at level 1). */
+typedef struct col { int what, id, level, len; } col;
+static const char *const traj_names[6] = { "q", "v", "x", "y", "lambda", "ydot" };
 
-static const double *col_ptr(nsm_sim *s, const col *c)
+/* The rows run() records (Simulation and EventDriven): t, then every
+ * column group's values, read through get(src, col). */
+typedef struct traj_rec {
+    col *cols;
+    int nc;
+    size_t width;          /* 1 + the columns' lengths */
+    double *buf;
+    size_t rows, cap;      /* cap: rows allocated (the first allocation takes it as a hint) */
+} traj_rec;
+typedef const double *(*traj_get_fn)(void *src, const col *c);
+
+static void traj_add(traj_rec *r, int what, int id, int level, int len)
 {
+    r->cols[r->nc++] = (col){ what, id, level, len };
+    r->width += (size_t)len;
+}
+
+static int traj_push(traj_rec *r, double t, traj_get_fn get, void *src)
+{
+    if (!r->buf || r->rows == r->cap) {
+        size_t cap = !r->buf ? (r->cap > 0 ? r->cap : 64) : 2 * r->cap;
+        double *nb = PyMem_Realloc(r->buf, cap * r->width * sizeof(double));
+        if (!nb) { PyErr_NoMemory(); return -1; }
+        r->buf = nb;
+        r->cap = cap;
+    }
+    double *row = r->buf + r->rows * r->width;
+    *row++ = t;
+    for (int c = 0; c < r->nc; c++) {
+        const double *x = get(src, &r->cols[c]);
+        for (int j = 0; j < r->cols[c].len; j++) row[j] = x ? x[j] : NAN;
+        row += r->cols[c].len;
+    }
+    r->rows++;
+    return 0;
+}
+
+/* {"t": (rows,), "q": {id: (rows, len)}, "v", "x", "y", "lambda", "ydot"} */
+static PyObject *traj_dict(const traj_rec *r)
+{
+    PyObject *out = PyDict_New(), *groups[6] = { NULL };
+    if (!out) return NULL;
+    for (int g = 0; g < 6; g++)
+        if (!(groups[g] = PyDict_New())) goto fail;
+    npy_intp n1 = (npy_intp)r->rows;
+    PyObject *t = PyArray_SimpleNew(1, &n1, NPY_DOUBLE);
+    if (!t) goto fail;
+    for (size_t i = 0; i < r->rows; i++) ((double *)PyArray_DATA((PyArrayObject *)t))[i] = r->buf[i * r->width];
+    int rc = PyDict_SetItemString(out, "t", t);
+    Py_DECREF(t);
+    if (rc < 0) goto fail;
+    size_t off = 1;
+    for (int c = 0; c < r->nc; c++) {
+        npy_intp dims[2] = { (npy_intp)r->rows, r->cols[c].len };
+        PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
+        if (!a) goto fail;
+        double *dst = PyArray_DATA((PyArrayObject *)a);
+        for (size_t i = 0; i < r->rows; i++)
+            memcpy(dst + i * (size_t)r->cols[c].len, r->buf + i * r->width + off,
+                   (size_t)r->cols[c].len * sizeof(double));
+        off += (size_t)r->cols[c].len;
+        PyObject *key = PyLong_FromLong(r->cols[c].id);
+        rc = key ? PyDict_SetItem(groups[r->cols[c].what], key, a) : -1;
+        Py_XDECREF(key);
+        Py_DECREF(a);
+        if (rc < 0) goto fail;
+    }
+    for (int g = 0; g < 6; g++)
+        if (PyDict_SetItemString(out, traj_names[g], groups[g]) < 0) goto fail;
+    for (int g = 0; g < 6; g++) Py_DECREF(groups[g]);
+    return out;
+fail:
+    for (int g = 0; g < 6; g++) Py_XDECREF(groups[g]);
+    Py_DECREF(out);
+    return NULL;
+}
+
+static const double *col_ptr(void *src, const col *c)
+{
+    nsm_sim *s = src;
     switch (c->what) {
     case 0: return nsm_sim_q(s, c->id);
     case 1: return nsm_sim_v(s, c->id);
     case 2: return nsm_sim_x(s, c->id);
-    case 3: return nsm_sim_y(s, c->id, c->level);
+    case 3: case 5: return nsm_sim_y(s, c->id, c->level);
     default: return nsm_sim_lambda(s, c->id, c->level);
     }
 }
@@ -773,110 +854,52 @@ static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
     nsm_sim *s = self->s;
     nsm_model *m = self->model->m;
     int nds = nsm_model_nds(m), cap = nsm_model_inter_capacity(m);
-    col *cols = PyMem_Calloc((size_t)(2 * nds + 3 * cap) + 1, sizeof *cols);
-    if (!cols) return PyErr_NoMemory();
-    int nc = 0, width = 1;
+    traj_rec rec = { PyMem_Calloc((size_t)(2 * nds + 3 * cap) + 1, sizeof(col)), 0, 1, NULL, 0, 0 };
+    if (!rec.cols) return PyErr_NoMemory();
     for (int d = 0; d < nds; d++) {
-        int n = nsm_ds_size(nsm_model_ds_const(m, d));
-        if (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d))) {
-            cols[nc++] = (col){ 0, d, 0, n };
-            cols[nc++] = (col){ 1, d, 0, n };
+        const nsm_ds *ds = nsm_model_ds_const(m, d);
+        int n = nsm_ds_size(ds);
+        if (nsm_ds_is_lagrangian(ds)) {
+            traj_add(&rec, 0, d, 0, n);
+            traj_add(&rec, 1, d, 0, n);
         } else {
-            cols[nc++] = (col){ 2, d, 0, n };
+            traj_add(&rec, 2, d, 0, n);
         }
-        width += (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d)) ? 2 : 1) * n;
     }
     for (int i = 0; i < cap; i++) {
         if (!nsm_model_inter_alive(m, i)) continue;
         int n = nsm_model_inter_size(m, i);
         int first = nsm_relation_get_type(nsm_model_relation(m, i)) == NSM_REL_FIRST_ORDER_LINEAR;
-        cols[nc++] = (col){ 3, i, 0, n };
-        if (!first) cols[nc++] = (col){ 3, i, 1, n };
-        cols[nc++] = (col){ 4, i, first ? 0 : 1, n };
-        width += (first ? 2 : 3) * n;
+        traj_add(&rec, 3, i, 0, n);
+        if (!first) traj_add(&rec, 5, i, 1, n);
+        traj_add(&rec, 4, i, first ? 0 : 1, n);
     }
     double h = nsm_sim_step_size(s);
-    size_t rows = 0, cap_rows = 64;
     double est = (T - nsm_sim_time(s)) / h / (double)every + 2.0;
-    if (est > 64 && est < 1e7) cap_rows = (size_t)est;
-    double *buf = PyMem_Malloc(cap_rows * (size_t)width * sizeof(double));
+    if (est > 64 && est < 1e7) rec.cap = (size_t)est;   /* the first allocation's size */
     PyObject *out = NULL;
     ns_status st = NS_OK;
-    if (!buf) { PyMem_Free(cols); return PyErr_NoMemory(); }
     for (long k = 0;; k++) {
-        int record = k % every == 0;
-        if (record) {
-            if (rows == cap_rows) {
-                double *nb = PyMem_Realloc(buf, 2 * cap_rows * (size_t)width * sizeof(double));
-                if (!nb) { PyErr_NoMemory(); goto done; }
-                buf = nb;
-                cap_rows *= 2;
-            }
-            double *row = buf + rows * (size_t)width;
-            *row++ = nsm_sim_time(s);
-            for (int c = 0; c < nc; c++) {
-                const double *x = col_ptr(s, &cols[c]);
-                for (int j = 0; j < cols[c].len; j++) row[j] = x ? x[j] : NAN;
-                row += cols[c].len;
-            }
-            rows++;
-        }
+        if (k % every == 0 && traj_push(&rec, nsm_sim_time(s), col_ptr, s) < 0) goto done;
         if (!(nsm_sim_time(s) < T - 0.5 * h)) break;
         st = nsm_sim_step(s);
         if (st != NS_OK || PyErr_Occurred()) { step_failed(self, st); goto done; }
         if ((k & 1023) == 1023 && PyErr_CheckSignals() < 0) goto done;
         if ((k + 1) % every != 0 && !(nsm_sim_time(s) < T - 0.5 * h)) k = -1; /* record the last state */
     }
-    /* assemble: t, then per column group a (rows × len) array */
-    out = PyDict_New();
-    const char *names[] = { "q", "v", "x", "y", "lambda" };
-    PyObject *groups[6] = { NULL };
-    if (!out) goto done;
-    for (int g = 0; g < 6; g++) {
-        groups[g] = PyDict_New();
-        if (!groups[g]) goto fail;
-    }
-    npy_intp n1 = (npy_intp)rows;
-    PyObject *t = PyArray_SimpleNew(1, &n1, NPY_DOUBLE);
-    if (!t) goto fail;
-    for (size_t r = 0; r < rows; r++) ((double *)PyArray_DATA((PyArrayObject *)t))[r] = buf[r * (size_t)width];
-    if (PyDict_SetItemString(out, "t", t) < 0) { Py_DECREF(t); goto fail; }
-    Py_DECREF(t);
-    size_t off = 1;
-    for (int c = 0; c < nc; c++) {
-        npy_intp dims[2] = { (npy_intp)rows, cols[c].len };
-        PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
-        if (!a) goto fail;
-        double *dst = PyArray_DATA((PyArrayObject *)a);
-        for (size_t r = 0; r < rows; r++)
-            memcpy(dst + r * (size_t)cols[c].len, buf + r * (size_t)width + off,
-                   (size_t)cols[c].len * sizeof(double));
-        off += (size_t)cols[c].len;
-        int g = cols[c].what == 3 && cols[c].level == 1 ? 5 : cols[c].what;
-        PyObject *key = PyLong_FromLong(cols[c].id);
-        int r = key ? PyDict_SetItem(groups[g], key, a) : -1;
-        Py_XDECREF(key);
-        Py_DECREF(a);
-        if (r < 0) goto fail;
-    }
-    for (int g = 0; g < 6; g++)
-        if (PyDict_SetItemString(out, g < 5 ? names[g] : "ydot", groups[g]) < 0) goto fail;
-    for (int g = 0; g < 6; g++) Py_DECREF(groups[g]);
-    goto done;
-fail:
-    for (int g = 0; g < 6; g++) Py_XDECREF(groups[g]);
-    Py_CLEAR(out);
+    out = traj_dict(&rec);
 done:
-    PyMem_Free(buf);
-    PyMem_Free(cols);
+    PyMem_Free(rec.buf);
+    PyMem_Free(rec.cols);
     if (PyErr_Occurred()) { Py_XDECREF(out); return NULL; }
     return out;
 }
 
-static int ds_arg(pyns_Sim *self, PyObject *args, int *ds)
+/* The system id argument of q(ds), v(ds), ... of a simulation of `model`. */
+static int ds_arg(pyns_Model *model, PyObject *args, int *ds)
 {
     if (!PyArg_ParseTuple(args, "i", ds)) return -1;
-    if (*ds < 0 || *ds >= nsm_model_nds(self->model->m)) {
+    if (*ds < 0 || *ds >= nsm_model_nds(model->m)) {
         PyErr_Format(pyns_InputError, "no system %d", *ds);
         return -1;
     }
@@ -886,7 +909,7 @@ static int ds_arg(pyns_Sim *self, PyObject *args, int *ds)
 static PyObject *state(pyns_Sim *self, PyObject *args, int what)
 {
     int ds;
-    if (ds_arg(self, args, &ds) < 0) return NULL;
+    if (ds_arg(self->model, args, &ds) < 0) return NULL;
     const double *x = what == 0 ? nsm_sim_q(self->s, ds) : what == 1 ? nsm_sim_v(self->s, ds)
                     : what == 2 ? nsm_sim_x(self->s, ds) : nsm_sim_p(self->s, ds);
     if (!x) {
@@ -951,7 +974,7 @@ static PyObject *sim_lam(pyns_Sim *self, PyObject *a) { return inter_vec(self, a
 static PyObject *sim_kinetic_energy(pyns_Sim *self, PyObject *args)
 {
     int ds;
-    if (ds_arg(self, args, &ds) < 0) return NULL;
+    if (ds_arg(self->model, args, &ds) < 0) return NULL;
     return PyFloat_FromDouble(nsm_sim_kinetic_energy(self->s, ds));
 }
 
@@ -1220,10 +1243,7 @@ static int ed_traverse(pyns_ED *self, visitproc visit, void *arg)
  * Simulation.run: what 0 q, 1 v, 3 y[0], 5 y[1] (ydot), 4 lambda[2]. */
 typedef struct edrec {
     pyns_ED *self;
-    col *cols;
-    int nc, width;
-    double *buf;
-    size_t rows, cap;
+    traj_rec rec;         /* no columns (rec.cols NULL): step(), nothing recorded */
     PyObject *types;      /* list of event type names, one per row */
     PyObject *observer;   /* run(observer=...) or NULL */
     double until;
@@ -1232,8 +1252,9 @@ typedef struct edrec {
     PyObject *last;       /* step(): the event's dict */
 } edrec;
 
-static const double *ed_col(nsm_ed *s, const col *c)
+static const double *ed_col(void *src, const col *c)
 {
+    nsm_ed *s = src;
     switch (c->what) {
     case 0: return nsm_ed_q(s, c->id);
     case 1: return nsm_ed_v(s, c->id);
@@ -1245,25 +1266,11 @@ static const double *ed_col(nsm_ed *s, const col *c)
 
 static int edrec_row(edrec *r, const char *type)
 {
-    if (!r->cols) return 0;
-    if (r->rows == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 256;
-        double *nb = PyMem_Realloc(r->buf, cap * (size_t)r->width * sizeof(double));
-        if (!nb) { PyErr_NoMemory(); return -1; }
-        r->buf = nb;
-        r->cap = cap;
-    }
-    double *row = r->buf + r->rows * (size_t)r->width;
-    *row++ = nsm_ed_time(r->self->s);
-    for (int c = 0; c < r->nc; c++) {
-        const double *x = ed_col(r->self->s, &r->cols[c]);
-        for (int j = 0; j < r->cols[c].len; j++) row[j] = x ? x[j] : NAN;
-        row += r->cols[c].len;
-    }
+    if (!r->rec.cols) return 0;
+    if (traj_push(&r->rec, nsm_ed_time(r->self->s), ed_col, r->self->s) < 0) return -1;
     PyObject *ty = PyUnicode_InternFromString(type);
     if (!ty || PyList_Append(r->types, ty) < 0) { Py_XDECREF(ty); return -1; }
     Py_DECREF(ty);
-    r->rows++;
     return 0;
 }
 
@@ -1316,47 +1323,13 @@ static PyObject *ed_failed(pyns_ED *self, ns_status st)
 
 static PyObject *ed_traj(edrec *r)
 {
-    static const char *names[] = { "q", "v", "x", "y", "lambda", "ydot" };
-    PyObject *out = PyDict_New(), *groups[6] = { NULL };
+    PyObject *out = traj_dict(&r->rec);
     if (!out) return NULL;
-    for (int g = 0; g < 6; g++)
-        if (!(groups[g] = PyDict_New())) goto fail;
-    npy_intp n1 = (npy_intp)r->rows;
-    PyObject *t = PyArray_SimpleNew(1, &n1, NPY_DOUBLE);
-    if (!t) goto fail;
-    for (size_t i = 0; i < r->rows; i++) ((double *)PyArray_DATA((PyArrayObject *)t))[i] = r->buf[i * (size_t)r->width];
-    int rc = PyDict_SetItemString(out, "t", t);
-    Py_DECREF(t);
-    if (rc < 0) goto fail;
-    size_t off = 1;
-    for (int c = 0; c < r->nc; c++) {
-        npy_intp dims[2] = { (npy_intp)r->rows, r->cols[c].len };
-        PyObject *a = PyArray_SimpleNew(2, dims, NPY_DOUBLE);
-        if (!a) goto fail;
-        double *dst = PyArray_DATA((PyArrayObject *)a);
-        for (size_t i = 0; i < r->rows; i++)
-            memcpy(dst + i * (size_t)r->cols[c].len, r->buf + i * (size_t)r->width + off,
-                   (size_t)r->cols[c].len * sizeof(double));
-        off += (size_t)r->cols[c].len;
-        PyObject *key = PyLong_FromLong(r->cols[c].id);
-        rc = key ? PyDict_SetItem(groups[r->cols[c].what], key, a) : -1;
-        Py_XDECREF(key);
-        Py_DECREF(a);
-        if (rc < 0) goto fail;
-    }
-    for (int g = 0; g < 6; g++)
-        if (PyDict_SetItemString(out, names[g], groups[g]) < 0) goto fail;
     PyObject *ev = PyArray_FROM_O(r->types);   /* str array: "start", "time", "nonsmooth", "user" */
-    if (!ev) goto fail;
-    rc = PyDict_SetItemString(out, "event", ev);
-    Py_DECREF(ev);
-    if (rc < 0) goto fail;
-    for (int g = 0; g < 6; g++) Py_DECREF(groups[g]);
+    int rc = ev ? PyDict_SetItemString(out, "event", ev) : -1;
+    Py_XDECREF(ev);
+    if (rc < 0) { Py_DECREF(out); return NULL; }
     return out;
-fail:
-    for (int g = 0; g < 6; g++) Py_XDECREF(groups[g]);
-    Py_DECREF(out);
-    return NULL;
 }
 #endif
 
@@ -1401,32 +1374,31 @@ static PyObject *ed_run(pyns_ED *self, PyObject *args, PyObject *kw)
     r.self = self;
     r.until = until;
     r.observer = obs != Py_None ? obs : NULL;
-    r.cols = PyMem_Calloc((size_t)(2 * nds + 3 * cap) + 1, sizeof *r.cols);
+    r.rec.cols = PyMem_Calloc((size_t)(2 * nds + 3 * cap) + 1, sizeof(col));
+    r.rec.width = 1;
+    r.rec.cap = 256;
     r.types = PyList_New(0);
     PyObject *out = NULL;
-    if (!r.cols || !r.types) { PyErr_NoMemory(); goto done; }
-    r.width = 1;
+    if (!r.rec.cols || !r.types) { PyErr_NoMemory(); goto done; }
     for (int d = 0; d < nds; d++) {
         int n = nsm_ds_size(nsm_model_ds_const(m, d));
-        r.cols[r.nc++] = (col){ 0, d, 0, n };
-        r.cols[r.nc++] = (col){ 1, d, 0, n };
-        r.width += 2 * n;
+        traj_add(&r.rec, 0, d, 0, n);
+        traj_add(&r.rec, 1, d, 0, n);
     }
     for (int i = 0; i < cap; i++) {
         if (!nsm_model_inter_alive(m, i)) continue;
         int n = nsm_model_inter_size(m, i);
-        r.cols[r.nc++] = (col){ 3, i, 0, n };
-        r.cols[r.nc++] = (col){ 5, i, 1, n };
-        r.cols[r.nc++] = (col){ 4, i, 2, n };
-        r.width += 3 * n;
+        traj_add(&r.rec, 3, i, 0, n);
+        traj_add(&r.rec, 5, i, 1, n);
+        traj_add(&r.rec, 4, i, 2, n);
     }
     if (edrec_row(&r, "start") < 0) goto done;
     ns_status st = nsm_ed_has_next_event(self->s) ? ed_drive(self, &r) : NS_OK;
     if (st != NS_OK || PyErr_Occurred()) { ed_failed(self, st); goto done; }
     out = ed_traj(&r);
 done:
-    PyMem_Free(r.cols);
-    PyMem_Free(r.buf);
+    PyMem_Free(r.rec.cols);
+    PyMem_Free(r.rec.buf);
     Py_XDECREF(r.types);
     return out;
 #endif
@@ -1491,20 +1463,10 @@ static PyObject *ed_switch(pyns_ED *self, PyObject *arg, int from)
 static PyObject *ed_set_state_from(pyns_ED *self, PyObject *a) { return ed_switch(self, a, 1); }
 static PyObject *ed_copy_state_to(pyns_ED *self, PyObject *a) { return ed_switch(self, a, 0); }
 
-static int ed_ds_arg(pyns_ED *self, PyObject *args, int *ds)
-{
-    if (!PyArg_ParseTuple(args, "i", ds)) return -1;
-    if (*ds < 0 || *ds >= nsm_model_nds(self->model->m)) {
-        PyErr_Format(pyns_InputError, "no system %d", *ds);
-        return -1;
-    }
-    return 0;
-}
-
 static PyObject *ed_state(pyns_ED *self, PyObject *args, int v)
 {
     int ds;
-    if (ed_ds_arg(self, args, &ds) < 0) return NULL;
+    if (ds_arg(self->model, args, &ds) < 0) return NULL;
     const double *x = v ? nsm_ed_v(self->s, ds) : nsm_ed_q(self->s, ds);
     return pyns_array_copy(x, nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
 }
