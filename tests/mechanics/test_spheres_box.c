@@ -266,6 +266,13 @@ static void test_accept_nonconverged(void **state)
     print_message("accepted: %ld steps, %ld solves not converged\n", steps, nonconv);
     assert_int_equal(steps, 300);
     assert_true(nonconv > 0);
+    /* a --max-iter that is not a whole number in [0, 1e9] is bad usage (exit 2) */
+    const char *bad[3] = { "1.5", "-3", "x" };
+    for (int k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd, "%s/spheres_box --steps 1 --max-iter %s >/dev/null 2>&1", NS_BIN_DIR, bad[k]);
+        st = system(cmd);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    }
 }
 
 int main(void)
