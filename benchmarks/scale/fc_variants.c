@@ -7,7 +7,8 @@
  * One line per variant: variant status sweeps seconds (wall) error cpu_s
  * (process CPU time of the solve, all threads); FCV_GUESS=FILE starts every
  * variant from FILE's solution (ns_solution_read); FCV_WORST=K in the environment also prints the K contacts
- * of largest local error (stderr). */
+ * of largest local error (stderr); FCV_OUT=FILE writes each variant's
+ * solution to FILE (the last variant's stays). */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
@@ -142,6 +143,8 @@ int main(int argc, char **argv)
         double c0 = cpu_now();
         ns_status st = ns_solve(p, solver, &o, sol, &res);
         double cpu = cpu_now() - c0;
+        const char *out = getenv("FCV_OUT");   /* the last variant's solution (ns_solution_write) */
+        if (out && ns_solution_write(out, sol, err) != NS_OK) fprintf(stderr, "fc_variants: %s\n", err);
         const char *wenv = getenv("FCV_WORST");
         printf("%-40s %-10s %7d %9.4f %10.3g %9.4f\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
                own_error_w(p->u.fc, sol->vec[0], wenv ? atoi(wenv) : 0), cpu);

@@ -12,7 +12,10 @@
 # Defaults: build, 680, 650, 1000 spheres, tol 1e-4 (STALL = 500 sweeps:
 # set STALL=...). The dumps go to $OUT (default /tmp/ns_settled_pile),
 # made once (a ~1 min simulation; remove the directory to redo them).
-# Progress on stderr. Runs niced with OPENBLAS_NUM_THREADS=1.
+# SBX_ARGS: more spheres_box options for the simulation (for a window past
+# the step a settling pile fails at: SBX_ARGS="--accept-nonconverged
+# --max-iter 20000"). Progress on stderr. Runs niced with
+# OPENBLAS_NUM_THREADS=1.
 set -eu
 build=${1:-build}
 steps=${2:-680}
@@ -29,7 +32,7 @@ if [ ! -s "$out/replay_0.dat" ]; then
   mkdir -p "$out"
   echo "settled_pile: simulating the pile, n = $n, $steps steps (dumps of steps >= $from in $out) ..." >&2
   SBX_REPLAY_DUMP="$out" nice "$sb" --scene pile --n "$n" --steps "$steps" --profile "$from" --quiet \
-    --tol "$tol" --replay "nsgs-ac/anderson=3" > "$out/replay.log"
+    --tol "$tol" --replay "nsgs-ac/anderson=3" ${SBX_ARGS:-} > "$out/replay.log"
 fi
 printf '%-8s %8s %9s %8s %9s %7s %7s  %s\n' problem contacts plain_sw plain_s anders_sw anders_s ratio stalled
 k=0
