@@ -171,7 +171,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         nsm_ed_inter *in = &s->in[i];
         in->m = I->rel->m; in->ncols = I->rel->ncols; in->first_row = r;
         ALLOC(in->H, (size_t)in->m * in->ncols); ALLOC(in->Q, in->ncols); ALLOC(in->V, in->ncols);
-        ALLOC(in->work, 4 * in->m + in->ncols);
+        ALLOC(in->work, 4 * (size_t)in->m + 2 * (size_t)in->ncols + (size_t)in->m * in->ncols);
         in->y0 = s->y0 + r; in->y1 = s->y1 + r; in->y2 = s->y2 + r;
         in->lam1 = s->lam1 + r; in->lam2 = s->lam2 + r;
         double e = nsm_nslaw_restitution(model->laws[I->law]);

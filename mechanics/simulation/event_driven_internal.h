@@ -51,7 +51,7 @@ typedef struct nsm_ed_inter {
     int m, ncols, first_row;
     double *H;          /* (m × ncols) ∇h at the last kinematics */
     double *Q, *V;      /* (ncols) gathered coordinates / velocities */
-    double *work;       /* (4 m + ncols) */
+    double *work;       /* (4 m + ncols) evaluation work, then (m ncols + ncols) for γ's differences */
     double *y0, *y1, *y2, *lam1, *lam2; /* (m) views into the row arrays */
 } nsm_ed_inter;
 

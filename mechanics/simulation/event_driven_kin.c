@@ -83,9 +83,7 @@ int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level)
         int exact_tt = k->dhdt && r->d2hdt2;
         double dt = (k->dhdt && !exact_tt) ? delta : 0.0;
         double *yp = in->work, *ym = in->work + mm, *y0t = in->work + 2 * mm;
-        double *Hw = malloc((size_t)mm * nc * sizeof *Hw);
-        double *V0 = malloc((size_t)nc * sizeof *V0);
-        if (!Hw || !V0) { free(Hw); free(V0); nsm_set_err(s->err, "out of memory"); return -1; }
+        double *Hw = in->work + 4 * (size_t)mm + nc, *V0 = Hw + (size_t)mm * nc;   /* no allocation per RHS call */
         memcpy(V0, in->V, (size_t)nc * sizeof *V0);
         gather(s, i, x, V0, delta);
         rc = eval(s, i, t + dt, y0t, yp, Hw);
@@ -97,7 +95,6 @@ int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level)
             rc = r->d2hdt2(t, nc, in->Q, mm, yp, r->user);
             for (int a = 0; rc == 0 && a < mm; a++) s->gamma[in->first_row + a] += yp[a];
         }
-        free(Hw); free(V0);
         if (rc != 0) {
             nsm_set_err(s->err, "relation of interaction %d failed (%d) at t = %.17g", i, rc, t);
             return rc;
