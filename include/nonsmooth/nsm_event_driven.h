@@ -177,7 +177,11 @@ void nsm_ed_row(const nsm_ed *s, int r, int *inter, int *comp);
 
 /** Called after each processed event by nsm_ed_run: 0 go on, < 0 stop. */
 typedef int (*nsm_ed_observer_fn)(nsm_ed *s, const nsm_event *ev, void *user);
-/** advance / process while has_next_event. */
+/** advance / process while has_next_event. NS_OK at T or when obs stops
+ *  the run; on failure (message in nsm_ed_error): the LCP solver's status
+ *  (NS_MAX_ITER, …) when the integration stopped on an acceleration LCP
+ *  the solver did not solve, NS_DIVERGED for any other failure of the
+ *  integration, NS_NO_SOLUTION / NS_BAD_INPUT from an event's treatment. */
 ns_status nsm_ed_run(nsm_ed *s, nsm_ed_observer_fn obs, void *user);
 
 /* ---- data ---- */

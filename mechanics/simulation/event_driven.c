@@ -290,6 +290,7 @@ int nsm_ed_past_events(const nsm_ed *s, nsm_event *out, int max)
 int nsm_ed_advance_to_event(nsm_ed *s)
 {
     if (!s) return -1;
+    s->lcp_status = NS_OK;
     nsm_event next;
     if (!nsm_events_peek(&s->ev, &next)) { nsm_set_err(s->err, "no event left"); return -1; }
     s->stats.advances++;
@@ -419,7 +420,13 @@ ns_status nsm_ed_run(nsm_ed *s, nsm_ed_observer_fn obs, void *user)
 {
     if (!s) return NS_BAD_INPUT;
     while (nsm_ed_has_next_event(s)) {
-        if (nsm_ed_advance_to_event(s) < 0) { nsm_cvode_collect_stats(s->cv); return NS_DIVERGED; }
+        if (nsm_ed_advance_to_event(s) < 0) {
+            nsm_cvode_collect_stats(s->cv);
+            /* an acceleration LCP the solver did not solve (CVODE gave up
+             * after retrying smaller steps) says so, as time-stepping does;
+             * any other failure of the integration is a divergence */
+            return s->lcp_status != NS_OK ? s->lcp_status : NS_DIVERGED;
+        }
         ns_status st = nsm_ed_process_events(s);
         if (st != NS_OK) return st;
         if (obs && obs(s, &s->ev.current, user) < 0) break;

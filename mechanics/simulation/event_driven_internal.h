@@ -90,6 +90,7 @@ struct nsm_ed {
     nsm_events ev;
     nsm_cvode *cv;
     nsm_ed_stats stats;
+    ns_status lcp_status;      /* the last LCP refused during an advance (NS_OK: none) */
     char err[NS_ERRMSG_LEN];
 };
 

@@ -201,6 +201,7 @@ static int lcp(nsm_ed *s, int k, const char *what)
         memcpy(s->w, w, (size_t)k * sizeof(double));
         rc = 0;
     } else if (!R.bad_hook) {
+        s->lcp_status = st != NS_OK ? st : NS_NO_MEMORY;
         nsm_set_err(s->err, "t = %.17g: %s LCP (%d rows) not solved by '%s': %s, error %g (tol %g)%s%s%s", s->t,
                     what, k, cur.solver ? cur.solver : "default", ns_status_name(st), res.error,
                     cur.options.tol, res.message[0] ? " " : "", res.message,
