@@ -35,6 +35,8 @@ void nsm_ed_free(nsm_ed *s)
     if (!s) return;
     nsm_cvode_free(s->cv);
     nsm_events_free(&s->ev);
+    ns_solution_free(s->lcp_sol);
+    ns_problem_free(s->lcp_p);
     for (int i = 0; i < s->ninter_slots && s->in; i++) {
         free(s->in[i].H); free(s->in[i].Q); free(s->in[i].V); free(s->in[i].work);
     }

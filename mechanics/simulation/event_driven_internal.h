@@ -91,6 +91,9 @@ struct nsm_ed {
     nsm_cvode *cv;
     nsm_ed_stats stats;
     ns_status lcp_status;      /* the last LCP refused during an advance (NS_OK: none) */
+    ns_problem *lcp_p;         /* the LCP of the last size solved (kept while the size holds) */
+    ns_solution *lcp_sol;
+    int lcp_k;
     char err[NS_ERRMSG_LEN];
 };
 

@@ -177,12 +177,27 @@ static int lcp(nsm_ed *s, int k, const char *what)
         s->z[0] = -s->qv[0] / s->W[0]; s->w[0] = 0.0;
         return 0;
     }
-    ns_matrix *M = ns_matrix_dense_new(k, k);
-    if (!M) return -1;
-    memcpy(M->dense, s->W, (size_t)k * k * sizeof(double));
-    ns_problem *p = ns_problem_from_lcp(ns_lcp_new(M, s->qv));
-    if (!p) return -1;
-    ns_solution *sol = ns_solution_new(p);
+    /* one problem and solution per size k, kept for the next solves of
+     * that size (a resting configuration keeps k through many
+     * right-hand-side evaluations): no allocation per evaluation */
+    if (!s->lcp_p || s->lcp_k != k) {
+        ns_solution_free(s->lcp_sol); s->lcp_sol = NULL;
+        ns_problem_free(s->lcp_p); s->lcp_k = 0;
+        ns_matrix *M = ns_matrix_dense_new(k, k);
+        s->lcp_p = M ? ns_problem_from_lcp(ns_lcp_new(M, s->qv)) : NULL;
+        s->lcp_sol = s->lcp_p ? ns_solution_new(s->lcp_p) : NULL;
+        if (!s->lcp_sol) {
+            ns_problem_free(s->lcp_p); s->lcp_p = NULL;
+            nsm_set_err(s->err, "out of memory");
+            return -1;
+        }
+        s->lcp_k = k;
+    }
+    ns_problem *p = s->lcp_p;
+    ns_solution *sol = s->lcp_sol;
+    memcpy(p->u.lcp->M->dense, s->W, (size_t)k * k * sizeof(double));
+    memcpy(p->u.lcp->q, s->qv, (size_t)k * sizeof(double));
+    for (int v = 0; v < sol->nvec; v++) memset(sol->vec[v], 0, (size_t)sol->len[v] * sizeof(double));
     ns_result res; ns_result_init(&res);
     int rc = -1;
     nsm_solve_settings cur = { s->solver_name, s->o.solver_options };
@@ -209,8 +224,6 @@ static int lcp(nsm_ed *s, int k, const char *what)
                                                                  : " (accept_nonconverged = 1 accepts it)");
     }
     ns_result_clear(&res);
-    ns_solution_free(sol);
-    ns_problem_free(p);
     if (rc != 0) s->stats.lcp_failures++;
     return rc;
 }
