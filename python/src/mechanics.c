@@ -642,7 +642,83 @@ static PyTypeObject SimType;
 
 static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_start", "gap_tol",
                                         "separating_restitution", "theta_output", "dump_dir",
-                                        "dump_max", "accept_nonconverged", NULL };
+                                        "dump_max", "accept_nonconverged", "projection",
+                                        "projection_tol", "projection_tol_unilateral",
+                                        "projection_max_iter", "projection_metric", "projection_all",
+                                        "newton_tol", "newton_max_iter", "newton_criterion",
+                                        "activation", "activation_gamma", "gmp", "gmp_solver",
+                                        "global_fc", "order_by_system", NULL };
+
+/* A str option among names[] (its index in *out); ValueError naming them otherwise. */
+static int sim_choice(PyObject *kw, const char *key, const char *const *names, int *out)
+{
+    PyObject *v = PyDict_GetItemString(kw, key);
+    if (!v) return 0;
+    for (int i = 0; names[i]; i++)
+        if (pyns_key_is(v, names[i])) { *out = i; return 0; }
+    PyErr_Format(PyExc_ValueError, "Simulation: %s must be one of '%s', '%s'%s%s%s, not %R", key, names[0],
+                 names[1], names[2] ? ", '" : "", names[2] ? names[2] : "", names[2] ? "'" : "", v);
+    return -1;
+}
+
+/* The options of the C simulation beyond the basic ones: projection, the
+ * Newton loop of nonlinear systems, the activation rule, mixed laws and the
+ * row order (nsm_sim_options; nsm_sim_new checks their ranges). */
+static int sim_more_options(PyObject *kw, nsm_sim_options *o)
+{
+    static const char *const proj[] = { "none", "direct", "combined", NULL };
+    static const char *const metric[] = { "identity", "mass", NULL };
+    static const char *const crit[] = { "relative", "abs_norm2", NULL };
+    static const char *const act[] = { "gamma", "predicted", NULL };
+    int c;
+    if (!kw) return 0;
+    c = o->projection;
+    if (sim_choice(kw, "projection", proj, &c) < 0) return -1;
+    o->projection = c;
+    c = o->projection_metric;
+    if (sim_choice(kw, "projection_metric", metric, &c) < 0) return -1;
+    o->projection_metric = c;
+    c = (int)o->newton_criterion;
+    if (sim_choice(kw, "newton_criterion", crit, &c) < 0) return -1;
+    o->newton_criterion = (nsm_newton_criterion)c;
+    c = (int)o->activation;
+    if (sim_choice(kw, "activation", act, &c) < 0) return -1;
+    o->activation = (nsm_activation)c;
+    struct { const char *name; double *dst; } dbl[] = {
+        { "projection_tol", &o->projection_tol }, { "projection_tol_unilateral", &o->projection_tol_unilateral },
+        { "newton_tol", &o->newton_tol }, { "activation_gamma", &o->activation_gamma },
+    };
+    PyObject *v;
+    for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
+        if ((v = PyDict_GetItemString(kw, dbl[i].name)) && pyns_get_double(v, dbl[i].name, dbl[i].dst) < 0)
+            return -1;
+    long l;
+    if ((v = PyDict_GetItemString(kw, "projection_max_iter"))) {
+        if (pyns_get_int(v, "projection_max_iter", 1, 1000000L, &l) < 0) return -1;
+        o->projection_max_iter = (int)l;
+    }
+    if ((v = PyDict_GetItemString(kw, "newton_max_iter"))) {
+        if (pyns_get_int(v, "newton_max_iter", 1, 1000000L, &l) < 0) return -1;
+        o->newton_max_iter = (int)l;
+    }
+    struct { const char *name; int *dst; } flag[] = {
+        { "projection_all", &o->projection_all }, { "gmp", &o->gmp }, { "global_fc", &o->global_fc },
+        { "order_by_system", &o->order_by_system },
+    };
+    for (size_t i = 0; i < sizeof flag / sizeof flag[0]; i++) {
+        if (!(v = PyDict_GetItemString(kw, flag[i].name))) continue;
+        int b = PyObject_IsTrue(v);
+        if (b < 0) return -1;
+        *flag[i].dst = b;
+    }
+    if ((v = PyDict_GetItemString(kw, "gmp_solver")) && v != Py_None) {
+        if (!PyUnicode_Check(v) || !(o->gmp_solver = PyUnicode_AsUTF8(v))) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "gmp_solver must be a str");
+            return -1;
+        }
+    }
+    return 0;
+}
 
 static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
@@ -673,6 +749,7 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             return NULL;
         }
     }
+    if (sim_more_options(kw, &o) < 0) return NULL;
     if ((v = PyDict_GetItemString(kw, "solver")) && v != Py_None && !pyns_key_is(v, "auto")) {
         if (!PyUnicode_Check(v) || !(o.solver = PyUnicode_AsUTF8(v))) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "solver must be a str");
@@ -1001,10 +1078,15 @@ static PyObject *sim_model(pyns_Sim *self, void *c) { Py_INCREF(self->model); re
 static PyObject *sim_stats(pyns_Sim *self, void *c)
 {
     const nsm_sim_stats *st = nsm_sim_get_stats(self->s);
-    return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:d,s:l}", "steps", st->steps, "solves", st->solves,
-                         "nonconverged", st->nonconverged, "rebuilds", st->rebuilds, "refills",
-                         st->refills, "reuses", st->reuses, "solver_seconds", st->solver_seconds,
-                         "solver_iterations", st->solver_iterations);
+    return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:d,s:l,s:l,s:i,s:l,s:l,s:l,s:l,s:d,s:d}", "steps",
+                         st->steps, "solves", st->solves, "nonconverged", st->nonconverged, "rebuilds",
+                         st->rebuilds, "refills", st->refills, "reuses", st->reuses, "solver_seconds",
+                         st->solver_seconds, "solver_iterations", st->solver_iterations,
+                         "newton_iterations", st->newton_iterations, "newton_max", st->newton_max,
+                         "newton_nonconverged", st->newton_nonconverged, "projection_iterations",
+                         st->projection_iterations, "projection_nonconverged", st->projection_nonconverged,
+                         "projection_passes", st->projection_passes, "projection_violation",
+                         st->projection_violation, "projection_violation_max", st->projection_violation_max);
 }
 
 static PyObject *sim_last_result(pyns_Sim *self, void *c)
@@ -1068,8 +1150,13 @@ static PyTypeObject SimType = {
     .tp_traverse = (traverseproc)sim_traverse,
     .tp_doc = "Simulation(model, *, h, theta=0.5, t0=0, solver=None, warm_start=True, gap_tol=1e-12, "
               "separating_restitution=True, theta_output=False, accept_nonconverged=False, dump_dir=None, "
-              "dump_max=0, "
-              "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping.",
+              "dump_max=0, projection='none'|'direct'|'combined', projection_tol=1e-10, "
+              "projection_tol_unilateral=1e-10, projection_max_iter=10, projection_metric='identity'|'mass', "
+              "projection_all=False, newton_tol=1e-10, newton_max_iter=20, "
+              "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
+              "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, "
+              "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
+              "(the options of nsm_sim_options, docs/mechanics-api.md).",
     .tp_methods = sim_methods,
     .tp_getset = sim_getset,
     .tp_new = sim_new,

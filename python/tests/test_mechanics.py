@@ -390,3 +390,118 @@ def test_accept_nonconverged():
     sim = ns.Simulation(stacked(), h=0.01, solver="pgs", max_iter=1, accept_nonconverged=True)
     sim.run(0.1)
     assert sim.steps == 10 and sim.stats["nonconverged"] == 10
+
+
+# ---- the options of the C simulation beyond the basic ones ----------------
+
+def rod_pendulum(**opts):
+    """Point mass held at distance L = 1 by the equality |Q|^2 - L^2 = 0."""
+    L, th0 = 1.0, 1.0
+    m = ns.Model()
+    p = m.add_lagrangian(np.eye(2), [L * math.sin(th0), -L * math.cos(th0)], [0.0, 0.0], fext=[0.0, -G])
+    m.add_interaction(m.add_law("equality"), p, size=1,
+                      h=lambda t, Q: [Q[0] ** 2 + Q[1] ** 2 - L ** 2],
+                      jach=lambda t, Q: [[2 * Q[0], 2 * Q[1]]])
+    sim = ns.Simulation(m, h=1e-3, **opts)
+    Q = sim.run(2.0)["q"][p]
+    return np.abs(np.hypot(Q[:, 0], Q[:, 1]) - L).max(), np.arctan2(Q[:, 0], -Q[:, 1]), sim.stats
+
+
+def test_projection_holds_an_equality_at_position_level():
+    drift, theta, st = rod_pendulum()
+    assert drift > 1e-7 and st["projection_iterations"] == 0      # velocity level only: it drifts
+    drift_p, theta_p, st_p = rod_pendulum(projection="direct")
+    # |h| = |Q|^2 - L^2 <= projection_tol (1e-10) after every step, so | |Q| - L | <= 1e-10 / (2L)
+    assert drift_p <= 0.5e-10 * 1.01
+    assert st_p["projection_iterations"] > 0 and st_p["projection_nonconverged"] == 0
+    assert st_p["projection_violation_max"] <= 1e-10
+    np.testing.assert_allclose(theta_p, theta, atol=1e-4)            # the motion itself is the same
+    drift_t, _, _ = rod_pendulum(projection="direct", projection_tol=1e-6)
+    assert 1e-9 < drift_t <= 0.5e-6 * 1.01                             # the tolerance is the user's
+
+
+def resting_ball(**opts):
+    """A ball dropped from 0.5 on the floor y = z >= 0, e = 0, h = 0.01."""
+    m = ns.Model()
+    b = m.add_lagrangian(np.eye(1), [0.5], [0.0], fext=[-G])
+    m.add_interaction(m.add_law("newton", e=0.0), b, H=[[1.0]])
+    sim = ns.Simulation(m, h=1e-2, **opts)
+    return sim.run(1.0)["q"][b][:, 0], sim
+
+
+def test_projection_removes_the_penetration_of_a_resting_contact():
+    z, _ = resting_ball()
+    assert z[-1] < -0.01                       # velocity-level impact: the penetration stays
+    for opts in ({"projection": "combined"}, {"projection": "direct", "projection_all": True}):
+        z, sim = resting_ball(**opts)
+        assert z.min() >= -1e-10 and abs(z[-1]) <= 1e-10, opts
+        assert sim.stats["projection_iterations"] > 0
+    # direct projection of the step's own rows leaves the impact step (the
+    # contact was not in that step's problem) and corrects the next one
+    z, _ = resting_ball(projection="direct")
+    assert z.min() < -1e-4 and abs(z[-1]) <= 1e-10
+
+
+def test_activation_by_prediction_closes_the_contact_earlier():
+    z_gamma, _ = resting_ball()
+    z_pred, _ = resting_ball(activation="predicted")
+    # y(q_k + h v_k) sees the floor one step ahead: less penetration at impact
+    assert z_pred.min() > 0.1 * z_gamma.min() and z_pred.min() < 0
+
+
+def test_newton_loop_options():
+    def run(**opts):
+        m = ns.Model()
+        d = m.add_lagrangian_nonlinear([1.0], [0.0], mass=lambda q: [[1.0]],
+                                       fint=lambda t, q, v: [G * math.sin(q[0])],
+                                       jac_fint=lambda t, q, v: ([[G * math.cos(q[0])]], [[0.0]]))
+        sim = ns.Simulation(m, h=1e-2, **opts)
+        return sim.run(2.0)["q"][d][:, 0], sim.stats
+    th, st = run()
+    assert st["newton_max"] >= 2 and st["newton_iterations"] > st["steps"] and st["newton_nonconverged"] == 0
+    th1, st1 = run(newton_max_iter=1)                    # Siconos' single linearised step
+    assert st1["newton_max"] == 1 and st1["newton_iterations"] == st1["steps"]
+    np.testing.assert_allclose(th1, th, atol=1e-6)       # one Newton step from the predictor is close
+    _, st2 = run(newton_tol=1e-4)
+    assert st2["newton_iterations"] < st["newton_iterations"]
+    thn, stn = run(newton_criterion="abs_norm2")
+    assert stn["newton_nonconverged"] == 0
+    np.testing.assert_allclose(thn, th, atol=1e-8)
+
+
+def test_global_fc_gmp_and_row_order_solve_the_same_step():
+    # the sliding block of test_friction_block_stops_at_analytic_distance,
+    # solved as local FC2D, global FC2D, a generic mechanical problem, rows by system
+    mu, v0 = 0.3, 2.0
+    finals, kinds = [], []
+    for opts in ({}, {"global_fc": True}, {"gmp": True}, {"order_by_system": True}):
+        m = ns.Model()
+        ds = m.add_lagrangian(np.eye(2), [0.0, 0.0], [v0, 0.0], fext=[0.0, -G])
+        m.add_interaction(m.add_law("newton_coulomb", dim=2, e=0.0, mu=mu), ds, H=[[0.0, 1.0], [1.0, 0.0]])
+        sim = ns.Simulation(m, h=1e-3, **opts)
+        finals.append(sim.run(1.0)["q"][ds][-1])
+        kinds.append(sim.last_result["kind"])
+    assert kinds == ["fc2d", "gfc2d", "gmp", "fc2d"]
+    for f in finals:
+        assert abs(f[0] - v0 ** 2 / (2 * mu * G)) < 0.01
+        np.testing.assert_allclose(f, finals[0], atol=1e-7)
+
+
+@pytest.mark.parametrize("opts, exc, text", [
+    ({"projection": "sideways"}, ValueError, "direct"),
+    ({"projection_metric": "euclid"}, ValueError, "mass"),
+    ({"activation": 3}, ValueError, "predicted"),
+    ({"newton_criterion": "abs"}, ValueError, "abs_norm2"),
+    ({"projection_max_iter": 0}, ValueError, "projection_max_iter"),
+    ({"newton_max_iter": 1.5}, TypeError, "newton_max_iter"),
+    ({"newton_tol": -1.0}, ns.Error, "newton_tol"),
+    ({"projection_tol": 0.0, "projection": "direct"}, ns.Error, "projection"),
+    ({"activation_gamma": float("nan")}, ns.Error, "activation_gamma"),
+    ({"gmp_solver": 7}, TypeError, "gmp_solver"),
+])
+def test_more_options_bad_values(opts, exc, text):
+    m = ns.Model()
+    b = m.add_lagrangian(np.eye(1), [1.0], [0.0], fext=[-G])
+    m.add_interaction(m.add_law("newton", e=0.5), b, H=[[1.0]])
+    with pytest.raises(exc, match=text):
+        ns.Simulation(m, h=1e-2, **opts)
