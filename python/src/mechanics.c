@@ -619,11 +619,19 @@ static PyTypeObject ModelType = {
 
 /* =============================================================== Simulation */
 
+/* The solve hook's context: the callable and the dict its last retry
+ * returned (its solver and local_solver strings must outlive the retry). */
+typedef struct simhook {
+    PyObject *fn;
+    PyObject *keep;
+} simhook;
+
 typedef struct {
     PyObject_HEAD
     nsm_sim *s;
     pyns_Model *model;
     PyObject *kw;     /* keeps the option strings alive */
+    simhook *hook;    /* NULL without solve_hook */
     int busy;         /* 1 while stepping: a callback may not step or change it */
 } pyns_Sim;
 
@@ -647,7 +655,74 @@ static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_star
                                         "projection_max_iter", "projection_metric", "projection_all",
                                         "newton_tol", "newton_max_iter", "newton_criterion",
                                         "activation", "activation_gamma", "gmp", "gmp_solver",
-                                        "global_fc", "order_by_system", NULL };
+                                        "global_fc", "order_by_system", "solve_hook", NULL };
+
+/* solve_hook(info) after a one-step solve that missed its tolerance: info
+ * is a dict (scheme, what, step, t, kind, status, error, iterations,
+ * solver, attempt); the hook returns None or "stop" (the step fails),
+ * "accept" (go on, counted in stats["nonconverged"]) or a dict of retry
+ * settings: "solver" and any solve() option (tol, max_iter, ...), applied
+ * over the last attempt's (at most 16 attempts per problem). An exception
+ * in the hook stops the step and is re-raised by step()/run(). */
+static nsm_hook_action py_solve_hook(const nsm_solve_info *info, nsm_solve_settings *next, void *user)
+{
+    simhook *h = user;
+    if (PyErr_Occurred() || !h->fn) return NSM_HOOK_STOP;   /* fn NULL: cleared by the GC */
+    PyObject *d = Py_BuildValue("{s:s,s:s,s:l,s:d,s:s,s:s,s:d,s:i,s:s,s:i}", "scheme", info->scheme,
+                                "what", info->what, "step", info->step, "t", info->t, "kind",
+                                ns_kind_name(info->problem->kind), "status", ns_status_name(info->result->status),
+                                "error", info->result->error, "iterations", info->result->iterations,
+                                "solver", info->solver ? info->solver : "default", "attempt", info->attempt);
+    if (!d) return NSM_HOOK_STOP;
+    PyObject *r = PyObject_CallOneArg(h->fn, d);
+    Py_DECREF(d);
+    if (!r) return NSM_HOOK_STOP;
+    if (r == Py_None || pyns_key_is(r, "stop")) { Py_DECREF(r); return NSM_HOOK_STOP; }
+    if (pyns_key_is(r, "accept")) { Py_DECREF(r); return NSM_HOOK_ACCEPT; }
+    if (!PyDict_Check(r)) {
+        PyErr_Format(PyExc_TypeError, "solve_hook must return None, 'stop', 'accept' or a dict of retry "
+                     "settings (solver, tol, max_iter, ...), not %R", r);
+        Py_DECREF(r);
+        return NSM_HOOK_STOP;
+    }
+    static const char *const retry_skip[] = { "solver", NULL };
+    if (pyns_parse_options(r, &next->options, retry_skip) < 0) { Py_DECREF(r); return NSM_HOOK_STOP; }
+    PyObject *sv = PyDict_GetItemString(r, "solver");
+    if (sv == Py_None) next->solver = NULL;
+    else if (sv) {
+        const char *name = PyUnicode_Check(sv) ? PyUnicode_AsUTF8(sv) : NULL;
+        if (!name || !ns_solver_find(name, info->problem->kind)) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "solve_hook: solver %R does not solve the step's %s problem",
+                             sv, ns_kind_name(info->problem->kind));
+            Py_DECREF(r);
+            return NSM_HOOK_STOP;
+        }
+        next->solver = name;
+    }
+    Py_XSETREF(h->keep, r);   /* its strings stay valid through the retry */
+    return NSM_HOOK_RETRY;
+}
+
+static void simhook_free(simhook *h)
+{
+    if (!h) return;
+    Py_XDECREF(h->fn);
+    Py_XDECREF(h->keep);
+    PyMem_Free(h);
+}
+
+/* kw["solve_hook"] (None or absent: *out = NULL) into a new context. */
+static int simhook_from_kw(PyObject *kw, simhook **out)
+{
+    *out = NULL;
+    PyObject *v = kw ? PyDict_GetItemString(kw, "solve_hook") : NULL;
+    if (!v || v == Py_None) return 0;
+    if (!PyCallable_Check(v)) { PyErr_SetString(PyExc_TypeError, "solve_hook must be callable"); return -1; }
+    if (!(*out = PyMem_Calloc(1, sizeof **out))) { PyErr_NoMemory(); return -1; }
+    (*out)->fn = Py_NewRef(v);
+    return 0;
+}
 
 /* A str option among names[] (its index in *out); ValueError naming them otherwise. */
 static int sim_choice(PyObject *kw, const char *key, const char *const *names, int *out)
@@ -763,14 +838,18 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             return NULL;
         }
     }
+    simhook *hook;
+    if (simhook_from_kw(kw, &hook) < 0) return NULL;
+    if (hook) { o.solve_hook = py_solve_hook; o.solve_hook_user = hook; }
     char err[NS_ERRMSG_LEN] = "";
     ((pyns_Model *)mo)->busy++;    /* nsm_sim_new may call the mass callbacks */
     nsm_sim *s = nsm_sim_new(((pyns_Model *)mo)->m, &o, err);
     ((pyns_Model *)mo)->busy--;
-    if (!s) return pyns_raise(NS_BAD_INPUT, err[0] ? err : "Simulation: could not be made");
+    if (!s) { simhook_free(hook); return pyns_raise(NS_BAD_INPUT, err[0] ? err : "Simulation: could not be made"); }
     pyns_Sim *self = (pyns_Sim *)type->tp_alloc(type, 0);
-    if (!self) { nsm_sim_free(s); return NULL; }
+    if (!self) { nsm_sim_free(s); simhook_free(hook); return NULL; }
     self->s = s;
+    self->hook = hook;
     Py_INCREF(mo);
     self->model = (pyns_Model *)mo;
     self->kw = kw ? PyDict_Copy(kw) : NULL;
@@ -781,6 +860,7 @@ static void sim_dealloc(pyns_Sim *self)
 {
     PyObject_GC_UnTrack(self);
     nsm_sim_free(self->s);
+    simhook_free(self->hook);
     Py_XDECREF(self->model);
     Py_XDECREF(self->kw);
     Py_TYPE(self)->tp_free((PyObject *)self);
@@ -790,6 +870,14 @@ static int sim_traverse(pyns_Sim *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->model);
     Py_VISIT(self->kw);
+    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); }
+    return 0;
+}
+
+/* Breaks a cycle through the hook (a hook that refers to its simulation). */
+static int sim_clear(pyns_Sim *self)
+{
+    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); }
     return 0;
 }
 
@@ -1148,13 +1236,14 @@ static PyTypeObject SimType = {
     .tp_repr = (reprfunc)sim_repr,
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)sim_traverse,
+    .tp_clear = (inquiry)sim_clear,
     .tp_doc = "Simulation(model, *, h, theta=0.5, t0=0, solver=None, warm_start=True, gap_tol=1e-12, "
               "separating_restitution=True, theta_output=False, accept_nonconverged=False, dump_dir=None, "
               "dump_max=0, projection='none'|'direct'|'combined', projection_tol=1e-10, "
               "projection_tol_unilateral=1e-10, projection_max_iter=10, projection_metric='identity'|'mass', "
               "projection_all=False, newton_tol=1e-10, newton_max_iter=20, "
               "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
-              "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, "
+              "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, solve_hook=None, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
               "(the options of nsm_sim_options, docs/mechanics-api.md).",
     .tp_methods = sim_methods,
@@ -1177,6 +1266,7 @@ typedef struct {
     nsm_ed *s;
     pyns_Model *model;
     PyObject *kw;     /* keeps the option strings alive */
+    simhook *hook;    /* NULL without solve_hook */
     int busy;         /* 1 while running: callbacks may not run or change it */
     double t0, T, dt; /* the output grid (for run(until)) */
 } pyns_ED;
@@ -1212,7 +1302,7 @@ static PyObject *ed_event_dict(const nsm_event *ev)
 static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixed_point", "rtol",
                                        "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
                                        "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
-                                       "history", "accept_nonconverged", NULL };
+                                       "history", "accept_nonconverged", "solve_hook", NULL };
 static const char *const solve_keys[] = { "tol", "max_iter", "time_limit", "omega", "check_every",
                                           "shuffle", "seed", "record_history", "local_solver",
                                           "fc_norm", NULL };
@@ -1238,7 +1328,7 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             PyErr_Format(PyExc_ValueError, "EventDriven: unknown option '%S' (options: T, t0, "
                          "output_step, method, fixed_point, rtol, atol, hmin, hmax, max_steps, "
                          "gap_tol, vel_tol, rest_vel, rest_gap, lambda_tol, acc_tol, solver, history, "
-                         "accept_nonconverged, and the solve() options tol, max_iter, ...)", k);
+                         "accept_nonconverged, solve_hook, and the solve() options tol, max_iter, ...)", k);
             return NULL;
         }
     }
@@ -1286,15 +1376,19 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (pyns_solver_name(v, NS_KIND_LCP, &name) < 0) return NULL;
         o.solver = name;   /* stays valid: self->kw keeps the str */
     }
+    simhook *hook;
+    if (simhook_from_kw(kw, &hook) < 0) return NULL;
+    if (hook) { o.solve_hook = py_solve_hook; o.solve_hook_user = hook; }
     char err[NS_ERRMSG_LEN] = "";
     pyns_Model *model = (pyns_Model *)mo;
     model->busy++;    /* nsm_ed_new calls the mass (and relation) callbacks */
     nsm_ed *s = nsm_ed_new(model->m, &o, err);
     model->busy--;
-    if (!s) return pyns_raise(NS_BAD_INPUT, err[0] ? err : "EventDriven: could not be made");
+    if (!s) { simhook_free(hook); return pyns_raise(NS_BAD_INPUT, err[0] ? err : "EventDriven: could not be made"); }
     pyns_ED *self = (pyns_ED *)type->tp_alloc(type, 0);
-    if (!self) { nsm_ed_free(s); return NULL; }
+    if (!self) { nsm_ed_free(s); simhook_free(hook); return NULL; }
     self->s = s;
+    self->hook = hook;
     Py_INCREF(mo);
     self->model = model;
     model->frozen++;
@@ -1312,6 +1406,7 @@ static void ed_dealloc(pyns_ED *self)
 #ifdef NSM_HAVE_EVENT_DRIVEN
     nsm_ed_free(self->s);
 #endif
+    simhook_free(self->hook);
     if (self->model) self->model->frozen--;
     Py_XDECREF(self->model);
     Py_XDECREF(self->kw);
@@ -1322,6 +1417,13 @@ static int ed_traverse(pyns_ED *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->model);
     Py_VISIT(self->kw);
+    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); }
+    return 0;
+}
+
+static int ed_clear(pyns_ED *self)
+{
+    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); }
     return 0;
 }
 
@@ -1725,11 +1827,12 @@ static PyTypeObject EDType = {
 #endif
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_traverse = (traverseproc)ed_traverse,
+    .tp_clear = (inquiry)ed_clear,
     .tp_doc = "EventDriven(model, *, T, t0=0, output_step=(T-t0)/1000, method='adams', "
               "fixed_point=False, rtol=1e-10, atol=1e-12, hmin=0, hmax=0, max_steps=100000, "
               "gap_tol=1e-9, vel_tol=1e-9, rest_vel=1e-5, rest_gap=100*atol, lambda_tol=1e-10, "
               "acc_tol=1e-10, solver=None (lemke), history=4096, accept_nonconverged=False, "
-              "tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
+              "solve_hook=None (as Simulation's, called with the LCP's info), tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
               "(nsm_event_driven.h) for Lagrangian systems with Newton impact laws.",
     .tp_methods = ed_methods,
     .tp_getset = ed_getset,

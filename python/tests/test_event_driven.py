@@ -282,6 +282,30 @@ def test_resting_stack_forces_and_nonconverged_lcps():
     assert ed.done and ed.stats["lcp_nonconverged"] > 0
 
 
+def test_solve_hook_retries_the_acceleration_lcp():
+    # the acceleration LCP of the resting stack, missed by one PGS sweep, is
+    # retried with Lemke by the hook: the resting forces come out exact
+    seen = []
+
+    def hook(info):
+        seen.append(dict(info))
+        return {"solver": "lemke", "max_iter": 0}
+    m, a, b, floor, between = stacked_model()
+    ed = ns.EventDriven(m, T=0.1, solver="pgs", max_iter=1, solve_hook=hook)
+    ed.run()
+    assert ed.done and ed.stats["lcp_nonconverged"] == 0 and ed.stats["lcp_retries"] >= 1
+    assert seen and seen[0]["scheme"] == "event-driven" and seen[0]["what"] == "acceleration"
+    assert seen[0]["kind"] == "lcp" and seen[0]["status"] == "max_iter" and seen[0]["step"] == -1
+    assert abs(ed.lam(floor)[0] - 2 * G) < 1e-9 and abs(ed.lam(between)[0] - G) < 1e-9
+    m, a, b, floor, between = stacked_model()
+    with pytest.raises(ns.Error) as e:                     # None: stop, with the solver's status
+        ns.EventDriven(m, T=0.1, solver="pgs", max_iter=1, solve_hook=lambda info: None).run()
+    assert e.value.status == "max_iter"
+    m, a, b, floor, between = stacked_model()
+    with pytest.raises(TypeError, match="callable"):
+        ns.EventDriven(m, T=0.1, solve_hook="lemke")
+
+
 @pytest.mark.parametrize("opts, exc, text", [
     ({"tolerance": 1e-8}, ValueError, "unknown option 'tolerance'"),
     ({"method": "rk4"}, ValueError, "method must be 'adams' or 'bdf'"),

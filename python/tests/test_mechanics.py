@@ -377,22 +377,25 @@ def test_callbacks_cannot_reenter_the_step():
         ns.Simulation(m3, h=0.01)
 
 
+def stacked():
+    """Two unit masses resting on each other on the floor (a 2-row LCP per step)."""
+    m = ns.Model()
+    a = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
+    b = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
+    law = m.add_law("newton", e=0.5)
+    m.add_interaction(law, a, H=[[1.0]])
+    m.add_interaction(law, a, b, H=[[-1.0, 1.0]])
+    return m, a, b
+
+
 def test_accept_nonconverged():
     """A step whose problem the solver does not bring below tol stops the run
     (status and message naming the solver and the way out) unless
     accept_nonconverged, which runs on and counts it."""
-    def stacked():
-        m = ns.Model()
-        a = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
-        b = m.add_lagrangian(np.eye(1), [0.0], fext=[-G])
-        law = m.add_law("newton", e=0.5)
-        m.add_interaction(law, a, H=[[1.0]])
-        m.add_interaction(law, a, b, H=[[-1.0, 1.0]])
-        return m
     with pytest.raises(ns.Error, match="'pgs'.*accept_nonconverged") as e:
-        ns.Simulation(stacked(), h=0.01, solver="pgs", max_iter=1).run(0.1)
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1).run(0.1)
     assert e.value.status == "max_iter"
-    sim = ns.Simulation(stacked(), h=0.01, solver="pgs", max_iter=1, accept_nonconverged=True)
+    sim = ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, accept_nonconverged=True)
     sim.run(0.1)
     assert sim.steps == 10 and sim.stats["nonconverged"] == 10
 
@@ -497,3 +500,85 @@ def test_more_options_bad_values(opts, exc, text):
     m.add_interaction(m.add_law("newton", e=0.5), b, H=[[1.0]])
     with pytest.raises(exc, match=text):
         ns.Simulation(m, h=1e-2, **opts)
+
+
+def test_solve_hook_retries_accepts_or_stops():
+    # one PGS sweep does not solve the resting stack's LCP; the hook sees why
+    # and retries with Lemke, which solves it exactly: the weights are carried
+    seen = []
+
+    def retry_lemke(info):
+        seen.append(dict(info))
+        return {"solver": "lemke", "tol": 1e-12, "max_iter": 0}   # settings carry over: max_iter back to lemke's own
+    m, a, b = stacked()
+    sim = ns.Simulation(m, h=0.01, solver="pgs", max_iter=1, solve_hook=retry_lemke)
+    traj = sim.run(0.05)
+    # once Lemke has the exact impulses, the next steps start from them (warm
+    # start) and one sweep suffices: only step 0 needed the hook
+    assert sim.steps == 5 and sim.stats["nonconverged"] == 0 and len(seen) == 1
+    first = seen[0]
+    assert first["scheme"] == "time-stepping" and first["what"] == "one-step" and first["kind"] == "lcp"
+    assert first["status"] == "max_iter" and first["solver"] == "pgs" and first["attempt"] == 0
+    assert first["step"] == 0 and first["error"] > 1e-8
+    lam = traj["lambda"]                       # impulses h * (2 g) on the floor, h * g between
+    np.testing.assert_allclose(lam[0][1:, 0], 0.01 * 2 * G, rtol=1e-10)
+    np.testing.assert_allclose(lam[1][1:, 0], 0.01 * G, rtol=1e-10)
+    np.testing.assert_allclose(traj["q"][a], 0.0, atol=1e-12)
+
+    sim = ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, solve_hook=lambda info: "accept")
+    sim.run(0.05)
+    assert sim.steps == 5 and sim.stats["nonconverged"] >= 1   # accepted, counted, run to the end
+
+    with pytest.raises(ns.Error, match="step") as e:
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, solve_hook=lambda info: None).run(0.05)
+    assert e.value.status == "max_iter"
+
+    attempts = []
+
+    def more_sweeps(info):                     # a retry that never gets there: bounded attempts
+        attempts.append(info["attempt"])
+        return {"max_iter": 1}
+    with pytest.raises(ns.Error):
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, solve_hook=more_sweeps).run(0.05)
+    assert 1 < len(attempts) <= 16 and attempts == list(range(len(attempts)))
+
+
+def test_solve_hook_errors():
+    class Boom(Exception):
+        pass
+
+    def boom(info):
+        raise Boom("from the hook")
+    with pytest.raises(Boom, match="from the hook"):
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, solve_hook=boom).run(0.05)
+    with pytest.raises(TypeError, match="solve_hook must return"):
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, solve_hook=lambda i: 3).run(0.05)
+    with pytest.raises(ValueError, match="does not solve"):
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1,
+                      solve_hook=lambda i: {"solver": "nsgs-ac"}).run(0.05)
+    with pytest.raises(ValueError, match="unknown option"):
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1,
+                      solve_hook=lambda i: {"tolerance": 1e-3}).run(0.05)
+    with pytest.raises(TypeError, match="callable"):
+        ns.Simulation(stacked()[0], h=0.01, solve_hook=42)
+
+
+def test_solve_hook_referring_to_its_simulation_is_collected():
+    import gc
+    import weakref
+
+    class Token:
+        pass
+    m, a, b = stacked()
+    holder, token = {}, Token()
+
+    def hook(info, token=token):
+        return "accept" if holder["sim"].t >= 0 else "stop"
+    sim = ns.Simulation(m, h=0.01, solver="pgs", max_iter=1, solve_hook=hook)
+    holder["sim"] = sim                        # a cycle: sim -> hook -> holder -> sim
+    sim.run(0.02)
+    assert sim.stats["nonconverged"] == 2
+    ref = weakref.ref(token)
+    del sim, holder, hook, token
+    gc.collect()
+    assert ref() is None                       # the garbage collector broke the cycle
