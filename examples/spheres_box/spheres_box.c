@@ -48,7 +48,8 @@
  *                  (nsm_sim_options.accept_nonconverged; counted in the
  *                  summary's "not converged"); without it the run stops
  *                  there, naming the step. A settling 1000-sphere pile
- *                  meets such a step near t = 0.97 s (docs/scale.md).
+ *                  can meet such a step (trajectories are path-dependent:
+ *                  one default run did near t = 0.97 s; docs/scale.md).
  *   --init FILE    start from the state in FILE (a final.csv of an earlier
  *                  run with the same scene, n and seed: x, y, z, v, ω per
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
