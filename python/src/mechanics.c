@@ -624,6 +624,7 @@ static PyTypeObject ModelType = {
 typedef struct simhook {
     PyObject *fn;
     PyObject *keep;
+    PyObject *log;    /* log(level, message), or NULL */
 } simhook;
 
 typedef struct {
@@ -655,7 +656,8 @@ static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_star
                                         "projection_max_iter", "projection_metric", "projection_all",
                                         "newton_tol", "newton_max_iter", "newton_criterion",
                                         "activation", "activation_gamma", "gmp", "gmp_solver",
-                                        "global_fc", "order_by_system", "solve_hook", NULL };
+                                        "global_fc", "order_by_system", "solve_hook", "log",
+                                        "verbosity", NULL };
 
 /* solve_hook(info) after a one-step solve that missed its tolerance: info
  * is a dict (scheme, what, step, t, kind, status, error, iterations,
@@ -709,18 +711,52 @@ static void simhook_free(simhook *h)
     if (!h) return;
     Py_XDECREF(h->fn);
     Py_XDECREF(h->keep);
+    Py_XDECREF(h->log);
     PyMem_Free(h);
 }
 
-/* kw["solve_hook"] (None or absent: *out = NULL) into a new context. */
+/* log(level, message): the simulation's and its solver's messages. An
+ * exception in it stays pending: the step's callbacks then stop at once
+ * and step()/run() re-raise it. */
+static void py_log(void *user, int level, const char *message)
+{
+    simhook *h = user;
+    if (PyErr_Occurred() || !h->log) return;
+    PyObject *r = PyObject_CallFunction(h->log, "is", level, message);
+    Py_XDECREF(r);
+}
+
+/* kw["solve_hook"], kw["log"] (None or absent: not set; neither: *out =
+ * NULL) into a new context. */
 static int simhook_from_kw(PyObject *kw, simhook **out)
 {
     *out = NULL;
     PyObject *v = kw ? PyDict_GetItemString(kw, "solve_hook") : NULL;
-    if (!v || v == Py_None) return 0;
-    if (!PyCallable_Check(v)) { PyErr_SetString(PyExc_TypeError, "solve_hook must be callable"); return -1; }
+    PyObject *lg = kw ? PyDict_GetItemString(kw, "log") : NULL;
+    if (v == Py_None) v = NULL;
+    if (lg == Py_None) lg = NULL;
+    if (!v && !lg) return 0;
+    if (v && !PyCallable_Check(v)) { PyErr_SetString(PyExc_TypeError, "solve_hook must be callable"); return -1; }
+    if (lg && !PyCallable_Check(lg)) { PyErr_SetString(PyExc_TypeError, "log must be callable"); return -1; }
     if (!(*out = PyMem_Calloc(1, sizeof **out))) { PyErr_NoMemory(); return -1; }
-    (*out)->fn = Py_NewRef(v);
+    (*out)->fn = v ? Py_NewRef(v) : NULL;
+    (*out)->log = lg ? Py_NewRef(lg) : NULL;
+    return 0;
+}
+
+/* Wires a context into the scheme's options: the hook, and the log of the
+ * scheme and of its solver (at kw["verbosity"], default 1, 0..3). */
+static int simhook_wire(PyObject *kw, simhook *h, nsm_solve_hook_fn *hook, void **hook_user,
+                        ns_log_fn *log, void **log_user, ns_options *so)
+{
+    if (h && h->fn) { *hook = py_solve_hook; *hook_user = h; }
+    PyObject *v = kw ? PyDict_GetItemString(kw, "verbosity") : NULL;
+    long l = 1;
+    if (v && pyns_get_int(v, "verbosity", 0, 3, &l) < 0) return -1;
+    if (h && h->log) {
+        *log = py_log; *log_user = h;
+        so->log = py_log; so->log_user = h; so->verbosity = (int)l;
+    }
     return 0;
 }
 
@@ -840,7 +876,10 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     }
     simhook *hook;
     if (simhook_from_kw(kw, &hook) < 0) return NULL;
-    if (hook) { o.solve_hook = py_solve_hook; o.solve_hook_user = hook; }
+    if (simhook_wire(kw, hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0) {
+        simhook_free(hook);
+        return NULL;
+    }
     char err[NS_ERRMSG_LEN] = "";
     ((pyns_Model *)mo)->busy++;    /* nsm_sim_new may call the mass callbacks */
     nsm_sim *s = nsm_sim_new(((pyns_Model *)mo)->m, &o, err);
@@ -870,14 +909,14 @@ static int sim_traverse(pyns_Sim *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->model);
     Py_VISIT(self->kw);
-    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); }
+    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); Py_VISIT(self->hook->log); }
     return 0;
 }
 
 /* Breaks a cycle through the hook (a hook that refers to its simulation). */
 static int sim_clear(pyns_Sim *self)
 {
-    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); }
+    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); Py_CLEAR(self->hook->log); }
     return 0;
 }
 
@@ -1244,6 +1283,7 @@ static PyTypeObject SimType = {
               "projection_all=False, newton_tol=1e-10, newton_max_iter=20, "
               "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
               "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, solve_hook=None, "
+              "log=None (log(level, message)), verbosity=1, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
               "(the options of nsm_sim_options, docs/mechanics-api.md).",
     .tp_methods = sim_methods,
@@ -1302,7 +1342,8 @@ static PyObject *ed_event_dict(const nsm_event *ev)
 static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixed_point", "rtol",
                                        "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
                                        "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
-                                       "history", "accept_nonconverged", "solve_hook", NULL };
+                                       "history", "accept_nonconverged", "solve_hook", "log",
+                                       "verbosity", NULL };
 static const char *const solve_keys[] = { "tol", "max_iter", "time_limit", "omega", "check_every",
                                           "shuffle", "seed", "record_history", "local_solver",
                                           "fc_norm", NULL };
@@ -1328,7 +1369,8 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             PyErr_Format(PyExc_ValueError, "EventDriven: unknown option '%S' (options: T, t0, "
                          "output_step, method, fixed_point, rtol, atol, hmin, hmax, max_steps, "
                          "gap_tol, vel_tol, rest_vel, rest_gap, lambda_tol, acc_tol, solver, history, "
-                         "accept_nonconverged, solve_hook, and the solve() options tol, max_iter, ...)", k);
+                         "accept_nonconverged, solve_hook, log, verbosity, and the solve() options tol, "
+                         "max_iter, ...)", k);
             return NULL;
         }
     }
@@ -1378,7 +1420,10 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     }
     simhook *hook;
     if (simhook_from_kw(kw, &hook) < 0) return NULL;
-    if (hook) { o.solve_hook = py_solve_hook; o.solve_hook_user = hook; }
+    if (simhook_wire(kw, hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0) {
+        simhook_free(hook);
+        return NULL;
+    }
     char err[NS_ERRMSG_LEN] = "";
     pyns_Model *model = (pyns_Model *)mo;
     model->busy++;    /* nsm_ed_new calls the mass (and relation) callbacks */
@@ -1417,13 +1462,13 @@ static int ed_traverse(pyns_ED *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->model);
     Py_VISIT(self->kw);
-    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); }
+    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); Py_VISIT(self->hook->log); }
     return 0;
 }
 
 static int ed_clear(pyns_ED *self)
 {
-    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); }
+    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); Py_CLEAR(self->hook->log); }
     return 0;
 }
 
@@ -1832,7 +1877,7 @@ static PyTypeObject EDType = {
               "fixed_point=False, rtol=1e-10, atol=1e-12, hmin=0, hmax=0, max_steps=100000, "
               "gap_tol=1e-9, vel_tol=1e-9, rest_vel=1e-5, rest_gap=100*atol, lambda_tol=1e-10, "
               "acc_tol=1e-10, solver=None (lemke), history=4096, accept_nonconverged=False, "
-              "solve_hook=None (as Simulation's, called with the LCP's info), tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
+              "solve_hook=None (as Simulation's, called with the LCP's info), log=None, verbosity=1, tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
               "(nsm_event_driven.h) for Lagrangian systems with Newton impact laws.",
     .tp_methods = ed_methods,
     .tp_getset = ed_getset,

@@ -304,6 +304,11 @@ def test_solve_hook_retries_the_acceleration_lcp():
     m, a, b, floor, between = stacked_model()
     with pytest.raises(TypeError, match="callable"):
         ns.EventDriven(m, T=0.1, solve_hook="lemke")
+    msgs = []                                              # the retry is logged
+    m, a, b, floor, between = stacked_model()
+    ns.EventDriven(m, T=0.1, solver="pgs", max_iter=1, solve_hook=hook,
+                   log=lambda level, message: msgs.append(message)).run()
+    assert any("acceleration" in x and "did not converge" in x and "pgs" in x for x in msgs)
 
 
 @pytest.mark.parametrize("opts, exc, text", [

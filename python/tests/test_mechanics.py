@@ -582,3 +582,31 @@ def test_solve_hook_referring_to_its_simulation_is_collected():
     del sim, holder, hook, token
     gc.collect()
     assert ref() is None                       # the garbage collector broke the cycle
+
+
+def test_log_receives_the_scheme_and_solver_messages():
+    msgs = []
+    sim = ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, log=lambda lv, m: msgs.append((lv, m)),
+                        solve_hook=lambda info: {"solver": "lemke", "max_iter": 0})
+    sim.run(0.02)
+    assert (1, "step 0, t = 0: lcp solve (pgs) did not converge: max_iter, error 0.5") in msgs
+
+    def block(**opts):
+        got = []
+        m = ns.Model()
+        ds = m.add_lagrangian(np.eye(2), [0.0, 0.0], [2.0, 0.0], fext=[0.0, -G])
+        m.add_interaction(m.add_law("newton_coulomb", dim=2, e=0.0, mu=0.3), ds, H=[[0.0, 1.0], [1.0, 0.0]])
+        ns.Simulation(m, h=0.01, solver="nsgs", log=lambda lv, msg: got.append((lv, msg)), **opts).run(0.02)
+        return got
+    assert any(lv == 1 and msg.startswith("fc2d nsgs:") for lv, msg in block())   # verbosity 1 by default
+    assert block(verbosity=0) == []                                             # the solver is silent
+
+    def broken(level, message):
+        raise RuntimeError("log broke")
+    with pytest.raises(RuntimeError, match="log broke"):
+        ns.Simulation(stacked()[0], h=0.01, solver="pgs", max_iter=1, log=broken,
+                      solve_hook=lambda info: "accept").run(0.02)
+    with pytest.raises(TypeError, match="log must be callable"):
+        ns.Simulation(stacked()[0], h=0.01, log="stderr")
+    with pytest.raises(ValueError, match="verbosity"):
+        ns.Simulation(stacked()[0], h=0.01, log=print, verbosity=5)
