@@ -162,7 +162,6 @@ int nsm_cvode_advance(nsm_cvode *c, double tout)
     double tret = s->t;
     s->err[0] = '\0';
     int flag = CVode(c->mem, tout, c->y, &tret, CV_NORMAL);
-    if (flag >= 0) s->lcp_status = NS_OK;   /* refusals CVODE recovered from (smaller steps) */
     if (flag < 0) {
         char why[NS_ERRMSG_LEN];
         snprintf(why, sizeof why, "%s", s->err);

@@ -90,10 +90,10 @@ struct nsm_ed {
     nsm_events ev;
     nsm_cvode *cv;
     nsm_ed_stats stats;
-    ns_status lcp_status;      /* the last LCP refused during an advance (NS_OK: none) */
+    ns_status lcp_status;      /* the last LCP refused since the advance began (NS_OK:
+                                  none; read only when the advance fails) */
     ns_problem *lcp_p;         /* the LCP of the last size solved (kept while the size holds) */
     ns_solution *lcp_sol;
-    int lcp_k;
     char err[NS_ERRMSG_LEN];
 };
 

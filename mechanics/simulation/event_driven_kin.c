@@ -180,9 +180,9 @@ static int lcp(nsm_ed *s, int k, const char *what)
     /* one problem and solution per size k, kept for the next solves of
      * that size (a resting configuration keeps k through many
      * right-hand-side evaluations): no allocation per evaluation */
-    if (!s->lcp_p || s->lcp_k != k) {
+    if (!s->lcp_p || s->lcp_p->u.lcp->n != k) {
         ns_solution_free(s->lcp_sol); s->lcp_sol = NULL;
-        ns_problem_free(s->lcp_p); s->lcp_k = 0;
+        ns_problem_free(s->lcp_p);
         ns_matrix *M = ns_matrix_dense_new(k, k);
         s->lcp_p = M ? ns_problem_from_lcp(ns_lcp_new(M, s->qv)) : NULL;
         s->lcp_sol = s->lcp_p ? ns_solution_new(s->lcp_p) : NULL;
@@ -191,7 +191,6 @@ static int lcp(nsm_ed *s, int k, const char *what)
             nsm_set_err(s->err, "out of memory");
             return -1;
         }
-        s->lcp_k = k;
     }
     ns_problem *p = s->lcp_p;
     ns_solution *sol = s->lcp_sol;

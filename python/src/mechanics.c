@@ -726,38 +726,45 @@ static void py_log(void *user, int level, const char *message)
     Py_XDECREF(r);
 }
 
-/* kw["solve_hook"], kw["log"] (None or absent: not set; neither: *out =
- * NULL) into a new context. */
-static int simhook_from_kw(PyObject *kw, simhook **out)
+/* kw["solve_hook"], kw["log"] and kw["verbosity"] (None or absent: not
+ * set) into a new context (*out; NULL when neither callable is given),
+ * wired into the scheme's options: the hook, and the log of the scheme and
+ * of its solver at verbosity (default 1, 0..3). */
+static int simhook_setup(PyObject *kw, simhook **out, nsm_solve_hook_fn *hook, void **hook_user,
+                         ns_log_fn *log, void **log_user, ns_options *so)
 {
     *out = NULL;
     PyObject *v = kw ? PyDict_GetItemString(kw, "solve_hook") : NULL;
     PyObject *lg = kw ? PyDict_GetItemString(kw, "log") : NULL;
+    PyObject *vb = kw ? PyDict_GetItemString(kw, "verbosity") : NULL;
     if (v == Py_None) v = NULL;
     if (lg == Py_None) lg = NULL;
+    long l = 1;
+    if (vb && pyns_get_int(vb, "verbosity", 0, 3, &l) < 0) return -1;
     if (!v && !lg) return 0;
     if (v && !PyCallable_Check(v)) { PyErr_SetString(PyExc_TypeError, "solve_hook must be callable"); return -1; }
     if (lg && !PyCallable_Check(lg)) { PyErr_SetString(PyExc_TypeError, "log must be callable"); return -1; }
-    if (!(*out = PyMem_Calloc(1, sizeof **out))) { PyErr_NoMemory(); return -1; }
-    (*out)->fn = v ? Py_NewRef(v) : NULL;
-    (*out)->log = lg ? Py_NewRef(lg) : NULL;
-    return 0;
-}
-
-/* Wires a context into the scheme's options: the hook, and the log of the
- * scheme and of its solver (at kw["verbosity"], default 1, 0..3). */
-static int simhook_wire(PyObject *kw, simhook *h, nsm_solve_hook_fn *hook, void **hook_user,
-                        ns_log_fn *log, void **log_user, ns_options *so)
-{
-    if (h && h->fn) { *hook = py_solve_hook; *hook_user = h; }
-    PyObject *v = kw ? PyDict_GetItemString(kw, "verbosity") : NULL;
-    long l = 1;
-    if (v && pyns_get_int(v, "verbosity", 0, 3, &l) < 0) return -1;
-    if (h && h->log) {
+    simhook *h = PyMem_Calloc(1, sizeof *h);
+    if (!h) { PyErr_NoMemory(); return -1; }
+    if (v) { h->fn = Py_NewRef(v); *hook = py_solve_hook; *hook_user = h; }
+    if (lg) {
+        h->log = Py_NewRef(lg);
         *log = py_log; *log_user = h;
         so->log = py_log; so->log_user = h; so->verbosity = (int)l;
     }
+    *out = h;
     return 0;
+}
+
+/* GC support of the owners of a context. */
+static int simhook_traverse(simhook *h, visitproc visit, void *arg)
+{
+    if (h) { Py_VISIT(h->fn); Py_VISIT(h->keep); Py_VISIT(h->log); }
+    return 0;
+}
+static void simhook_clear(simhook *h)
+{
+    if (h) { Py_CLEAR(h->fn); Py_CLEAR(h->keep); Py_CLEAR(h->log); }
 }
 
 /* A str option among names[] (its index in *out); ValueError naming them otherwise. */
@@ -765,10 +772,13 @@ static int sim_choice(PyObject *kw, const char *key, const char *const *names, i
 {
     PyObject *v = PyDict_GetItemString(kw, key);
     if (!v) return 0;
-    for (int i = 0; names[i]; i++)
+    char list[128] = "";
+    for (int i = 0; names[i]; i++) {
         if (pyns_key_is(v, names[i])) { *out = i; return 0; }
-    PyErr_Format(PyExc_ValueError, "Simulation: %s must be one of '%s', '%s'%s%s%s, not %R", key, names[0],
-                 names[1], names[2] ? ", '" : "", names[2] ? names[2] : "", names[2] ? "'" : "", v);
+        size_t u = strlen(list);
+        snprintf(list + u, sizeof list - u, "%s'%s'", i ? ", " : "", names[i]);
+    }
+    PyErr_Format(PyExc_ValueError, "Simulation: %s must be one of %s, not %R", key, list, v);
     return -1;
 }
 
@@ -875,11 +885,8 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         }
     }
     simhook *hook;
-    if (simhook_from_kw(kw, &hook) < 0) return NULL;
-    if (simhook_wire(kw, hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0) {
-        simhook_free(hook);
+    if (simhook_setup(kw, &hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0)
         return NULL;
-    }
     char err[NS_ERRMSG_LEN] = "";
     ((pyns_Model *)mo)->busy++;    /* nsm_sim_new may call the mass callbacks */
     nsm_sim *s = nsm_sim_new(((pyns_Model *)mo)->m, &o, err);
@@ -909,14 +916,13 @@ static int sim_traverse(pyns_Sim *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->model);
     Py_VISIT(self->kw);
-    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); Py_VISIT(self->hook->log); }
-    return 0;
+    return simhook_traverse(self->hook, visit, arg);
 }
 
 /* Breaks a cycle through the hook (a hook that refers to its simulation). */
 static int sim_clear(pyns_Sim *self)
 {
-    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); Py_CLEAR(self->hook->log); }
+    simhook_clear(self->hook);
     return 0;
 }
 
@@ -1419,11 +1425,8 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         o.solver = name;   /* stays valid: self->kw keeps the str */
     }
     simhook *hook;
-    if (simhook_from_kw(kw, &hook) < 0) return NULL;
-    if (simhook_wire(kw, hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0) {
-        simhook_free(hook);
+    if (simhook_setup(kw, &hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0)
         return NULL;
-    }
     char err[NS_ERRMSG_LEN] = "";
     pyns_Model *model = (pyns_Model *)mo;
     model->busy++;    /* nsm_ed_new calls the mass (and relation) callbacks */
@@ -1462,13 +1465,12 @@ static int ed_traverse(pyns_ED *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->model);
     Py_VISIT(self->kw);
-    if (self->hook) { Py_VISIT(self->hook->fn); Py_VISIT(self->hook->keep); Py_VISIT(self->hook->log); }
-    return 0;
+    return simhook_traverse(self->hook, visit, arg);
 }
 
 static int ed_clear(pyns_ED *self)
 {
-    if (self->hook) { Py_CLEAR(self->hook->fn); Py_CLEAR(self->hook->keep); Py_CLEAR(self->hook->log); }
+    simhook_clear(self->hook);
     return 0;
 }
 
