@@ -41,11 +41,13 @@ find_library(NS_NVECSERIAL_LIB sundials_nvecserial)
 # dense SUNMatrix / SUNLinSol and the fixed-point nonlinear solver
 find_library(NS_SUNMATDENSE_LIB sundials_sunmatrixdense)
 find_library(NS_SUNLSDENSE_LIB sundials_sunlinsoldense)
+# matrix-free GMRES for large (sparse) systems in the event-driven scheme
+find_library(NS_SUNLSSPGMR_LIB sundials_sunlinsolspgmr)
 find_library(NS_SUNNLSFP_LIB sundials_sunnonlinsolfixedpoint)
 if(NS_CVODE_INCLUDE AND NS_CVODE_LIB AND NS_NVECSERIAL_LIB AND NS_SUNMATDENSE_LIB
-   AND NS_SUNLSDENSE_LIB AND NS_SUNNLSFP_LIB AND NOT TARGET ns::cvode)
+   AND NS_SUNLSDENSE_LIB AND NS_SUNLSSPGMR_LIB AND NS_SUNNLSFP_LIB AND NOT TARGET ns::cvode)
   add_library(ns::cvode INTERFACE IMPORTED)
   set_target_properties(ns::cvode PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES ${NS_CVODE_INCLUDE}
-    INTERFACE_LINK_LIBRARIES "${NS_CVODE_LIB};${NS_NVECSERIAL_LIB};${NS_SUNMATDENSE_LIB};${NS_SUNLSDENSE_LIB};${NS_SUNNLSFP_LIB}")
+    INTERFACE_LINK_LIBRARIES "${NS_CVODE_LIB};${NS_NVECSERIAL_LIB};${NS_SUNMATDENSE_LIB};${NS_SUNLSDENSE_LIB};${NS_SUNLSSPGMR_LIB};${NS_SUNNLSFP_LIB}")
 endif()

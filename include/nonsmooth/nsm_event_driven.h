@@ -84,6 +84,17 @@ typedef struct nsm_event {
 
 typedef enum nsm_ed_method { NSM_ED_ADAMS = 0, NSM_ED_BDF } nsm_ed_method;
 
+/** The linear solver of CVODE's Newton iteration (fixed_point = 0). */
+typedef enum nsm_ed_linsol {
+    NSM_ED_LS_AUTO = 0,   /* dense, unless a system keeps its matrices sparse
+                             (nsm_ds_lagrangian_lti_sparse_new): Krylov */
+    NSM_ED_LS_DENSE,      /* dense (2N)×(2N) SUNMatrix, N = Σ n_j, Jacobian by
+                             difference quotients: small N only */
+    NSM_ED_LS_KRYLOV      /* matrix-free GMRES (SUNLinSol_SPGMR, Jacobian–
+                             vector products by difference quotients): no
+                             N² storage, for large (finite-element) systems */
+} nsm_ed_linsol;
+
 typedef struct nsm_ed_options {
     double t0;               /* initial time (default 0) */
     double T;                /* final time (required > t0) */
@@ -91,7 +102,12 @@ typedef struct nsm_ed_options {
                                 (default (T − t0)/1000; the last one at T) */
     nsm_ed_method method;    /* CVODE's CV_ADAMS (default) or CV_BDF */
     int fixed_point;         /* 1: functional iteration; 0 (default): Newton
-                                with a dense SUNMatrix / SUNLinSol */
+                                with the linear solver below */
+    nsm_ed_linsol linear_solver; /* NSM_ED_LS_AUTO (default), _DENSE or _KRYLOV.
+                                A system with sparse matrices is also kept
+                                sparse by the scheme itself: its mass matrix
+                                is factorised by CHOLMOD (UMFPACK when not
+                                symmetric) and no n×n buffer is allocated */
     double rtol, atol;       /* CVODE tolerances (default 1e-10, 1e-12) */
     double hmin;             /* CVODE minimum step (default 0 = none) */
     double hmax;             /* CVODE maximum step (default 0 = none) */
@@ -209,7 +225,8 @@ typedef struct nsm_ed_stats {
     long cvode_steps;        /* summed over re-initialisations */
     long rhs_evals;          /* f(x, t) calls (including difference quotients) */
     long root_evals;         /* g(x, t) calls */
-    long jac_evals;
+    long jac_evals;          /* dense Jacobians formed (linear_solver dense) */
+    long lin_iters;          /* GMRES iterations (linear_solver Krylov) */
     long reinits;
     long advances;
     long events[NSM_EVENT_NTYPES]; /* processed events of each type */

@@ -14,6 +14,7 @@
 #include <nvector/nvector_serial.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 struct nsm_cvode {
@@ -26,7 +27,7 @@ struct nsm_cvode {
     SUNNonlinearSolver NLS;
     int need_reinit;
     int ng;
-    long got_steps, got_g, got_jac;   /* counters of this run already added */
+    long got_steps, got_g, got_jac, got_li;   /* counters of this run already added */
 };
 
 static int rhs(realtype t, N_Vector y, N_Vector ydot, void *user)
@@ -105,6 +106,12 @@ nsm_cvode *nsm_cvode_new(nsm_ed *s, char *err)
         c->NLS = SUNNonlinSol_FixedPoint(c->y, 0, c->ctx);
         if (!c->NLS) { nsm_set_err(err, "SUNNonlinSol_FixedPoint failed"); nsm_cvode_free(c); return NULL; }
         CHECK(CVodeSetNonlinearSolver(c->mem, c->NLS));
+    } else if (s->o.linear_solver == NSM_ED_LS_KRYLOV || (s->o.linear_solver == NSM_ED_LS_AUTO && s->nsparse > 0)) {
+        /* matrix-free: CVODE forms J·v by difference quotients of the
+         * right-hand side; no (2N)² storage (Krylov dimension 20) */
+        c->LS = SUNLinSol_SPGMR(c->y, SUN_PREC_NONE, 20, c->ctx);
+        if (!c->LS) { nsm_set_err(err, "SUNLinSol_SPGMR failed"); nsm_cvode_free(c); return NULL; }
+        CHECK(CVodeSetLinearSolver(c->mem, c->LS, NULL));
     } else {
         c->A = SUNDenseMatrix(N, N, c->ctx);
         c->LS = c->A ? SUNLinSol_Dense(c->y, c->A, c->ctx) : NULL;
@@ -138,6 +145,7 @@ void nsm_cvode_collect_stats(nsm_cvode *c)
     if (CVodeGetNumSteps(c->mem, &v) == CV_SUCCESS) { st->cvode_steps += v - c->got_steps; c->got_steps = v; }
     if (CVodeGetNumGEvals(c->mem, &v) == CV_SUCCESS) { st->root_evals += v - c->got_g; c->got_g = v; }
     if (c->A && CVodeGetNumJacEvals(c->mem, &v) == CV_SUCCESS) { st->jac_evals += v - c->got_jac; c->got_jac = v; }
+    if (c->LS && !c->A && CVodeGetNumLinIters(c->mem, &v) == CV_SUCCESS) { st->lin_iters += v - c->got_li; c->got_li = v; }
 }
 
 int nsm_cvode_advance(nsm_cvode *c, double tout)
@@ -157,7 +165,7 @@ int nsm_cvode_advance(nsm_cvode *c, double tout)
         }
         s->stats.reinits++;
         c->need_reinit = 0;
-        c->got_steps = c->got_g = c->got_jac = 0;
+        c->got_steps = c->got_g = c->got_jac = c->got_li = 0;
     }
     double tret = s->t;
     s->err[0] = '\0';

@@ -111,6 +111,11 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         nsm_set_err(err, "nsm_ed_new: gap_tol, vel_tol, rest_vel, lambda_tol, acc_tol must be >= 0");
         return NULL;
     }
+    if (o->method != NSM_ED_ADAMS && o->method != NSM_ED_BDF) { nsm_set_err(err, "nsm_ed_new: method = %d is neither NSM_ED_ADAMS nor NSM_ED_BDF", (int)o->method); return NULL; }
+    if (o->linear_solver != NSM_ED_LS_AUTO && o->linear_solver != NSM_ED_LS_DENSE && o->linear_solver != NSM_ED_LS_KRYLOV) {
+        nsm_set_err(err, "nsm_ed_new: linear_solver = %d is not NSM_ED_LS_AUTO, _DENSE or _KRYLOV", (int)o->linear_solver);
+        return NULL;
+    }
     if (o->max_steps <= 0 || o->hmin < 0 || o->hmax < 0) { nsm_set_err(err, "nsm_ed_new: max_steps must be > 0, hmin and hmax >= 0"); return NULL; }
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: solver options: %s", e2); return NULL; }
@@ -141,7 +146,13 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         int n = model->ds[j]->n;
         s->qoff[j] = s->ntot;
         s->ntot += n;
-        s->mconst[j] = nsm_ds_kind_of(model->ds[j])->constant;
+        const nsm_ds_kind *kd = nsm_ds_kind_of(model->ds[j]);
+        s->mconst[j] = kd->constant;
+        if (kd->sparse) {   /* M stays CSC (factorised from ds->Ms); forces need no n×n buffer */
+            s->nsparse++;
+            ALLOC(s->dswork[j], 3 * (size_t)n);
+            continue;
+        }
         s->Mmat[j] = ns_matrix_dense_new(n, n);
         if (!s->Mmat[j]) goto nomem;
         ALLOC(s->dswork[j], 3 * (size_t)n + 2 * (size_t)n * n);

@@ -65,7 +65,9 @@ struct nsm_ed {
     double *x;                 /* (2 ntot): q then v */
     double *acc;               /* (ntot) q̈ of the last acceleration solve */
     double *force;             /* (ntot) work */
-    ns_matrix **Mmat;          /* (nd) M_j (dense n_j × n_j) */
+    ns_matrix **Mmat;          /* (nd) M_j (dense n_j × n_j); NULL for a
+                                  system with sparse matrices (ds->Ms) */
+    int nsparse;               /* systems with sparse matrices */
     ns_factor **MF;            /* (nd) its factorisation (ns_factor) */
     double **dswork;           /* (nd) evaluation work of system j */
     const double **vq, **vv;   /* (nd) views into x for gathering */

@@ -110,15 +110,19 @@ static void mass_solve(nsm_ed *s, int j, double *b)
 }
 
 /* Factorises M_j(q) through ns_factor (nonlinear systems at each call;
- * LTI once at creation). */
+ * LTI once at creation): dense LU, or for a system with sparse matrices
+ * its CSC M by CHOLMOD (UMFPACK when M is not symmetric). */
 int nsm_ed_factor_mass(nsm_ed *s, int j, const double *q)
 {
     const nsm_ds *ds = s->model->ds[j];
     ns_matrix *A = s->Mmat[j];
-    ns_status st = nsm_ds_eval_lagrangian(ds, j, s->t, q, NULL, A->dense, NULL, NULL, NULL, NULL, s->err);
+    ns_status st = NS_OK;
+    if (A) st = nsm_ds_eval_lagrangian(ds, j, s->t, q, NULL, A->dense, NULL, NULL, NULL, NULL, s->err);
+    else A = ds->Ms;   /* sparse kind: constant, CSC */
     if (st != NS_OK) return st == NS_DIVERGED ? -1 : 1;
     char e2[NS_ERRMSG_LEN] = "";
-    st = s->MF[j] ? ns_factor_numeric(s->MF[j], A, e2) : ns_factor_new(A, NS_FACTOR_DENSE_LU, &s->MF[j], e2);
+    st = s->MF[j] ? ns_factor_numeric(s->MF[j], A, e2)
+                  : ns_factor_new(A, A->storage == NS_DENSE ? NS_FACTOR_DENSE_LU : NS_FACTOR_AUTO, &s->MF[j], e2);
     if (st != NS_OK) {
         nsm_set_err(s->err, "the mass matrix of system %d is singular (%s)", j, e2);
         return -1;

@@ -295,17 +295,31 @@ static PyObject *model_add_lagrangian(pyns_Model *self, PyObject *args, PyObject
         return NULL;
     npy_intp n;
     if (dim_of(q0o, "q0", &n) < 0) return NULL;
-    PyArrayObject *M = fmat(Mo, "M", n, n), *q0 = NULL, *v0 = NULL, *C = NULL, *K = NULL,
-                  *fc = NULL;
+    /* a SciPy sparse M: the sparse LTI system (M, C, K kept CSC; C and K
+     * may be sparse or dense); otherwise dense */
+    int sparse = !PyArray_Check(Mo) && PyObject_HasAttrString(Mo, "tocsc");
+    PyArrayObject *M = NULL, *q0 = NULL, *v0 = NULL, *C = NULL, *K = NULL, *fc = NULL;
+    ns_matrix *Ms = NULL, *Cs = NULL, *Ks = NULL;
     PyObject *res = NULL;
     nsm_ds *ds = NULL;
-    if (!M || !(q0 = fvec(q0o, "q0", n))) goto done;
+    if (sparse ? !(Ms = pyns_matrix(Mo, "M")) : !(M = fmat(Mo, "M", n, n))) goto done;
+    if (!(q0 = fvec(q0o, "q0", n))) goto done;
     if (v0o != Py_None && !(v0 = fvec(v0o, "v0", n))) goto done;
-    if (Co != Py_None && !(C = fmat(Co, "C", n, n))) goto done;
-    if (Ko != Py_None && !(K = fmat(Ko, "K", n, n))) goto done;
+    if (sparse) {
+        if (Co != Py_None && !(Cs = pyns_matrix(Co, "C"))) goto done;
+        if (Ko != Py_None && !(Ks = pyns_matrix(Ko, "K"))) goto done;
+    } else {
+        if (Co != Py_None && !(C = fmat(Co, "C", n, n))) goto done;
+        if (Ko != Py_None && !(K = fmat(Ko, "K", n, n))) goto done;
+    }
     if (fo != Py_None && !PyCallable_Check(fo) && !(fc = fvec(fo, "fext", n))) goto done;
-    ds = nsm_ds_lagrangian_lti_new((int)n, PyArray_DATA(M), PyArray_DATA(q0),
-                                   v0 ? PyArray_DATA(v0) : NULL);
+    if (sparse) {
+        ds = nsm_ds_lagrangian_lti_sparse_new((int)n, Ms, Cs, Ks, PyArray_DATA(q0), v0 ? PyArray_DATA(v0) : NULL);
+        if (!ds) { PyErr_Format(pyns_InputError, "add_lagrangian: %s", nsm_constructor_error()); goto done; }
+    } else {
+        ds = nsm_ds_lagrangian_lti_new((int)n, PyArray_DATA(M), PyArray_DATA(q0),
+                                       v0 ? PyArray_DATA(v0) : NULL);
+    }
     if (!ds) { PyErr_SetString(pyns_InputError, "add_lagrangian: the system could not be made"); goto done; }
     if ((C && nsm_ds_set_damping(ds, PyArray_DATA(C)) != NS_OK) ||
         (K && nsm_ds_set_stiffness(ds, PyArray_DATA(K)) != NS_OK) ||
@@ -324,6 +338,7 @@ static PyObject *model_add_lagrangian(pyns_Model *self, PyObject *args, PyObject
     ds = NULL;
 done:
     nsm_ds_free(ds);
+    ns_matrix_free(Ms); ns_matrix_free(Cs); ns_matrix_free(Ks);
     Py_XDECREF(M); Py_XDECREF(q0); Py_XDECREF(v0); Py_XDECREF(C); Py_XDECREF(K); Py_XDECREF(fc);
     return res;
 }
@@ -572,7 +587,9 @@ static PyObject *model_repr(pyns_Model *self)
 static PyMethodDef model_methods[] = {
     { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian, METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian(M, q0, v0=None, *, C=None, K=None, fext=None) -> system id.\n"
-      "LTI Lagrangian M q'' + C q' + K q = fext(t) + p; fext a constant vector or a callable t -> vector." },
+      "LTI Lagrangian M q'' + C q' + K q = fext(t) + p; fext a constant vector or a callable t -> vector.\n"
+      "A SciPy sparse M makes a sparse system (M, C, K kept CSC, factorised by CHOLMOD/UMFPACK; no n×n "
+      "dense matrix in either scheme): for finite-element models." },
     { "add_lagrangian_nonlinear", (PyCFunction)(void (*)(void))model_add_lagrangian_nonlinear,
       METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian_nonlinear(q0, v0, *, mass, fint=None, jac_fint=None, fgyr=None, jac_fgyr=None, "
@@ -1345,7 +1362,7 @@ static PyObject *ed_event_dict(const nsm_event *ev)
 
 #ifdef NSM_HAVE_EVENT_DRIVEN
 /* EventDriven's own keywords; any other is a solve() option of the LCPs. */
-static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixed_point", "rtol",
+static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixed_point", "linear_solver", "rtol",
                                        "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
                                        "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
                                        "history", "accept_nonconverged", "solve_hook", "log",
@@ -1373,7 +1390,7 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         for (const char *const *n = solve_keys; *n && !known; n++) known = pyns_key_is(k, *n);
         if (!known) {
             PyErr_Format(PyExc_ValueError, "EventDriven: unknown option '%S' (options: T, t0, "
-                         "output_step, method, fixed_point, rtol, atol, hmin, hmax, max_steps, "
+                         "output_step, method, fixed_point, linear_solver, rtol, atol, hmin, hmax, max_steps, "
                          "gap_tol, vel_tol, rest_vel, rest_gap, lambda_tol, acc_tol, solver, history, "
                          "accept_nonconverged, solve_hook, log, verbosity, and the solve() options tol, "
                          "max_iter, ...)", k);
@@ -1418,6 +1435,15 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
         if (pyns_key_is(v, "adams")) o.method = NSM_ED_ADAMS;
         else if (pyns_key_is(v, "bdf")) o.method = NSM_ED_BDF;
         else { PyErr_Format(PyExc_ValueError, "EventDriven: method must be 'adams' or 'bdf', not %R", v); return NULL; }
+    }
+    if ((v = PyDict_GetItemString(kw, "linear_solver"))) {
+        if (pyns_key_is(v, "auto")) o.linear_solver = NSM_ED_LS_AUTO;
+        else if (pyns_key_is(v, "dense")) o.linear_solver = NSM_ED_LS_DENSE;
+        else if (pyns_key_is(v, "krylov")) o.linear_solver = NSM_ED_LS_KRYLOV;
+        else {
+            PyErr_Format(PyExc_ValueError, "EventDriven: linear_solver must be 'auto', 'dense' or 'krylov', not %R", v);
+            return NULL;
+        }
     }
     if ((v = PyDict_GetItemString(kw, "solver")) && v != Py_None) {
         const char *name;
@@ -1794,9 +1820,9 @@ static PyObject *ed_events(pyns_ED *self, void *c)
 static PyObject *ed_stats(pyns_ED *self, void *c)
 {
     const nsm_ed_stats *st = nsm_ed_get_stats(self->s);
-    return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l}",
+    return Py_BuildValue("{s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l,s:l}",
                          "cvode_steps", st->cvode_steps, "rhs_evals", st->rhs_evals, "root_evals",
-                         st->root_evals, "jac_evals", st->jac_evals, "reinits", st->reinits,
+                         st->root_evals, "jac_evals", st->jac_evals, "lin_iters", st->lin_iters, "reinits", st->reinits,
                          "advances", st->advances, "time_events", st->events[NSM_EVENT_TIME],
                          "nonsmooth_events", st->events[NSM_EVENT_NONSMOOTH], "user_events",
                          st->events[NSM_EVENT_USER], "impacts", st->impacts, "impact_rows",
@@ -1876,7 +1902,7 @@ static PyTypeObject EDType = {
     .tp_traverse = (traverseproc)ed_traverse,
     .tp_clear = (inquiry)ed_clear,
     .tp_doc = "EventDriven(model, *, T, t0=0, output_step=(T-t0)/1000, method='adams', "
-              "fixed_point=False, rtol=1e-10, atol=1e-12, hmin=0, hmax=0, max_steps=100000, "
+              "fixed_point=False, linear_solver='auto', rtol=1e-10, atol=1e-12, hmin=0, hmax=0, max_steps=100000, "
               "gap_tol=1e-9, vel_tol=1e-9, rest_vel=1e-5, rest_gap=100*atol, lambda_tol=1e-10, "
               "acc_tol=1e-10, solver=None (lemke), history=4096, accept_nonconverged=False, "
               "solve_hook=None (as Simulation's, called with the LCP's info), log=None, verbosity=1, tol=1e-12, max_iter=... (solve() options of the LCPs)): event-driven scheme "
