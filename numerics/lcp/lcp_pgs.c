@@ -106,6 +106,8 @@ static ns_status pgs_sweeps(const ns_lcp *p, double *z, double *w,
         } else {
             res->error = sqrt(s);
         }
+        if (it <= 10 || (it & (it - 1)) == 0 || it % 1000 == 0)   /* verbosity 2: sparse progress */
+            ns_log(o, 2, "pgs: sweep %d error %.3e", it, res->error);
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) {
             res->error = ns_lcp_error(p, z, w);
             st = NS_TIME_LIMIT;

@@ -45,6 +45,7 @@ static void run(const char *file, const char *solver, int verbosity, int with_lo
 static const struct { const char *file, *solver; } cases[] = {
     { "lcp/lcp_CPS_4.dat", "lemke" },
     { "lcp/lcp_CPS_4.dat", "newton-fb" },
+    { "lcp/lcp_mmc.dat", "pgs" },
     { "fc3d/Capsules-i100-889.dat", "nsgs-ac" },
     { "fc3d/Capsules-i100-889.dat", "nsn-ac" },
     { "fc3d/Capsules-i100-889.dat", "prox" },
@@ -71,12 +72,17 @@ static void test_levels_follow_verbosity(void **state)
 static void test_verbose_solvers_say_something(void **state)
 {
     (void)state;
-    /* these report per iteration at verbosity 2 */
-    const char *talkers[] = { "nsn-ac", "prox" };
-    for (size_t k = 0; k < 2; k++) {
+    /* these report per iteration (pivot, sweep) at verbosity 2 */
+    static const struct { const char *file, *solver; } talkers[] = {
+        { "fc3d/Capsules-i100-889.dat", "nsn-ac" },
+        { "fc3d/Capsules-i100-889.dat", "prox" },
+        { "lcp/lcp_CPS_4.dat", "lemke" },
+        { "lcp/lcp_mmc.dat", "pgs" },
+    };
+    for (size_t k = 0; k < sizeof talkers / sizeof talkers[0]; k++) {
         sink s = { 0 };
-        run("fc3d/Capsules-i100-889.dat", talkers[k], 2, 1, &s);
-        if (s.count == 0) fail_msg("%s printed nothing at verbosity 2", talkers[k]);
+        run(talkers[k].file, talkers[k].solver, 2, 1, &s);
+        if (s.count == 0) fail_msg("%s printed nothing at verbosity 2", talkers[k].solver);
     }
 }
 
