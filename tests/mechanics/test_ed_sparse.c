@@ -38,24 +38,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nsm.h"
+#include "ns_test.h"
 
 #define GAP 0.01
 #define V0 1.0
-
-/* n×n tridiagonal CSC: diagonal d (ends de), off-diagonal o, all × s. */
-static ns_matrix *tridiag(int n, double d, double de, double o, double s)
-{
-    ns_matrix *A = ns_matrix_sparse_new(n, n, 3 * (ns_int)n - 2);
-    ns_int k = 0;
-    for (int c = 0; c < n; c++) {
-        A->csc.p[c] = k;
-        if (c > 0) { A->csc.i[k] = c - 1; A->csc.x[k++] = o * s; }
-        A->csc.i[k] = c; A->csc.x[k++] = (c == 0 || c == n - 1 ? de : d) * s;
-        if (c < n - 1) { A->csc.i[k] = c + 1; A->csc.x[k++] = o * s; }
-    }
-    A->csc.p[n] = k;
-    return A;
-}
 
 typedef struct bar {
     int n, ds, in;
@@ -68,8 +54,9 @@ static bar make_bar(int n, int sparse, double es, double e)
 {
     bar b = { .n = n };
     double l = 1.0 / (n - 1);
-    b.M = tridiag(n, 4.0, 2.0, 1.0, l / 6.0);
-    b.K = tridiag(n, 2.0, 1.0, -1.0, es / l);
+    b.M = ns_test_tridiag(n, 4.0, 2.0, 1.0, l / 6.0);   /* consistent mass, ρS = 1 */
+    b.K = ns_test_tridiag(n, 2.0, 1.0, -1.0, es / l);
+    assert_true(b.M && b.K);
     double *q0 = calloc((size_t)n, sizeof *q0), *v0 = malloc((size_t)n * sizeof *v0);
     double *H = calloc((size_t)n, sizeof *H);
     assert_true(q0 && v0 && H);

@@ -30,20 +30,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "nonsmooth/nsm.h"
+#include "ns_test.h"
 
 #define N 20
 
 static ns_matrix *tridiag(int n, double d, double de, double o, double s)
 {
-    ns_matrix *A = ns_matrix_sparse_new(n, n, 3 * (ns_int)n - 2);
-    ns_int k = 0;
-    for (int c = 0; c < n; c++) {
-        A->csc.p[c] = k;
-        if (c > 0) { A->csc.i[k] = c - 1; A->csc.x[k++] = o * s; }
-        A->csc.i[k] = c; A->csc.x[k++] = (c == 0 || c == n - 1 ? de : d) * s;
-        if (c < n - 1) { A->csc.i[k] = c + 1; A->csc.x[k++] = o * s; }
-    }
-    A->csc.p[n] = k;
+    ns_matrix *A = ns_test_tridiag(n, d, de, o, s);
+    assert_non_null(A);
     return A;
 }
 

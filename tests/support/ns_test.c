@@ -1,6 +1,7 @@
 /* ns_test.c — helpers shared by the test programs. */
 #define _POSIX_C_SOURCE 200809L
 #include "ns_test.h"
+#include "nonsmooth/ns_matrix.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,4 +62,19 @@ int ns_test_write_file(const char *path, const char *text)
     size_t n = strlen(text);
     int ok = fwrite(text, 1, n, f) == n;
     return (fclose(f) == 0 && ok) ? 0 : -1;
+}
+
+ns_matrix *ns_test_tridiag(int n, double d, double de, double o, double s)
+{
+    ns_matrix *A = ns_matrix_sparse_new(n, n, 3 * (ns_int)n - 2);
+    if (!A) return NULL;
+    ns_int k = 0;
+    for (int c = 0; c < n; c++) {
+        A->csc.p[c] = k;
+        if (c > 0) { A->csc.i[k] = c - 1; A->csc.x[k++] = o * s; }
+        A->csc.i[k] = c; A->csc.x[k++] = (c == 0 || c == n - 1 ? de : d) * s;
+        if (c < n - 1) { A->csc.i[k] = c + 1; A->csc.x[k++] = o * s; }
+    }
+    A->csc.p[n] = k;
+    return A;
 }

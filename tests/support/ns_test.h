@@ -22,4 +22,11 @@ double ns_rng_range(ns_rng *r, double a, double b);
 
 /** Writes text to a new file; returns 0 on success. */
 int ns_test_write_file(const char *path, const char *text);
+
+struct ns_matrix;
+/** n×n tridiagonal SPARSE (CSC) matrix, n ≥ 2: diagonal d (de on the two
+ *  end rows), off-diagonals o, every entry times s (bar finite elements:
+ *  consistent mass d = 4, de = 2, o = 1, s = l/6; stiffness 2, 1, −1,
+ *  ES/l). NULL when out of memory. */
+struct ns_matrix *ns_test_tridiag(int n, double d, double de, double o, double s);
 #endif
