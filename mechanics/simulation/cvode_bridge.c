@@ -106,7 +106,7 @@ nsm_cvode *nsm_cvode_new(nsm_ed *s, char *err)
         c->NLS = SUNNonlinSol_FixedPoint(c->y, 0, c->ctx);
         if (!c->NLS) { nsm_set_err(err, "SUNNonlinSol_FixedPoint failed"); nsm_cvode_free(c); return NULL; }
         CHECK(CVodeSetNonlinearSolver(c->mem, c->NLS));
-    } else if (s->o.linear_solver == NSM_ED_LS_KRYLOV || (s->o.linear_solver == NSM_ED_LS_AUTO && s->nsparse > 0)) {
+    } else if (s->o.linear_solver == NSM_ED_LS_KRYLOV) {   /* AUTO resolved by nsm_ed_new */
         /* matrix-free: CVODE forms J·v by difference quotients of the
          * right-hand side; no (2N)² storage (Krylov dimension 20) */
         c->LS = SUNLinSol_SPGMR(c->y, SUN_PREC_NONE, 20, c->ctx);

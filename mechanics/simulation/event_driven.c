@@ -149,7 +149,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         const nsm_ds_kind *kd = nsm_ds_kind_of(model->ds[j]);
         s->mconst[j] = kd->constant;
         if (kd->sparse) {   /* M stays CSC (factorised from ds->Ms); forces need no n×n buffer */
-            s->nsparse++;
+            if (s->o.linear_solver == NSM_ED_LS_AUTO) s->o.linear_solver = NSM_ED_LS_KRYLOV;
             ALLOC(s->dswork[j], 3 * (size_t)n);
             continue;
         }
@@ -157,6 +157,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         if (!s->Mmat[j]) goto nomem;
         ALLOC(s->dswork[j], 3 * (size_t)n + 2 * (size_t)n * n);
     }
+    if (s->o.linear_solver == NSM_ED_LS_AUTO) s->o.linear_solver = NSM_ED_LS_DENSE;   /* no sparse system */
     ALLOC(s->x, 2 * s->ntot); ALLOC(s->acc, s->ntot); ALLOC(s->force, s->ntot);
     for (int j = 0; j < s->nd; j++) {
         const nsm_ds *ds = model->ds[j];

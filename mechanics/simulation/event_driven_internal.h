@@ -67,7 +67,6 @@ struct nsm_ed {
     double *force;             /* (ntot) work */
     ns_matrix **Mmat;          /* (nd) M_j (dense n_j × n_j); NULL for a
                                   system with sparse matrices (ds->Ms) */
-    int nsparse;               /* systems with sparse matrices */
     ns_factor **MF;            /* (nd) its factorisation (ns_factor) */
     double **dswork;           /* (nd) evaluation work of system j */
     const double **vq, **vv;   /* (nd) views into x for gathering */

@@ -313,14 +313,9 @@ static PyObject *model_add_lagrangian(pyns_Model *self, PyObject *args, PyObject
         if (Ko != Py_None && !(K = fmat(Ko, "K", n, n))) goto done;
     }
     if (fo != Py_None && !PyCallable_Check(fo) && !(fc = fvec(fo, "fext", n))) goto done;
-    if (sparse) {
-        ds = nsm_ds_lagrangian_lti_sparse_new((int)n, Ms, Cs, Ks, PyArray_DATA(q0), v0 ? PyArray_DATA(v0) : NULL);
-        if (!ds) { PyErr_Format(pyns_InputError, "add_lagrangian: %s", nsm_constructor_error()); goto done; }
-    } else {
-        ds = nsm_ds_lagrangian_lti_new((int)n, PyArray_DATA(M), PyArray_DATA(q0),
-                                       v0 ? PyArray_DATA(v0) : NULL);
-    }
-    if (!ds) { PyErr_SetString(pyns_InputError, "add_lagrangian: the system could not be made"); goto done; }
+    ds = sparse ? nsm_ds_lagrangian_lti_sparse_new((int)n, Ms, Cs, Ks, PyArray_DATA(q0), v0 ? PyArray_DATA(v0) : NULL)
+                : nsm_ds_lagrangian_lti_new((int)n, PyArray_DATA(M), PyArray_DATA(q0), v0 ? PyArray_DATA(v0) : NULL);
+    if (!ds) { PyErr_Format(pyns_InputError, "add_lagrangian: %s", nsm_constructor_error()); goto done; }
     if ((C && nsm_ds_set_damping(ds, PyArray_DATA(C)) != NS_OK) ||
         (K && nsm_ds_set_stiffness(ds, PyArray_DATA(K)) != NS_OK) ||
         (fc && nsm_ds_set_fext_constant(ds, PyArray_DATA(fc)) != NS_OK)) {

@@ -420,3 +420,25 @@ def test_sparse_system_time_stepping_matches_dense():
     for a, b in zip(out[0], out[1]):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-11 * np.abs(b).max())
     assert np.abs(out[1][2]).max() > 0                   # the bar does hit the wall
+
+
+def test_sparse_system_bad_input_and_fext():
+    sp = pytest.importorskip("scipy.sparse")
+    m = ns.Model()
+    with pytest.raises(ns.InputError, match="M is 3 x 3, expected 4 x 4"):
+        m.add_lagrangian(sp.identity(3, format="csc"), np.zeros(4))
+    bad = sp.identity(3, format="csc"); bad[1, 1] = np.nan
+    with pytest.raises(ns.InputError, match="M"):
+        m.add_lagrangian(bad, np.zeros(3))
+    with pytest.raises(ns.InputError, match="K is 2 x 2"):
+        m.add_lagrangian(sp.identity(3, format="csc"), np.zeros(3), K=sp.identity(2))
+    # a constant force on the sparse system: the same fall as the dense one
+    out = []
+    for M in (sp.identity(3, format="csc") * 2.0, 2.0 * np.eye(3)):
+        mm = ns.Model()
+        ds = mm.add_lagrangian(M, np.zeros(3), fext=[-9.81, 0.0, 1.0])
+        sim = ns.Simulation(mm, h=1e-3)
+        sim.run(0.1)
+        out.append(sim.q(ds).copy())
+    np.testing.assert_allclose(out[0], out[1], rtol=1e-14, atol=1e-15)
+    assert abs(out[0][0] - (-9.81 / 2.0) * 0.1 ** 2 / 2) < 1e-12   # M q'' = f: q = f t^2 / (2 M) (theta = 1/2)
