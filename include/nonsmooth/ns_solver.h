@@ -37,6 +37,14 @@ void ns_workspace_free(ns_workspace *w);
 /** Bytes held by w's buffers. */
 size_t ns_workspace_bytes(const ns_workspace *w);
 
+/** Told by a chain of methods (the friction-contact `auto`) that one of
+ *  its methods ended above tol and the chain goes on to the next: method
+ *  (e.g. "nsgs-ac", "nsn-ac"), the best error so far and the iterations of
+ *  the whole chain so far. Return 0 to go on, nonzero to stop the chain
+ *  there (the solve returns its best iterate with status max_iter and a
+ *  message saying so). */
+typedef int (*ns_switch_fn)(void *user, const char *method, double best_error, int iterations);
+
 typedef struct ns_options {
     double tol;              /* on the kind's relative error (default 1e-8) */
     int max_iter;            /* iterations/sweeps; 0 = the solver's default */
@@ -64,6 +72,9 @@ typedef struct ns_options {
     const char *local_solver;/* one-block solver name, NULL = default */
     int record_history;      /* 1: ns_result.history gets the error per iteration */
     ns_workspace *workspace; /* borrowed reusable buffers (see above); NULL = none */
+    ns_switch_fn on_switch;  /* chains (auto of fc2d/fc3d/gfc): told of every
+                                switch of method; NULL = none */
+    void *switch_user;
 } ns_options;
 
 /** Defaults: tol 1e-8, max_iter 0, no time limit, silent. */
