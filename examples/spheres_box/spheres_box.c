@@ -46,12 +46,18 @@
  *   --max-iter N   sweeps per step at most (default: the library's, 10⁵)
  *   --budget S     seconds per step's solve at most (solver_options.time_limit;
  *                  default none): the chain returns its best point then
- *   --projection P direct (default) or none: after each velocity step, the
+ *   --stabilization B  β of the velocity-level overlap correction
+ *                  (nsm_sim_options.stabilization, default 0.2: an
+ *                  overlapping contact separates at β·overlap/(θh); 0 = the
+ *                  plain Newton law, under which a pile sinks)
+ *   --projection P none (default) or direct: after each velocity step, the
  *                  positions are projected so that no contact (every live
  *                  contact interaction, projection_all) overlaps by more
  *                  than --proj-tol (default 1e-6 m), mass-weighted
  *                  (projection_metric 1); velocities are left as the step
- *                  gave them (docs/mechanics-api.md, position projection)
+ *                  gave them, so a pile held up by the projection keeps a
+ *                  downward velocity and does not come to rest
+ *                  (docs/scale.md)
  *   --accept-nonconverged  go on after a step whose problem missed --tol
  *                  (nsm_sim_options.accept_nonconverged; counted in the
  *                  summary's "not converged"); without it the run stops
@@ -63,8 +69,8 @@
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
  * Defaults: h = 1e-3, 2000 steps (T = 2 s), the library's FC3D default
  * (auto: Anderson-accelerated NSGS-AC sweeps until they converge or
- * stall, then the rest of the chain, docs/scale.md) at tol 1e-4, direct
- * position projection. The sweeps alone: --solver nsgs-ac (plain with
+ * stall, then the rest of the chain, docs/scale.md) at tol 1e-4, overlap
+ * stabilisation β = 0.2. The sweeps alone: --solver nsgs-ac (plain with
  * --anderson 0).
  *
  * --out DIR: DIR/trajectory.csv (one row per saved step: t, kinetic and
@@ -501,7 +507,7 @@ int main(int argc, char **argv)
     double anderson = 3, threads = 0, order = 1, max_iter = 0;
     long dump_every = 1;
     int accept = 0;
-    const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "direct";
+    const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "none";
     double proj_tol = 1e-6;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     *(void **)&alloc_count = dlsym(RTLD_DEFAULT, "nsalloc_count");
@@ -530,16 +536,18 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--order", &order);
     nsx_take_double(&ac, av, "--max-iter", &max_iter);
     nsx_take_double(&ac, av, "--proj-tol", &proj_tol);
-    double budget = 0;
+    double budget = 0, stab = 0.2;
     nsx_take_double(&ac, av, "--budget", &budget);
-    if (!(budget >= 0) || isinf(budget) || !(proj_tol > 0) || isinf(proj_tol)) {
-        fprintf(stderr, "spheres_box: --budget must be >= 0 seconds, --proj-tol > 0 metres\n");
+    nsx_take_double(&ac, av, "--stabilization", &stab);
+    if (!(budget >= 0) || isinf(budget) || !(proj_tol > 0) || isinf(proj_tol) || !(stab >= 0 && stab <= 1)) {
+        fprintf(stderr, "spheres_box: --budget must be >= 0 seconds, --proj-tol > 0 metres, "
+                        "--stabilization in [0, 1]\n");
         return 2;
     }
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
-                                    "[--max-iter N] [--budget S] [--projection direct|none] [--proj-tol T] "
+                                    "[--max-iter N] [--budget S] [--stabilization B] [--projection none|direct] [--proj-tol T] "
                                     "[--accept-nonconverged]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
@@ -663,13 +671,14 @@ int main(int argc, char **argv)
     o.dump_prefix = "spheres_box";
     o.solver = NULL;   /* the library's FC3D default: the auto chain */
     o.solver_options.tol = 1e-4;
-    if (!strcmp(projection, "direct")) {
-        o.projection = NSM_PROJECTION_DIRECT;
+    if (!strcmp(projection, "direct") || !strcmp(projection, "combined")) {
+        o.projection = !strcmp(projection, "direct") ? NSM_PROJECTION_DIRECT : NSM_PROJECTION_COMBINED;
         o.projection_metric = 1;
         o.projection_tol_unilateral = proj_tol;
         o.projection_all = 1;   /* also contacts that closed within the step */
+        o.gap_tol = proj_tol;   /* a contact the projection left within tol is closed */
     } else if (strcmp(projection, "none")) {
-        fprintf(stderr, "spheres_box: --projection '%s' is not none or direct\n", projection);
+        fprintf(stderr, "spheres_box: --projection '%s' is not none, direct or combined\n", projection);
         return 2;
     }
     o.solver_options.omega = omega;
@@ -677,6 +686,7 @@ int main(int argc, char **argv)
     o.solver_options.threads = (int)threads;
     if (max_iter > 0) o.solver_options.max_iter = (int)max_iter;
     o.solver_options.time_limit = budget;
+    o.stabilization = stab;
     o.accept_nonconverged = accept;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);

@@ -111,6 +111,12 @@ typedef struct nsm_sim_options {
                                anderson 3: Anderson-accelerated NSGS sweeps,
                                docs/scale.md; 0 = plain sweeps) */
     int warm_start;         /* 1 (default): start from the previous λ */
+    double stabilization;   /* β in [0, 1] (default 0): an active impact row
+                               that overlaps at the step's start (y < 0) is
+                               asked to separate at β|y|/(θh), removing a
+                               fraction β of the overlap within the step
+                               through the velocities (Baumgarte); 0 = the
+                               plain Newton law */
     double gap_tol;         /* a unilateral interaction is active when its
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
                                1e-12, in units of y: absorbs round-off of

@@ -357,6 +357,10 @@ ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
     int ni = nsm_nslaw_impact_rows(L);
     for (int c = 0; c < ni; c++) {
         double t = restitution(s, th, L->e, d->y1[c]) * d->y1[c];
+        /* stabilisation: an overlapping row (y < 0 at q_k) must also
+         * separate at β|y|/(θh), which takes a fraction β of the overlap
+         * out within the step */
+        if (s->o.stabilization > 0 && d->y0[c] < 0) t += s->o.stabilization * d->y0[c] / (th * s->step.h);
         qa[c] += t;
         absq[c] += fabs(t);
     }

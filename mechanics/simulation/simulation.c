@@ -185,6 +185,7 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     if (!model || !o) { nsm_set_err(err, "nsm_sim_new: NULL model or options"); return NULL; }
     if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
     if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
+    if (!(o->stabilization >= 0.0 && o->stabilization <= 1.0)) { nsm_set_err(err, "nsm_sim_new: stabilization = %g is not in [0, 1]", o->stabilization); return NULL; }
     if (!(o->gap_tol >= 0.0) || !isfinite(o->gap_tol)) { nsm_set_err(err, "nsm_sim_new: gap_tol = %g must be finite and >= 0", o->gap_tol); return NULL; }
     if (o->activation != NSM_ACTIVATION_GAMMA && o->activation != NSM_ACTIVATION_PREDICTED) {
         nsm_set_err(err, "nsm_sim_new: activation = %d is not a nsm_activation value", (int)o->activation);

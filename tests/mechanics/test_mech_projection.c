@@ -468,6 +468,62 @@ static void test_column_sparse(void **state)
     assert_true(rest0 > 1e-3);
 }
 
+/* Overlap stabilisation (nsm_sim_options.stabilization, no projection):
+ * a ball at rest overlapping the floor by 1e-5 is pushed out through its
+ * velocity — the overlap falls below 1e-9 and stays there, and the ball
+ * gains no more than the potential energy of a few overlaps — where the
+ * plain Newton law (β = 0) keeps the overlap for ever. */
+static double stabilised_ball(double beta, double *rise)
+{
+    const double R = 0.1, y0 = -1e-5;
+    double M[1] = { 1 }, q0[1] = { R + y0 }, v0[1] = { 0 }, f[1] = { -G }, H[1] = { 1 }, b[1] = { -R };
+    nsm_model *m = nsm_model_new();
+    nsm_ds *ds = nsm_ds_lagrangian_lti_new(1, M, q0, v0);
+    nsm_ds_set_fext_constant(ds, f);
+    int d = nsm_model_add_ds(m, ds);
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.0));
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 1, H, b), law, d, -1) >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    o.stabilization = beta;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("%s", err);
+    double late = 0.0, top = -INFINITY;
+    for (int k = 0; k < 500; k++) {
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        double y = nsm_sim_q(s, d)[0] - R;
+        top = fmax(top, y);
+        if (k >= 100) late = fmax(late, -y);
+    }
+    *rise = top;
+    nsm_sim_free(s);
+    nsm_model_free(m);
+    return late;
+}
+
+static void test_stabilization(void **state)
+{
+    (void)state;
+    double rise, rise0;
+    double with = stabilised_ball(0.2, &rise), without = stabilised_ball(0.0, &rise0);
+    print_message("overlap after 100 steps: %.3g (beta 0.2, highest gap %.3g), %.3g (beta 0)\n", with, rise,
+                  without);
+    assert_true(with <= 1e-9);
+    assert_true(rise <= 5e-5);          /* a hop of a few overlaps, not a launch */
+    assert_true(without >= 0.99e-5);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    o.stabilization = 1.5;
+    nsm_model *m = nsm_model_new();
+    char err[NS_ERRMSG_LEN] = "";
+    assert_null(nsm_sim_new(m, &o, err));
+    assert_non_null(strstr(err, "stabilization"));
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_mass_metric),
         cmocka_unit_test(test_prescribed_dof),
         cmocka_unit_test(test_column_sparse),
+        cmocka_unit_test(test_stabilization),
         cmocka_unit_test(test_hysteresis),
         cmocka_unit_test(test_hysteresis_inverted),
         cmocka_unit_test(test_siconos_direct),

@@ -280,9 +280,10 @@ static void test_accept_nonconverged(void **state)
  * the default box scene (100 spheres, seed 1) through step 1000, past the
  * step (880) where warm-started sweeps cycle without converging. Every
  * step's problem is solved to the default tol (the step policy goes on to
- * another method when the sweeps stall), and the default position
- * projection keeps every overlap, measured here from the final positions
- * (sphere pairs and the floor), below its 1e-6 m tolerance. */
+ * another method when the sweeps stall), and the default overlap
+ * stabilisation keeps every overlap at rest, measured here from the final
+ * positions (sphere pairs and the floor), below 25 µm (without it the
+ * resting pile overlaps by up to ~400 µm). */
 static void test_default_box_1000(void **state)
 {
     (void)state;
@@ -336,7 +337,7 @@ static void test_default_box_1000(void **state)
     }
     print_message("1000 steps, worst error %.3g, %d touching pairs, largest overlap %.3g m\n", maxerr, touching, worst);
     assert_true(touching > 50);        /* a pile, not a gas */
-    assert_true(worst <= 1e-6);
+    assert_true(worst <= 2.5e-5);
 }
 
 int main(void)
