@@ -26,9 +26,11 @@
  * a good ρ is best left alone), applied when it moves ρ by a factor ≥ 5
  * (acceleration restarted, ξ rescaled by ρ_old/ρ_new). So W + ρI is
  * refactored rarely: CHOLMOD on its CSC (analysis done once, the diagonal
- * updated in place) or LAPACKE Cholesky when W is small and dense; LU
- * (UMFPACK / LAPACKE) when W is not symmetric or W + ρI not positive
- * definite. The FC error (ns_fc_vi_error, from the u already computed) is
+ * updated in place) or LAPACKE Cholesky when W is small and dense. A
+ * non-symmetric W is split into its symmetric part, factored, and its
+ * antisymmetric part, applied to the last iterate on the right-hand side
+ * (see struct shifted); LU (UMFPACK / LAPACKE) on W itself only when the
+ * symmetric part + ρI is not positive definite. The FC error (ns_fc_vi_error, from the u already computed) is
  * taken every iteration on z ∈ K and confirmed by ns_fc_error before
  * converging; the best iterate is returned otherwise. Warm start: z = r,
  * ξ = −û(z)/ρ, so that a solution is a fixed point. */
@@ -42,11 +44,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* W + ρI behind ns_factor: A holds W with its diagonal shifted by ρ. */
+/* W + ρI behind ns_factor. A non-symmetric W is split W = Ws + Wa
+ * (symmetric, antisymmetric parts): A holds Ws, factored by Cholesky, and
+ * the x-step takes Wa at the last iterate z to the right-hand side,
+ *     (Ws + ρI) x = −(q + s + Wa z) + ρ (ẑ − ξ̂),
+ * exact at a fixed point (x = z), and UMFPACK's LU solve with its iterative
+ * refinement (4× the cost of the triangular solves on RockPile_tob1) is
+ * avoided. If Ws + ρI is not positive definite, A becomes W itself, LU. */
 typedef struct shifted {
-    ns_matrix *A;          /* CSC or dense copy of W */
-    double *wdiag;         /* (m) W's diagonal */
+    const ns_matrix *W;    /* the problem's W (borrowed) */
+    ns_matrix *A;          /* CSC or dense: W, or Ws when Wa is kept */
+    ns_matrix *Wa;         /* antisymmetric part of W, or NULL */
+    double *wdiag;         /* (m) A's diagonal */
     ns_int *dpos;          /* (m) index of each diagonal entry in A's values */
+    int dense;
     ns_factor *F;
     ns_factor_method method;
     int refactors;
@@ -55,24 +66,67 @@ typedef struct shifted {
 static void shifted_free(shifted *S)
 {
     ns_matrix_free(S->A);
+    ns_matrix_free(S->Wa);
     ns_factor_free(S->F);
     free(S->wdiag);
     free(S->dpos);
 }
 
-static ns_status shifted_init(shifted *S, const ns_matrix *W, char *err)
+/* Ws = (A + Aᵀ)/2 into A, Wa = (A − Aᵀ)/2 returned (A canonical CSC, or
+ * dense); NULL when out of memory. */
+static ns_matrix *split_antisymmetric(ns_matrix *A)
 {
-    memset(S, 0, sizeof *S);
-    const ns_int m = W->rows;
-    size_t nnz = ns_matrix_nvalues(W);
-    /* small and dense enough: LAPACKE; otherwise CHOLMOD/UMFPACK */
-    int dense = W->storage == NS_DENSE ? m <= 2000
-              : (m <= 600 && (double)nnz >= 0.25 * (double)m * (double)m);
-    S->A = dense ? ns_matrix_to_dense(W) : ns_matrix_to_sparse(W);
-    S->wdiag = ns_malloc((size_t)m + 1, sizeof(double));
-    S->dpos = ns_malloc((size_t)m + 1, sizeof(ns_int));
-    if (!S->A || !S->wdiag || !S->dpos) return ns_fail(err, NS_NO_MEMORY, "admm: out of memory");
-    if (dense) {
+    const ns_int m = A->rows;
+    if (A->storage == NS_DENSE) {
+        ns_matrix *Wa = ns_matrix_dense_new(m, m);
+        if (!Wa) return NULL;
+        double *a = A->dense, *w = Wa->dense;
+        for (ns_int j = 0; j < m; j++)
+            for (ns_int i = 0; i < j; i++) {
+                double x = a[i + (size_t)j * m], y = a[j + (size_t)i * m];
+                a[i + (size_t)j * m] = a[j + (size_t)i * m] = 0.5 * (x + y);
+                w[i + (size_t)j * m] = 0.5 * (x - y);
+                w[j + (size_t)i * m] = 0.5 * (y - x);
+            }
+        return Wa;
+    }
+    ns_matrix *T0 = ns_matrix_transpose(A), *T = T0 ? ns_matrix_to_sparse(T0) : NULL;
+    ns_matrix_free(T0);
+    if (!T) return NULL;
+    const ns_csc *a = &A->csc, *t = &T->csc;
+    ns_matrix *S = ns_matrix_sparse_new(m, m, a->nnz + t->nnz),
+              *Wa = ns_matrix_sparse_new(m, m, a->nnz + t->nnz);
+    if (!S || !Wa) { ns_matrix_free(T); ns_matrix_free(S); ns_matrix_free(Wa); return NULL; }
+    ns_int k = 0;
+    for (ns_int j = 0; j < m; j++) {
+        S->csc.p[j] = Wa->csc.p[j] = k;
+        ns_int p = a->p[j], q = t->p[j];
+        while (p < a->p[j + 1] || q < t->p[j + 1]) {
+            ns_int ia = p < a->p[j + 1] ? a->i[p] : m, it = q < t->p[j + 1] ? t->i[q] : m;
+            ns_int i = ia < it ? ia : it;
+            double x = ia == i ? a->x[p++] : 0.0, y = it == i ? t->x[q++] : 0.0;
+            S->csc.i[k] = Wa->csc.i[k] = i;
+            S->csc.x[k] = 0.5 * (x + y);
+            Wa->csc.x[k] = 0.5 * (x - y);
+            k++;
+        }
+    }
+    S->csc.p[m] = Wa->csc.p[m] = k;
+    S->csc.nnz = Wa->csc.nnz = k;
+    ns_matrix_free(T);
+    /* A takes S's arrays */
+    ns_csc old = A->csc;
+    A->csc = S->csc;
+    S->csc = old;
+    ns_matrix_free(S);
+    return Wa;
+}
+
+/* positions of A's diagonal and the diagonal itself */
+static ns_status shifted_diag(shifted *S, char *err)
+{
+    const ns_int m = S->A->rows;
+    if (S->dense) {
         for (ns_int j = 0; j < m; j++) S->dpos[j] = j + j * m;
     } else {
         const ns_csc *C = &S->A->csc;
@@ -87,14 +141,32 @@ static ns_status shifted_init(shifted *S, const ns_matrix *W, char *err)
     }
     double *x = ns_matrix_values(S->A);
     for (ns_int j = 0; j < m; j++) S->wdiag[j] = x[S->dpos[j]];
-    int sym = ns_matrix_is_symmetric(S->A, 1e-12);
-    S->method = dense ? (sym ? NS_FACTOR_DENSE_CHOL : NS_FACTOR_DENSE_LU)
-                      : (sym ? NS_FACTOR_SPARSE_CHOL : NS_FACTOR_SPARSE_LU);
     return NS_OK;
 }
 
-/* Factors W + ρI; a Cholesky breakdown (W not positive semidefinite)
- * switches to LU for the rest of the solve. */
+static ns_status shifted_init(shifted *S, const ns_matrix *W, char *err)
+{
+    memset(S, 0, sizeof *S);
+    S->W = W;
+    const ns_int m = W->rows;
+    size_t nnz = ns_matrix_nvalues(W);
+    /* small and dense enough: LAPACKE; otherwise CHOLMOD/UMFPACK */
+    S->dense = W->storage == NS_DENSE ? m <= 2000
+             : (m <= 600 && (double)nnz >= 0.25 * (double)m * (double)m);
+    S->A = S->dense ? ns_matrix_to_dense(W) : ns_matrix_to_sparse(W);
+    S->wdiag = ns_malloc((size_t)m + 1, sizeof(double));
+    S->dpos = ns_malloc((size_t)m + 1, sizeof(ns_int));
+    if (!S->A || !S->wdiag || !S->dpos) return ns_fail(err, NS_NO_MEMORY, "admm: out of memory");
+    if (!ns_matrix_is_symmetric(S->A, 1e-12)) {
+        S->Wa = split_antisymmetric(S->A);
+        if (!S->Wa) return ns_fail(err, NS_NO_MEMORY, "admm: out of memory");
+    }
+    S->method = S->dense ? NS_FACTOR_DENSE_CHOL : NS_FACTOR_SPARSE_CHOL;
+    return shifted_diag(S, err);
+}
+
+/* Factors A + ρI; a Cholesky breakdown switches to LU on W itself (the
+ * antisymmetric part dropped) for the rest of the solve. */
 static ns_status shifted_set(shifted *S, double rho, char *err)
 {
     double *x = ns_matrix_values(S->A);
@@ -104,7 +176,17 @@ static ns_status shifted_set(shifted *S, double rho, char *err)
     if (st == NS_SINGULAR && (S->method == NS_FACTOR_DENSE_CHOL || S->method == NS_FACTOR_SPARSE_CHOL)) {
         ns_factor_free(S->F);
         S->F = NULL;
-        S->method = S->method == NS_FACTOR_DENSE_CHOL ? NS_FACTOR_DENSE_LU : NS_FACTOR_SPARSE_LU;
+        S->method = S->dense ? NS_FACTOR_DENSE_LU : NS_FACTOR_SPARSE_LU;
+        if (S->Wa) { /* back to W itself */
+            ns_matrix_free(S->Wa);
+            S->Wa = NULL;
+            ns_matrix_free(S->A);
+            S->A = S->dense ? ns_matrix_to_dense(S->W) : ns_matrix_to_sparse(S->W);
+            if (!S->A) return ns_fail(err, NS_NO_MEMORY, "admm: out of memory");
+            if ((st = shifted_diag(S, err))) return st;
+            x = ns_matrix_values(S->A);
+            for (ns_int j = 0; j < S->A->rows; j++) x[S->dpos[j]] = S->wdiag[j] + rho;
+        }
         st = ns_factor_new(S->A, S->method, &S->F, err);
     }
     return st;
@@ -185,6 +267,7 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
         /* x-step from the (extrapolated) ẑ, ξ̂ */
         for (size_t i = 0; i < m; i++) x[i] = -p->q[i] + rho * (zh[i] - xih[i]);
         for (ns_int a = 0; a < p->nc; a++) x[(size_t)a * d] -= s[a];
+        if (S.Wa) ns_matrix_gemv(-1.0, S.Wa, zk, 1.0, x); /* antisymmetric part, lagged */
         if (ns_factor_solve(S.F, x, 1, (ns_int)m)) {
             st = ns_fail(res->message, NS_SINGULAR, "admm: solve with W + rho I failed at iteration %d", it);
             break;
@@ -249,7 +332,7 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
         memcpy(r, z, m * sizeof(double));
         st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
     }
-    if (ns_status_is_outcome(st)) ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
+    ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
     res->error = err;
     ns_log(o, 1, "admm: %s after %d iterations, error %.3e, %d factorizations (%s), rho %.3g",
            ns_status_name(st), res->iterations, err, S.refactors, ns_factor_method_name(S.method), rho);

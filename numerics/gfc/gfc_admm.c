@@ -283,7 +283,9 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
             }
         }
     }
-    if (ns_status_is_outcome(st) && st != NS_CONVERGED && best_err < err) {
+    /* not converged: the best iterate (always after a failed solve, whose
+     * v is not to be trusted) */
+    if (st != NS_CONVERGED && (!ns_status_is_outcome(st) || best_err < err)) {
         memcpy(v, best_v, nn * sizeof(double));
         memcpy(r, best_r, m * sizeof(double));
         err = best_err;

@@ -8,6 +8,7 @@
  *     r_T,j = −f, v = 0 — as FC3D (W = HᵀH) and as GFC3D (M = I, H);
  *   - a hyperstatic block (one mass on four identical contacts: W of rank
  *     3): u = 0 and the normal forces carry the weight, whatever split;
+ *   - a non-symmetric W (dense and sparse) with a chosen answer;
  *   - collection files: the error recomputed here with this file's own
  *     loops (u = W r + q or u = Hᵀv + b and ‖M v − H r − q‖, the Coulomb
  *     projection below), no library residual function;
@@ -317,6 +318,59 @@ static void test_hyperstatic(void **state)
     ns_problem_free(p);
 }
 
+/* ---- a non-symmetric W ---- */
+
+/* Three contacts, W = Ws + Wa (Ws positive definite, Wa antisymmetric,
+ * ‖Wa‖ ~ 0.1 ‖Ws‖), q = u* − W r* for a chosen answer: contact 0 sticking,
+ * 1 sliding, 2 separated. W dense and sparse (both of the solver's paths
+ * for the antisymmetric part). */
+static void test_nonsymmetric(void **state)
+{
+    (void)state;
+    enum { NCN = 3, MN = 9 };
+    const double mu[NCN] = { 0.5, 0.3, 0.4 };
+    const double rs[MN] = { 1, .1, -.2,   2, -.6 * .6, -.6 * .8,   0, 0, 0 };
+    const double us[MN] = { 0, 0, 0,      0, 1.5 * .6, 1.5 * .8,   .5, .3, .1 };
+    double Wv[MN * MN], q[MN];
+    ns_rng g;
+    ns_rng_seed(&g, 7);
+    double B[MN * MN];
+    for (int i = 0; i < MN * MN; i++) B[i] = ns_rng_range(&g, -1, 1);
+    for (int i = 0; i < MN; i++)
+        for (int j = 0; j < MN; j++) {
+            double sp = 0; /* Ws = BᵀB/MN + I */
+            for (int k = 0; k < MN; k++) sp += B[k + i * MN] * B[k + j * MN];
+            double a = 0.1 * (B[i + j * MN] - B[j + i * MN]); /* antisymmetric */
+            Wv[i + j * MN] = sp / MN + (i == j ? 1.0 : 0.0) + a;
+        }
+    for (int i = 0; i < MN; i++) {
+        q[i] = us[i];
+        for (int j = 0; j < MN; j++) q[i] -= Wv[i + j * MN] * rs[j];
+    }
+    for (int sparse = 0; sparse < 2; sparse++) {
+        ns_matrix *W = ns_matrix_dense_new(MN, MN);
+        memcpy(W->dense, Wv, sizeof Wv);
+        if (sparse) W = sparse_copy_free(W);
+        ns_problem *p = ns_problem_from_fc(ns_fc_new(3, NCN, W, q, mu));
+        assert_non_null(p);
+        ns_solution *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-12;
+        ns_result res;
+        ns_status st = ns_solve(p, "admm", &o, sol, &res);
+        if (st != NS_CONVERGED) fail_msg("storage %d: %s (%s)", sparse, ns_status_name(st), res.message);
+        for (int i = 0; i < MN; i++)
+            if (fabs(sol->vec[0][i] - rs[i]) > 1e-9 || fabs(sol->vec[1][i] - us[i]) > 1e-9)
+                fail_msg("storage %d: r[%d] = %.15g (want %g), u[%d] = %.15g (want %g)", sparse, i,
+                         sol->vec[0][i], rs[i], i, sol->vec[1][i], us[i]);
+        assert_true(fc_error(p->u.fc, sol->vec[0]) <= 1e-12);
+        ns_result_clear(&res);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
 /* ---- collection ---- */
 
 static ns_problem *read_or_skip(const char *rel)
@@ -547,6 +601,7 @@ int main(void)
         cmocka_unit_test(test_stack_local),
         cmocka_unit_test(test_stack_global),
         cmocka_unit_test(test_hyperstatic),
+        cmocka_unit_test(test_nonsymmetric),
         cmocka_unit_test(test_collection),
         cmocka_unit_test(test_warm_start),
         cmocka_unit_test(test_bad_input),
