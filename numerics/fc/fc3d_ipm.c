@@ -7,7 +7,8 @@
  * pattern (built once), factored by CHOLMOD with the symbolic analysis
  * reused (LAPACKE below 129 unknowns; UMFPACK when W is not symmetric).
  * Finish: the global semismooth Newton nsn-ac (fc3d_nsn.c). Registered as
- * "ipm" for FC3D. */
+ * "ipm" (s updated before every step) and "ipm-fp" (outer fixed point on
+ * s) for FC3D. */
 #include "fc/fc_ipm.h"
 #include "fc/fc3d_internal.h"
 #include "solve/solvers.h"
@@ -125,7 +126,8 @@ static double finish(void *ctx, const double *y, const double *z, double tol, in
     return ns_fc_error(F->p, F->r_out, F->u_out, (ns_fc_norm)F->o->fc_norm);
 }
 
-ns_status ns_fc3d_ipm(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+static ns_status fc3d_ipm(const ns_fc *p, double *r, double *u, const ns_options *o,
+                          int fixed_point, ns_result *res)
 {
     if (p->dim != 3) return ns_fail(res->message, NS_BAD_INPUT, "fc3d ipm: 3D problems only (dim %d)", p->dim);
     const ns_int nc = p->nc, m = 3 * nc;
@@ -172,10 +174,20 @@ ns_status ns_fc3d_ipm(const ns_fc *p, double *r, double *u, const ns_options *o,
         }
     ns_ipm_ops ops = { &F, 0, nc, p->mu, residual, factor, solve, error, finish, output };
     double ydummy = 0.0;
-    st = ns_ipm_run(&ops, &ydummy, z, o, res);
+    st = ns_ipm_run(&ops, &ydummy, z, o, fixed_point, res);
 done:
     ns_ipm_sys_free(&F.sys);
     ns_matrix_free(owned);
     free(ri); free(ci); free(pos); free(z); free(F.rbuf); free(F.ubuf);
     return st;
+}
+
+ns_status ns_fc3d_ipm(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{
+    return fc3d_ipm(p, r, u, o, 0, res);
+}
+
+ns_status ns_fc3d_ipm_fp(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
+{
+    return fc3d_ipm(p, r, u, o, 1, res);
 }

@@ -99,7 +99,7 @@ static double cone_scale(const double *x, ns_int nc)
 }
 
 ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_options *o,
-                     ns_result *res)
+                     int fixed_point, ns_result *res)
 {
     const ns_int ny = ops->ny, nc = ops->nc, m = 3 * nc;
     const int max_iter = o->max_iter > 0 ? o->max_iter : 100;
@@ -129,8 +129,11 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
         push_inside(x, nc, th);
         push_inside(z, nc, th);
     } else {
-        /* least-squares start with W = I: y, z = Δ of the W = I Newton step
-         * from 0, x = −z (= D(u + s e_N) there), then pushed inside */
+        /* y from the W = I Newton step from 0 (a regularised least-squares
+         * velocity); x = z = c e, c the root-mean-square size per contact
+         * of that step's x = −z = D(u + s e_N): perfectly centred cones of
+         * the problem's scale (keeping that step's x and z, pushed inside,
+         * cycles on LMGC_GlobalFrictionContactProblem00046: docs/ipm.md) */
         for (ns_int a = 0; a < nc; a++) {
             double *A = W2 + 9 * a;
             memset(A, 0, 9 * sizeof(double));
@@ -150,26 +153,60 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
             return st;
         }
         memcpy(y, dy, (size_t)ny * sizeof(double));
-        for (ns_int i = 0; i < m; i++) { z[i] = dz[i]; x[i] = -dz[i]; }
-        double th = fmax(cone_scale(x, nc), cone_scale(z, nc));
-        push_inside(x, nc, th);
-        push_inside(z, nc, th);
+        double c = cone_scale(dz, nc);
+        memset(x, 0, (size_t)m * sizeof(double));
+        memset(z, 0, (size_t)m * sizeof(double));
+        for (ns_int a = 0; a < nc; a++) x[3 * a] = z[3 * a] = c;
     }
 
     double err = ops->error(ops->ctx, y, z), best = err;
     memcpy(by, y, (size_t)ny * sizeof(double));
     memcpy(bz, z, (size_t)m * sizeof(double));
     memcpy(bx, x, (size_t)m * sizeof(double));
-    double finish_at = fmax(o->tol, 1e-6), done_err = INFINITY;
-    int finished = 0, small_steps = 0;
+    const double finish_from = 1e-6; /* error below which the finish is tried */
+    double finish_at = fmax(o->tol, finish_from), done_err = INFINITY;
+    int finished = 0, small_steps = 0, outer = 0, best_it = 0;
+    const int stall = 10;   /* iterations without a new best error: stop */
+    double rd0 = 1.0, eps_in = 1e-4;
     ns_log(o, 2, "ipm start: error %.3e", err);
 
     for (int it = 1; it <= max_iter; it++) {
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
         /* De Saxcé shift from the current velocity, then the residuals */
         ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
-        for (ns_int a = 0; a < nc; a++) s[a] = ops->mu[a] * hypot(u[3 * a + 1], u[3 * a + 2]);
-        ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
+        if (!fixed_point || it == 1) {
+            for (ns_int a = 0; a < nc; a++) s[a] = ops->mu[a] * hypot(u[3 * a + 1], u[3 * a + 2]);
+            ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
+            if (it == 1) rd0 = fmax(1.0, ns_norm2(rd, (size_t)ny));
+        } else {
+            /* outer fixed point: s is updated only once the convex problem
+             * with this s is solved to eps_in (infeasibilities and
+             * relative gap); x and z are then pushed back inside by the
+             * relative change of s, so the next solve starts near the
+             * central path */
+            double xn = ns_norm2(x, (size_t)m), zn = ns_norm2(z, (size_t)m), g = 0.0;
+            for (ns_int i = 0; i < m; i++) g += x[i] * z[i];
+            double ein = fmax(ns_norm2(rp, (size_t)m) / fmax(1.0, xn),
+                              fmax(ns_norm2(rd, (size_t)ny) / rd0, g / fmax(1e-300, xn * zn)));
+            if (ein <= eps_in) {
+                double d2 = 0.0, s2 = 0.0;
+                for (ns_int a = 0; a < nc; a++) {
+                    double sn = ops->mu[a] * hypot(u[3 * a + 1], u[3 * a + 2]);
+                    d2 += (sn - s[a]) * (sn - s[a]);
+                    s2 += sn * sn;
+                    s[a] = sn;
+                }
+                double dsr = sqrt(d2) / fmax(sqrt(s2), 1e-300);
+                outer++;
+                ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
+                double rel = fmin(1e-1, fmax(dsr, 1e-8));
+                push_inside(x, nc, rel * cone_scale(x, nc));
+                push_inside(z, nc, rel * cone_scale(z, nc));
+                ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
+                eps_in = fmax(0.1 * o->tol, fmin(eps_in, 0.1 * dsr));
+                ns_log(o, 2, "ipm fixed point %d: inner error %.3e, relative change of s %.3e", outer, ein, dsr);
+            }
+        }
 
         double gap = 0.0;
         int inside = 1;
@@ -238,8 +275,9 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
         small_steps = alpha < 1e-8 ? small_steps + 1 : 0;
 
         err = ops->error(ops->ctx, y, z);
-        ns_log(o, 2, "ipm iteration %d: gap/nc %.3e sigma %.2g step %.3g error %.3e", it, mug,
-               sigma, alpha, err);
+        ns_log(o, 2, "ipm iteration %d: gap/nc %.3e |r_p| %.3e |r_d| %.3e sigma %.2g step %.3g error %.3e",
+               it, mug, ns_norm2(rp, (size_t)m), ns_norm2(rd, (size_t)ny), sigma, alpha, err);
+        if (err < 0.9 * best) best_it = it;
         if (err < best) {
             best = err;
             memcpy(by, y, (size_t)ny * sizeof(double));
@@ -249,9 +287,10 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (small_steps >= 5) { ns_fail(res->message, NS_MAX_ITER, "ipm: steps below 1e-8 at iteration %d", it); break; }
+        if (it - best_it >= stall) { ns_fail(res->message, NS_MAX_ITER, "ipm: no progress over %d iterations at iteration %d", stall, it); break; }
         /* the finish: semismooth Newton once the error is small; tried
-         * again only after the error has dropped 100-fold */
-        if (ops->finish && err <= finish_at && err < 0.01 * done_err) {
+         * again only after the error has dropped 10-fold */
+        if (ops->finish && err <= finish_at && err < 0.1 * done_err) {
             double tl = o->time_limit > 0 ? o->time_limit - (ns_now() - t0) : 0.0;
             if (o->time_limit > 0 && tl <= 0) { st = NS_TIME_LIMIT; break; }
             int fi = 0;
@@ -262,7 +301,7 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
             if (fe <= o->tol) { finished = 1; st = NS_CONVERGED; res->error = fe; break; }
         }
     }
-    if (!finished && st != NS_CONVERGED && ops->finish && best < 0.01 * done_err &&
+    if (!finished && st != NS_CONVERGED && ops->finish && best < done_err &&
         !(o->time_limit > 0 && ns_now() - t0 > o->time_limit)) {
         /* last chance from the best point when the loop stopped without one */
         double tl = o->time_limit > 0 ? o->time_limit - (ns_now() - t0) : 0.0;
@@ -280,8 +319,8 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
     }
     if (st == NS_CONVERGED) res->message[0] = '\0';
     res->iterations = iters + fin_iters;
-    ns_log(o, 1, "ipm: %d interior-point iterations, %d Newton iterations, error %.3e", iters,
-           fin_iters, res->error);
+    ns_log(o, 1, "ipm: %d interior-point iterations (%d updates of s), %d Newton iterations, error %.3e",
+           iters, fixed_point ? outer : iters, fin_iters, res->error);
     free(buf);
     return st;
 }

@@ -45,12 +45,15 @@ typedef struct ns_ipm_ops {
     void (*output)(void *ctx, const double *y, const double *z);
 } ns_ipm_ops;
 
-/** Runs the interior-point method. y (ny) and z (3nc) hold the warm start
+/** Runs the interior-point method: fixed_point 0 updates s = μ‖u_T‖ from
+ *  the current velocity before every step (the direct variant), 1 only
+ *  once the convex problem with the current s is solved (the outer fixed
+ *  point). y (ny) and z (3nc) hold the warm start
  *  (unscaled reactions already mapped to z) when o->warm_start, else are
  *  ignored. On return the caller's outputs have been written through
  *  ops->output or ops->finish; res gets iterations, error, message. */
 ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_options *o,
-                     ns_result *res);
+                     int fixed_point, ns_result *res);
 
 /* ---- one cone of dimension 3 (exposed for the white-box tests) ---- */
 /** NT scaling of (x, z) ∈ int L × int L: W, W⁻¹, W², W⁻² (3×3 symmetric,

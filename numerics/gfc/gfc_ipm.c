@@ -10,7 +10,8 @@
  * through precomputed positions, factored by CHOLMOD with the symbolic
  * analysis of the first iteration reused (LAPACKE below 129 unknowns,
  * UMFPACK when M is not symmetric). Finish: the global semismooth Newton
- * nsn-ac (gfc_nsn.c). Registered as "ipm" for GFC3D. */
+ * nsn-ac (gfc_nsn.c). Registered as "ipm" (s updated before every step)
+ * and "ipm-fp" (outer fixed point on s) for GFC3D. */
 #include "fc/fc_ipm.h"
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
@@ -205,8 +206,8 @@ static ns_status setup(gipm *G, char *err)
     return NS_OK;
 }
 
-ns_status ns_gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
-                     const ns_options *o, ns_result *res)
+static ns_status gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
+                         const ns_options *o, int fixed_point, ns_result *res)
 {
     if (p->dim != 3) return ns_fail(res->message, NS_BAD_INPUT, "gfc ipm: 3D problems only (dim %d)", p->dim);
     const ns_int n = p->n, nc = p->nc, m = 3 * nc;
@@ -247,7 +248,7 @@ ns_status ns_gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
             z[3 * a + 2] = mu > 0 ? r[3 * a + 2] / mu : 0.0;
         }
     ns_ipm_ops ops = { &G, n, nc, p->mu, residual, factor, solve, error, finish, output };
-    st = ns_ipm_run(&ops, v, z, o, res);
+    st = ns_ipm_run(&ops, v, z, o, fixed_point, res);
 done:
     if (G.mpos) free(G.mpos);
     ns_ipm_sys_free(&G.sys);
@@ -257,4 +258,16 @@ done:
     free(G.rbuf); free(G.ubuf); free(G.g); free(G.work);
     free(z);
     return st;
+}
+
+ns_status ns_gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
+                     const ns_options *o, ns_result *res)
+{
+    return gfc_ipm(p, v, u, r, o, 0, res);
+}
+
+ns_status ns_gfc_ipm_fp(const ns_gfc *p, double *v, double *u, double *r,
+                        const ns_options *o, ns_result *res)
+{
+    return gfc_ipm(p, v, u, r, o, 1, res);
 }

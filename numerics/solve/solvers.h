@@ -88,6 +88,8 @@ ns_status ns_fc3d_tresca_fp(const ns_fc *p, double *r, double *u,
                             const ns_options *o, ns_result *res);
 ns_status ns_fc3d_ipm(const ns_fc *p, double *r, double *u,
                       const ns_options *o, ns_result *res);
+ns_status ns_fc3d_ipm_fp(const ns_fc *p, double *r, double *u,
+                         const ns_options *o, ns_result *res);
 ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u,
                         const ns_options *o, ns_result *res);
 ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u,
@@ -103,6 +105,8 @@ ns_status ns_gfc_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
                         const ns_options *o, ns_result *res);
 ns_status ns_gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
                      const ns_options *o, ns_result *res);
+ns_status ns_gfc_ipm_fp(const ns_gfc *p, double *v, double *u, double *r,
+                        const ns_options *o, ns_result *res);
 /* gmp (numerics/gmp) */
 ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w,
                       const ns_options *o, ns_result *res);
