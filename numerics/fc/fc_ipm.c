@@ -118,8 +118,17 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
 
     /* ---- starting point ---- */
     if (o->warm_start) {
-        /* the warm start's velocity gives s and x = D(u + s e_N); both z
+        /* a warm start that already solves the problem is returned as is;
+         * otherwise its velocity gives s and x = D(u + s e_N), and both z
          * and x are pushed a little inside their cones */
+        double e0 = ops->error(ops->ctx, y, z);
+        if (e0 <= o->tol) {
+            ops->output(ops->ctx, y, z);
+            res->error = e0;
+            res->iterations = 0;
+            free(buf);
+            return NS_CONVERGED;
+        }
         memset(x, 0, (size_t)m * sizeof(double));
         ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
         for (ns_int a = 0; a < nc; a++) s[a] = ops->mu[a] * hypot(u[3 * a + 1], u[3 * a + 2]);
@@ -318,6 +327,9 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
         res->error = st == NS_CONVERGED ? err : best;
     }
     if (st == NS_CONVERGED) res->message[0] = '\0';
+    else if (!res->message[0])
+        ns_fail(res->message, st, "ipm: error %.3e above tol %.3g after %d iterations", res->error,
+                o->tol, iters + fin_iters);
     res->iterations = iters + fin_iters;
     ns_log(o, 1, "ipm: %d interior-point iterations (%d updates of s), %d Newton iterations, error %.3e",
            iters, fixed_point ? outer : iters, fin_iters, res->error);
