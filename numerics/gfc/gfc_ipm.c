@@ -16,6 +16,7 @@
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -180,12 +181,15 @@ static ns_status setup(gipm *G, char *err)
                 G->ch[3 * mark[i] + c] += H->x[t];
             }
         ns_int nr = k - G->cstart[a];
-        G->ppos[a] = (ns_int)(npairs - (size_t)M->nnz);
+        G->ppos[a] = (ns_int)(npairs - (size_t)M->nnz); /* range checked below, before use */
         npairs += (size_t)nr * (size_t)nr;
     }
     G->cstart[nc] = k;
-    G->ppos[nc] = (ns_int)(npairs - (size_t)M->nnz);
     free(mark);
+    if (npairs - (size_t)M->nnz > (size_t)INT_MAX - (size_t)n)
+        return ns_fail(err, NS_NO_MEMORY, "gfc ipm: %zu row pairs of contacts exceed the index range",
+                       npairs - (size_t)M->nnz);
+    G->ppos[nc] = (ns_int)(npairs - (size_t)M->nnz);
     ns_int *ri = ns_malloc(npairs + 1, sizeof(ns_int)), *ci = ns_malloc(npairs + 1, sizeof(ns_int));
     ns_int *pos = ns_malloc(npairs + 1, sizeof(ns_int));
     if (!ri || !ci || !pos) { free(ri); free(ci); free(pos); return ns_fail(err, NS_NO_MEMORY, "gfc ipm: out of memory"); }
