@@ -89,6 +89,10 @@ ns_status ns_fc3d_tresca_fp(const ns_fc *p, double *r, double *u,
 /* ADMM on the conic program with De Saxce's term (fc3d_admm.c; FC2D too) */
 ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u,
                        const ns_options *o, ns_result *res);
+ns_status ns_fc3d_ipm(const ns_fc *p, double *r, double *u,
+                      const ns_options *o, ns_result *res);
+ns_status ns_fc3d_ipm_fp(const ns_fc *p, double *r, double *u,
+                         const ns_options *o, ns_result *res);
 ns_status ns_fc2d_lemke(const ns_fc *p, double *r, double *u,
                         const ns_options *o, ns_result *res);
 ns_status ns_fc2d_enum(const ns_fc *p, double *r, double *u,
@@ -105,6 +109,10 @@ ns_status ns_gfc_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
 /* ADMM on (M, H) without W (gfc_admm.c; GFC2D too) */
 ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
                       const ns_options *o, ns_result *res);
+ns_status ns_gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
+                     const ns_options *o, ns_result *res);
+ns_status ns_gfc_ipm_fp(const ns_gfc *p, double *v, double *u, double *r,
+                        const ns_options *o, ns_result *res);
 /* gmp (numerics/gmp) */
 ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w,
                       const ns_options *o, ns_result *res);
