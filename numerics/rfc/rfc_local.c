@@ -1,0 +1,149 @@
+/* rfc_local.c — one contact of a rolling friction-contact problem:
+ *     u = W r + q (W: the d×d diagonal block),  K* ∋ û ⊥ r ∈ K,
+ * written as the natural map Φ(r) = r − P_K(r − ρ û(W r + q)) = 0 (any
+ * ρ > 0 has the same zeros; ρ = 1/‖W‖_F keeps Φ in the units of r).
+ *
+ * Newton (newton = 1): Φ is semismooth; with G = dû/du and JP the
+ * Jacobian of the projection at y = r − ρû,
+ *     JΦ = I − JP (I − ρ G W),
+ * the step solves JΦ δ = −Φ (LAPACKE dgesv) and is damped by halving until
+ * ‖Φ‖ decreases by the factor 1 − 10⁻⁴t; when no step length decreases it
+ * (or JΦ is singular) one projected fixed-point step r ← P_K(r − ρû) is
+ * taken instead. Projection only (newton = 0): those fixed-point steps
+ * alone, with ρ = 1/‖W‖_F ≤ 1/λ_max(W). The best iterate is returned. */
+#include "rfc/rfc_internal.h"
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+/* Φ at r (also returns u and the projected point in y). */
+static double phi(int d, double mu, double mur, const double *W, const double *q,
+                  double rho, const double *r, double *u, double *y, double *F)
+{
+    double uh[RFC_DMAX];
+    for (int i = 0; i < d; i++) {
+        double s = q[i];
+        for (int j = 0; j < d; j++) s += W[i + j * d] * r[j];
+        u[i] = s;
+    }
+    ns_rfc_modified_velocity(d, mu, mur, u, uh, NULL);
+    double nf = 0.0;
+    for (int i = 0; i < d; i++) y[i] = r[i] - rho * uh[i];
+    double p[RFC_DMAX];
+    memcpy(p, y, (size_t)d * sizeof *p);
+    ns_rfc_project(d, mu, mur, p);
+    for (int i = 0; i < d; i++) { F[i] = r[i] - p[i]; nf += F[i] * F[i]; }
+    return isfinite(nf) ? sqrt(nf) : INFINITY;
+}
+
+static double local_scaled(int d, double mu, double mur, const double *W,
+                           const double *q, double *r, double tol, int max_iter,
+                           int newton);
+
+/* Scaling: with S = diag(1, s_T, s_T, s_R, s_R) the change of unknowns
+ * r = S r', u' = S u maps the problem (W, q, μ, μr) onto (SWS, Sq, μ/s_T,
+ * μr/s_R) of the same form (cone and modified velocity included), so each
+ * part's diagonal is brought to W_NN before solving; rolling blocks are
+ * often 10⁴ times larger than sliding ones. */
+double ns_rfc_local_solve(int d, double mu, double mur, const double *W,
+                          const double *q, double *r, double tol, int max_iter,
+                          int newton)
+{
+    const int h = (d - 1) / 2;
+    double sc[RFC_DMAX], Ws[RFC_DMAX * RFC_DMAX], qs[RFC_DMAX], rs[RFC_DMAX];
+    double part[2];
+    sc[0] = 1.0;
+    for (int p = 0; p < 2; p++) {
+        double w = 0.0;
+        for (int k = 0; k < h; k++) w += W[(1 + p * h + k) * (d + 1)];
+        w /= h;
+        part[p] = W[0] > 0 && w > 0 && isfinite(W[0] / w) ? sqrt(W[0] / w) : 1.0;
+        for (int k = 0; k < h; k++) sc[1 + p * h + k] = part[p];
+    }
+    for (int i = 0; i < d; i++) {
+        qs[i] = sc[i] * q[i];
+        rs[i] = r[i] / sc[i];
+        for (int j = 0; j < d; j++) Ws[i + j * d] = sc[i] * W[i + j * d] * sc[j];
+    }
+    local_scaled(d, mu / part[0], mur / part[1], Ws, qs, rs, tol, max_iter, newton);
+    double u[RFC_DMAX];
+    for (int i = 0; i < d; i++) r[i] = sc[i] * rs[i];
+    for (int i = 0; i < d; i++) {
+        double s = q[i];
+        for (int j = 0; j < d; j++) s += W[i + j * d] * r[j];
+        u[i] = s;
+    }
+    return sqrt(ns_rfc_contact_error_sq(d, mu, mur, r, u));
+}
+
+static double local_scaled(int d, double mu, double mur, const double *W,
+                           const double *q, double *r, double tol, int max_iter,
+                           int newton)
+{
+    double fro = 0.0;
+    for (int k = 0; k < d * d; k++) fro += W[k] * W[k];
+    fro = sqrt(fro);
+    const double rho = fro > 0 ? 1.0 / fro : 1.0;
+    double u[RFC_DMAX], y[RFC_DMAX], F[RFC_DMAX];
+    double nf = phi(d, mu, mur, W, q, rho, r, u, y, F);
+    /* Φ is in the units of r: the tolerance is relative to the data */
+    double scale = 0.0;
+    for (int i = 0; i < d; i++) scale = fmax(scale, fabs(rho * q[i]));
+    const double atol = tol * fmax(scale, 1e-300);
+    for (int it = 0; it < max_iter && nf > atol; it++) {
+        double rn[RFC_DMAX], un[RFC_DMAX], yn[RFC_DMAX], Fn[RFC_DMAX];
+        int moved = 0;
+        if (newton) {
+            double G[RFC_DMAX * RFC_DMAX], JP[RFC_DMAX * RFC_DMAX], A[RFC_DMAX * RFC_DMAX];
+            double B[RFC_DMAX * RFC_DMAX], dl[RFC_DMAX];
+            double uh[RFC_DMAX];
+            lapack_int piv[RFC_DMAX];
+            ns_rfc_modified_velocity(d, mu, mur, u, uh, G);
+            ns_rfc_project_jacobian(d, mu, mur, y, JP);
+            /* B = I − ρ G W */
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++) {
+                    double s = 0.0;
+                    for (int k = 0; k < d; k++) s += G[i + k * d] * W[k + j * d];
+                    B[i + j * d] = (i == j) - rho * s;
+                }
+            /* A = I − JP B */
+            for (int i = 0; i < d; i++)
+                for (int j = 0; j < d; j++) {
+                    double s = 0.0;
+                    for (int k = 0; k < d; k++) s += JP[i + k * d] * B[k + j * d];
+                    A[i + j * d] = (i == j) - s;
+                }
+            for (int i = 0; i < d; i++) dl[i] = -F[i];
+            if (LAPACKE_dgesv(LAPACK_COL_MAJOR, d, 1, A, d, piv, dl, d) == 0) {
+                double t = 1.0;
+                for (int ls = 0; ls < 12; ls++, t *= 0.5) {
+                    for (int i = 0; i < d; i++) rn[i] = r[i] + t * dl[i];
+                    double nn = phi(d, mu, mur, W, q, rho, rn, un, yn, Fn);
+                    if (nn < (1.0 - 1e-4 * t) * nf) {
+                        memcpy(r, rn, (size_t)d * sizeof *r);
+                        memcpy(u, un, (size_t)d * sizeof *u);
+                        memcpy(y, yn, (size_t)d * sizeof *y);
+                        memcpy(F, Fn, (size_t)d * sizeof *F);
+                        nf = nn;
+                        moved = 1;
+                        break;
+                    }
+                }
+            }
+        }
+        if (!moved) {   /* projected fixed-point step r ← P_K(y) = r − Φ */
+            for (int i = 0; i < d; i++) rn[i] = r[i] - F[i];
+            double nn = phi(d, mu, mur, W, q, rho, rn, un, yn, Fn);
+            if (!isfinite(nn)) break;
+            if (newton && nn >= nf) break;   /* nothing helps: keep the best */
+            memcpy(r, rn, (size_t)d * sizeof *r);
+            memcpy(u, un, (size_t)d * sizeof *u);
+            memcpy(y, yn, (size_t)d * sizeof *y);
+            memcpy(F, Fn, (size_t)d * sizeof *F);
+            nf = nn;
+        }
+    }
+    /* report the kind's own unscaled measure */
+    return sqrt(ns_rfc_contact_error_sq(d, mu, mur, r, u));
+}
