@@ -50,8 +50,8 @@ ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
     ns_status st;
     if ((st = ns_lex_int_range(lx, "d", 3, 5, &d))) return st;
     if (d == 4) return ns_lex_fail(lx, "d", "4 is not 5 (3D) or 3 (2D) unknowns per contact");
-    /* a 3 here is also a 3D Coulomb friction file: the 2D rolling layout
-     * commits only once its mu_r line closes the file */
+    /* d = 3 is also a 3D Coulomb friction file: the 2D rolling layout never
+     * commits (detection keeps such files FC3D; rfc2d must be asked for) */
     if ((st = ns_lex_count(lx, "nc", &nc))) return st;
     st = ns_dat_read_matrix(lx, "M", &W, NULL);
     if (d == 5 && lx->nm_header && nc > 0 && (int64_t)lx->nm_rows == (int64_t)d * nc &&
@@ -66,7 +66,6 @@ ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
     if ((st = read_vec(lx, "q", W->cols, &q)) || (st = read_coefs(lx, "mu", nc, &mu)) ||
         (st = read_coefs(lx, "mu_r", nc, &mur)))
         goto done;
-    if (d == 3 && ns_lex_at_end(lx)) lx->committed = 1;
     *out = ns_problem_from_rfc(ns_rfc_new((int)d, nc, W, q, mu, mur));
     W = NULL;
     if (!*out) { ns_lex_fail(lx, "rfc", "out of memory"); st = NS_NO_MEMORY; }

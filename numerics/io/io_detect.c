@@ -6,8 +6,9 @@
  *   MLCP   (hasM hasABCD n m boundaries kinds ...: two 0/1 flags first),
  *   GRFC   (5 nc M H q b mu mu_r: d = 5 and a second matrix block),
  *   GFC    (d nc M H ...: a second matrix block must follow M),
- *   RFC    (5 nc M q mu mu_r, or 3 nc M q mu mu_r ending the file: a 2D
- *          rolling file is a 3D Coulomb file followed by exactly nc values),
+ *   RFC3D  (5 nc M q mu mu_r: d = 5; a 2D rolling file, 3 nc M q mu mu_r,
+ *          is an FC3D file followed by nc values, as some Siconos FC3D files
+ *          are: it is read as FC3D unless rfc2d is asked for),
  *   FC     (d nc M q mu: M is d·nc × d·nc),
  *   GMP    (an SBM matrix block right at the start),
  *   AVI    (n M q, then the keyword avi-polyhedron or avi-box),
@@ -67,13 +68,11 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
         try_kind(buf, len, name, order[k], &a, &p, &at_end);
         /* the FC and GFC readers check d against the kind asked for: retry
          * in 2D when the file is 2D */
-        if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D ||
-                                     order[k] == NS_KIND_RFC3D)) {
+        if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D)) {
             attempt a2;
             ns_problem *p2 = NULL;
             int e2 = 0;
-            try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D
-                     : order[k] == NS_KIND_RFC3D ? NS_KIND_RFC2D : NS_KIND_GFC2D,
+            try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D : NS_KIND_GFC2D,
                      &a2, &p2, &e2);
             if (a2.st == NS_OK || (!a.committed && (a2.committed || a2.pos > a.pos))) {
                 a = a2; p = p2; at_end = e2;
