@@ -147,7 +147,11 @@ static ns_problem *scene(int A, int B, uint64_t seed)
         mu[c] = uni(0.3, 0.7);
         mur[c] = uni(0.002, 0.02);
     }
-    ns_problem *P = W ? ns_problem_from_rfc(ns_rfc_new(5, nc, W, q, mu, mur)) : NULL;
+    /* written in SPARSE storage: Siconos 4.4's rolling NSGS cannot take the
+     * diagonal blocks of a sparse-block (SBM) matrix (an assertion) */
+    ns_matrix *Ws = W ? ns_matrix_to_sparse(W) : NULL;
+    ns_matrix_free(W);
+    ns_problem *P = Ws ? ns_problem_from_rfc(ns_rfc_new(5, nc, Ws, q, mu, mur)) : NULL;
     free(C); free(minv); free(vf); free(Jb); free(cnt); free(lst); free(pos);
     free(rp); free(bc); free(rs); free(q); free(mu); free(mur);
     return P;

@@ -20,6 +20,17 @@ void ns_rfc_project_jacobian(int dim, double mu, double mu_r, const double *x,
 void ns_rfc_modified_velocity(int dim, double mu, double mu_r, const double *u,
                               double *uhat, double *G);
 
+/** Residuals of one contact (rfc_phi.c): F ← Φ(r, u) with step ρ; when A
+ *  is not NULL, A ← ∂Φ/∂r and B ← ∂Φ/∂u (d×d, column-major). Returns ‖Φ‖
+ *  (+INFINITY if not finite). ns_rfc_ac: Alart–Curnier; ns_rfc_nm: the
+ *  natural map r − P_K(r − ρû). */
+double ns_rfc_ac(int d, double mu, double mu_r, double rho, const double *r, const double *u,
+                 double *F, double *A, double *B);
+double ns_rfc_nm(int d, double mu, double mu_r, double rho, const double *r, const double *u,
+                 double *F, double *A, double *B);
+typedef double (*ns_rfc_phi_fn)(int d, double mu, double mu_r, double rho, const double *r,
+                                const double *u, double *F, double *A, double *B);
+
 /** One contact: finds r with r = P_K(r − ρ û(W r + q)) for the d×d block W
  *  (column-major) — damped semismooth Newton on that natural map, ρ =
  *  1/‖W‖_F, projected fixed-point steps when Newton does not decrease the
@@ -36,6 +47,8 @@ ns_status ns_rfc_nsgs_proj(const ns_rfc *p, double *r, double *u, const ns_optio
                            ns_result *res);
 ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
                      ns_result *res);
+ns_status ns_rfc_nsn_ac(const ns_rfc *p, double *r, double *u, const ns_options *o,
+                        ns_result *res);
 ns_status ns_rfc_auto(const ns_rfc *p, double *r, double *u, const ns_options *o,
                       ns_result *res);
 ns_status ns_grfc_reduce(const ns_grfc *p, double *v, double *u, double *r,

@@ -3,14 +3,13 @@
  * written as the natural map Φ(r) = r − P_K(r − ρ û(W r + q)) = 0 (any
  * ρ > 0 has the same zeros; ρ = 1/‖W‖_F keeps Φ in the units of r).
  *
- * Newton (newton = 1): Φ is semismooth; with G = dû/du and JP the
- * Jacobian of the projection at y = r − ρû,
- *     JΦ = I − JP (I − ρ G W),
- * the step solves JΦ δ = −Φ (LAPACKE dgesv) and is damped by halving until
- * ‖Φ‖ decreases by the factor 1 − 10⁻⁴t; when no step length decreases it
- * (or JΦ is singular) one projected fixed-point step r ← P_K(r − ρû) is
- * taken instead. Projection only (newton = 0): those fixed-point steps
- * alone, with ρ = 1/‖W‖_F ≤ 1/λ_max(W). The best iterate is returned. */
+ * Newton (newton = 1): on the Alart–Curnier function Φ_AC(r, W r + q) of
+ * rfc_ac.c (same zeros), the step solves (A + B W) δ = −Φ (LAPACKE dgesv)
+ * and is damped by halving until ‖Φ‖ decreases by the factor 1 − 10⁻⁴t;
+ * when no step length decreases it (or the matrix is singular) one
+ * projected fixed-point step r ← P_K(r − ρû) is tried instead, kept if it
+ * decreases ‖Φ‖. Projection only (newton = 0): those fixed-point steps
+ * alone, with ρ = 1/‖W‖_F ≤ 1/λ_max(W). */
 #include "rfc/rfc_internal.h"
 #include <lapacke.h>
 #include <math.h>
@@ -76,6 +75,21 @@ double ns_rfc_local_solve(int d, double mu, double mur, const double *W,
     return sqrt(ns_rfc_contact_error_sq(d, mu, mur, r, u));
 }
 
+static double local_projection(int d, double mu, double mur, const double *W, const double *q,
+                               double *r, double rho, double atol, int max_iter);
+
+/* Alart–Curnier residual at r (u ← W r + q); A, B when jac. */
+static double ac_at(int d, double mu, double mur, const double *W, const double *q, double rho,
+                    const double *r, double *u, double *F, double *A, double *B)
+{
+    for (int i = 0; i < d; i++) {
+        double s = q[i];
+        for (int j = 0; j < d; j++) s += W[i + j * d] * r[j];
+        u[i] = s;
+    }
+    return ns_rfc_ac(d, mu, mur, rho, r, u, F, A, B);
+}
+
 static double local_scaled(int d, double mu, double mur, const double *W,
                            const double *q, double *r, double tol, int max_iter,
                            int newton)
@@ -84,66 +98,55 @@ static double local_scaled(int d, double mu, double mur, const double *W,
     for (int k = 0; k < d * d; k++) fro += W[k] * W[k];
     fro = sqrt(fro);
     const double rho = fro > 0 ? 1.0 / fro : 1.0;
-    double u[RFC_DMAX], y[RFC_DMAX], F[RFC_DMAX];
-    double nf = phi(d, mu, mur, W, q, rho, r, u, y, F);
-    /* Φ is in the units of r: the tolerance is relative to the data */
     double scale = 0.0;
     for (int i = 0; i < d; i++) scale = fmax(scale, fabs(rho * q[i]));
     const double atol = tol * fmax(scale, 1e-300);
+    if (!newton) return local_projection(d, mu, mur, W, q, r, rho, atol, max_iter);
+    double u[RFC_DMAX], F[RFC_DMAX], A[RFC_DMAX * RFC_DMAX], B[RFC_DMAX * RFC_DMAX];
+    double nf = ac_at(d, mu, mur, W, q, rho, r, u, F, A, B);
     for (int it = 0; it < max_iter && nf > atol; it++) {
-        double rn[RFC_DMAX], un[RFC_DMAX], yn[RFC_DMAX], Fn[RFC_DMAX];
+        double J[RFC_DMAX * RFC_DMAX], dl[RFC_DMAX], rn[RFC_DMAX], un[RFC_DMAX], Fn[RFC_DMAX];
+        lapack_int piv[RFC_DMAX];
+        for (int i = 0; i < d; i++)
+            for (int j = 0; j < d; j++) {
+                double s = A[i + j * d];
+                for (int k = 0; k < d; k++) s += B[i + k * d] * W[k + j * d];
+                J[i + j * d] = s;
+            }
+        for (int i = 0; i < d; i++) dl[i] = -F[i];
         int moved = 0;
-        if (newton) {
-            double G[RFC_DMAX * RFC_DMAX], JP[RFC_DMAX * RFC_DMAX], A[RFC_DMAX * RFC_DMAX];
-            double B[RFC_DMAX * RFC_DMAX], dl[RFC_DMAX];
-            double uh[RFC_DMAX];
-            lapack_int piv[RFC_DMAX];
-            ns_rfc_modified_velocity(d, mu, mur, u, uh, G);
-            ns_rfc_project_jacobian(d, mu, mur, y, JP);
-            /* B = I − ρ G W */
-            for (int i = 0; i < d; i++)
-                for (int j = 0; j < d; j++) {
-                    double s = 0.0;
-                    for (int k = 0; k < d; k++) s += G[i + k * d] * W[k + j * d];
-                    B[i + j * d] = (i == j) - rho * s;
-                }
-            /* A = I − JP B */
-            for (int i = 0; i < d; i++)
-                for (int j = 0; j < d; j++) {
-                    double s = 0.0;
-                    for (int k = 0; k < d; k++) s += JP[i + k * d] * B[k + j * d];
-                    A[i + j * d] = (i == j) - s;
-                }
-            for (int i = 0; i < d; i++) dl[i] = -F[i];
-            if (LAPACKE_dgesv(LAPACK_COL_MAJOR, d, 1, A, d, piv, dl, d) == 0) {
-                double t = 1.0;
-                for (int ls = 0; ls < 12; ls++, t *= 0.5) {
-                    for (int i = 0; i < d; i++) rn[i] = r[i] + t * dl[i];
-                    double nn = phi(d, mu, mur, W, q, rho, rn, un, yn, Fn);
-                    if (nn < (1.0 - 1e-4 * t) * nf) {
-                        memcpy(r, rn, (size_t)d * sizeof *r);
-                        memcpy(u, un, (size_t)d * sizeof *u);
-                        memcpy(y, yn, (size_t)d * sizeof *y);
-                        memcpy(F, Fn, (size_t)d * sizeof *F);
-                        nf = nn;
-                        moved = 1;
-                        break;
-                    }
-                }
+        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, d, 1, J, d, piv, dl, d) == 0) {
+            double t = 1.0;
+            for (int ls = 0; ls < 20; ls++, t *= 0.5) {
+                for (int i = 0; i < d; i++) rn[i] = r[i] + t * dl[i];
+                double nn = ac_at(d, mu, mur, W, q, rho, rn, un, Fn, NULL, NULL);
+                if (nn < (1.0 - 1e-4 * t) * nf) { moved = 1; break; }
             }
         }
-        if (!moved) {   /* projected fixed-point step r ← P_K(y) = r − Φ */
-            for (int i = 0; i < d; i++) rn[i] = r[i] - F[i];
-            double nn = phi(d, mu, mur, W, q, rho, rn, un, yn, Fn);
-            if (!isfinite(nn)) break;
-            if (newton && nn >= nf) break;   /* nothing helps: keep the best */
-            memcpy(r, rn, (size_t)d * sizeof *r);
-            memcpy(u, un, (size_t)d * sizeof *u);
-            memcpy(y, yn, (size_t)d * sizeof *y);
-            memcpy(F, Fn, (size_t)d * sizeof *F);
-            nf = nn;
+        if (!moved) {   /* a projected fixed-point step on the natural map */
+            double uh[RFC_DMAX];
+            ns_rfc_modified_velocity(d, mu, mur, u, uh, NULL);
+            for (int i = 0; i < d; i++) rn[i] = r[i] - rho * uh[i];
+            ns_rfc_project(d, mu, mur, rn);
+            double nn = ac_at(d, mu, mur, W, q, rho, rn, un, Fn, NULL, NULL);
+            if (!(nn < nf)) break;   /* nothing helps: keep the best */
         }
+        memcpy(r, rn, (size_t)d * sizeof *r);
+        nf = ac_at(d, mu, mur, W, q, rho, r, u, F, A, B);
     }
-    /* report the kind's own unscaled measure */
-    return sqrt(ns_rfc_contact_error_sq(d, mu, mur, r, u));
+    return nf;
+}
+
+/* The projected fixed point r ← P_K(r − ρ û(W r + q)) (natural map). */
+static double local_projection(int d, double mu, double mur, const double *W, const double *q,
+                               double *r, double rho, double atol, int max_iter)
+{
+    double u[RFC_DMAX], y[RFC_DMAX], F[RFC_DMAX];
+    double nf = phi(d, mu, mur, W, q, rho, r, u, y, F);
+    for (int it = 0; it < max_iter && nf > atol; it++) {
+        for (int i = 0; i < d; i++) r[i] -= F[i];   /* r ← P_K(y) */
+        nf = phi(d, mu, mur, W, q, rho, r, u, y, F);
+        if (!isfinite(nf)) break;
+    }
+    return nf;
 }

@@ -1,17 +1,20 @@
 /* rfc_nsn.c — global semismooth Newton for the local rolling kinds (RFC3D,
- * RFC2D) on the natural map of all contacts at once:
- *     Φ_α(r) = r_α − P_Kα(r_α − ρ_α û_α(W r + q)),   ρ_α = 1/‖W_αα‖_F,
+ * RFC2D) on a residual of all contacts at once (rfc_phi.c): the natural
+ * map ("nsn") or the Alart–Curnier function ("nsn-ac"),
+ *     Φ_α(r) = Φ(r_α, u_α; ρ_α),  u = W r + q,  ρ_α = 1/‖W_αα‖_F,
  * whose generalized Jacobian has W's block pattern (plus the diagonal):
- *     J_αβ = δ_αβ (I − P'_α) + ρ_α P'_α G_α W_αβ,
- * P'_α the Jacobian of the projection at r_α − ρ_α û_α and G_α = dû_α/du_α
- * (rfc_cone.c), all on the problem scaled per contact as in rfc_local.c
- * (S W S, S q, μ/s_T, μr/s_R; r = S x). J is kept in BLOCK storage and factored by the library's
- * factor layer (UMFPACK: the symbolic analysis done once per solve, the
- * numeric factorization at every step). Step: J δ = −Φ, then a
+ *     J_αβ = δ_αβ A_α + B_α W_αβ   (A = ∂Φ/∂r, B = ∂Φ/∂u),
+ * all on the problem scaled per contact as in rfc_local.c (S W S, S q,
+ * μ/s_T, μr/s_R; r = S x). J is kept in BLOCK storage and factored by the
+ * library's factor layer (UMFPACK: the symbolic analysis done once per
+ * solve, the numeric factorization at every step). Step: J δ = −Φ, then a
  * backtracking line search on ‖Φ‖ (Armijo, factor 1 − 10⁻⁴t, t halved
  * down to 2⁻²⁰); a singular J or a rejected step is retried with J + λI,
- * λ = 10⁻⁸ ‖Φ‖-scaled and raised ×100 up to 4 times. The relative error
- * ns_rfc_error decides convergence; the best iterate is returned. */
+ * λ = 10⁻⁸ max(1, ‖Φ‖) raised ×100 up to 4 times, then a projected
+ * fixed-point step x ← P_K(x − ρû) if it decreases ‖Φ‖. The relative
+ * error ns_rfc_error decides convergence; the solve stops as stalled
+ * (NS_FAILED) when the best error has not halved in 20 iterations, and the
+ * best iterate is returned. */
 #include "rfc/rfc_internal.h"
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
@@ -25,9 +28,10 @@ typedef struct nsn_ws {
     const ns_matrix *Wb;     /* S W S in uniform d×d blocks */
     ns_matrix *Wown;         /* that scaled copy (owned) */
     double *sc, *qs, *mus, *murs;   /* S's diagonal, S q, μ/s_T, μr/s_R */
+    ns_rfc_phi_fn phi;       /* ns_rfc_nm or ns_rfc_ac */
     ns_matrix *J;            /* W's block pattern with every diagonal block */
     ns_int *jdiag;           /* J's diagonal block index per block row */
-    double *rho, *P, *G;     /* per contact: ρ, P' (d×d), G (d×d) */
+    double *rho, *P, *G;     /* per contact: ρ, A = ∂Φ/∂r, B = ∂Φ/∂u (d×d each) */
 } nsn_ws;
 
 static void ws_free(nsn_ws *w)
@@ -133,7 +137,8 @@ static int ws_init(nsn_ws *w, const ns_rfc *p)
     return ok;
 }
 
-/* Φ(r) into F (and u ← W r + q); returns ‖Φ‖. With jac, also P'_α, G_α. */
+/* Φ(r) into F (and u ← W r + q); returns ‖Φ‖. With jac, also A_α, B_α
+ * (stored in w->P, w->G). */
 static double phi_all(const ns_rfc *p, nsn_ws *w, const double *r, double *u, double *F,
                       int jac)
 {
@@ -143,23 +148,15 @@ static double phi_all(const ns_rfc *p, nsn_ws *w, const double *r, double *u, do
     ns_matrix_gemv(1.0, w->Wb, r, 1.0, u);
     double s = 0.0;
     for (ns_int a = 0; a < p->nc; a++) {
-        const double *ra = r + (size_t)a * d, *ua = u + (size_t)a * d;
-        double uh[RFC_DMAX], y[RFC_DMAX];
-        ns_rfc_modified_velocity(d, w->mus[a], w->murs[a], ua, uh,
-                                 jac ? w->G + (size_t)a * d * d : NULL);
-        for (int i = 0; i < d; i++) y[i] = ra[i] - w->rho[a] * uh[i];
-        if (jac) ns_rfc_project_jacobian(d, w->mus[a], w->murs[a], y, w->P + (size_t)a * d * d);
-        ns_rfc_project(d, w->mus[a], w->murs[a], y);
-        for (int i = 0; i < d; i++) {
-            double f = ra[i] - y[i];
-            F[(size_t)a * d + i] = f;
-            s += f * f;
-        }
+        const size_t o = (size_t)a * d;
+        double f = w->phi(d, w->mus[a], w->murs[a], w->rho[a], r + o, u + o, F + o,
+                             jac ? w->P + o * d : NULL, jac ? w->G + o * d : NULL);
+        s += f * f;
     }
     return isfinite(s) ? sqrt(s) : INFINITY;
 }
 
-/* J's values from the stored P', G; lambda added on the diagonal. */
+/* J's values: J_αβ = δ_αβ A_α + B_α W_αβ, lambda added on the diagonal. */
 static void fill_jacobian(const ns_rfc *p, nsn_ws *w, double lambda)
 {
     const int d = p->dim;
@@ -167,14 +164,7 @@ static void fill_jacobian(const ns_rfc *p, nsn_ws *w, double lambda)
     ns_block *JB = &w->J->block;
     memset(JB->x, 0, (size_t)JB->value_ptr[JB->nblocks] * sizeof *JB->x);
     for (ns_int a = 0; a < p->nc; a++) {
-        const double *P = w->P + (size_t)a * d * d, *G = w->G + (size_t)a * d * d;
-        double PG[RFC_DMAX * RFC_DMAX];   /* ρ P' G */
-        for (int i = 0; i < d; i++)
-            for (int j = 0; j < d; j++) {
-                double s = 0.0;
-                for (int k = 0; k < d; k++) s += P[i + k * d] * G[k + j * d];
-                PG[i + j * d] = w->rho[a] * s;
-            }
+        const double *Aa = w->P + (size_t)a * d * d, *Ba = w->G + (size_t)a * d * d;
         ns_int kj = JB->row_ptr[a];
         for (ns_int t = B->row_ptr[a]; t < B->row_ptr[a + 1]; t++) {
             while (JB->block_col[kj] != B->block_col[t]) kj++;
@@ -182,20 +172,19 @@ static void fill_jacobian(const ns_rfc *p, nsn_ws *w, double lambda)
             double *Jk = JB->x + JB->value_ptr[kj];
             for (int i = 0; i < d; i++)
                 for (int j = 0; j < d; j++) {
-                    double s = 0.0;
-                    for (int k = 0; k < d; k++) s += PG[i + k * d] * Wk[k + j * d];
-                    Jk[i + j * d] = s;
+                    double x = 0.0;
+                    for (int k = 0; k < d; k++) x += Ba[i + k * d] * Wk[k + j * d];
+                    Jk[i + j * d] = x;
                 }
         }
         double *Jd = JB->x + JB->value_ptr[w->jdiag[a]];
-        for (int i = 0; i < d; i++)
-            for (int j = 0; j < d; j++) Jd[i + j * d] += (i == j) - P[i + j * d];
+        for (int i = 0; i < d * d; i++) Jd[i] += Aa[i];
         for (int i = 0; i < d; i++) Jd[i + i * d] += lambda;
     }
 }
 
-ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
-                     ns_result *res)
+static ns_status nsn_run(const ns_rfc *p, double *r, double *u, const ns_options *o,
+                         ns_result *res, ns_rfc_phi_fn phi)
 {
     const int d = p->dim;
     const size_t m = (size_t)d * (size_t)p->nc;
@@ -214,6 +203,7 @@ ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
         st = ns_fail(res->message, NS_NO_MEMORY, "rfc nsn: out of memory");
         goto done;
     }
+    w.phi = phi;
     if ((st = ns_factor_analyze(w.J, NS_FACTOR_SPARSE_LU, &Fac, ferr))) {
         ns_fail(res->message, st, "rfc nsn: %s", ferr);
         goto done;
@@ -224,9 +214,13 @@ ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
     for (size_t i = 0; i < m; i++) xs[i] = r[i] / w.sc[i];   /* scaled unknowns */
     double nf = phi_all(p, &w, xs, u, F, 1);
     const int max_iter = o->max_iter > 0 ? o->max_iter : 1000;
+    double mark_err = best_err;
+    int mark_it = 0;
     for (int it = 1; it <= max_iter; it++) {
         int accepted = 0;
-        double lambda = 0.0;
+        /* Levenberg–Marquardt-like regularisation, → 0 at the solution: the
+         * hyperstatic problems (granular ones) have a singular J */
+        double lambda = fmin(1e-2, best_err);
         for (int attempt = 0; attempt < 5 && !accepted; attempt++) {
             fill_jacobian(p, &w, lambda);
             int ok = ns_factor_numeric(Fac, w.J, ferr) == NS_OK;
@@ -246,10 +240,16 @@ ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
                     }
                 }
             }
-            lambda = lambda == 0.0 ? 1e-8 * fmax(1.0, nf) : lambda * 100.0;
+            lambda = fmax(lambda, 1e-8) * 100.0;
         }
         if (!accepted) {   /* a projected fixed-point step x ← P_K(x − ρû), if it helps */
-            for (size_t i = 0; i < m; i++) rn[i] = xs[i] - F[i];
+            for (ns_int a = 0; a < p->nc; a++) {
+                const size_t oa = (size_t)a * d;
+                double uh[RFC_DMAX];
+                ns_rfc_modified_velocity(d, w.mus[a], w.murs[a], u + oa, uh, NULL);
+                for (int i = 0; i < d; i++) rn[oa + i] = xs[oa + i] - w.rho[a] * uh[i];
+                ns_rfc_project(d, w.mus[a], w.murs[a], rn + oa);
+            }
             if (phi_all(p, &w, rn, un, Fn, 0) < nf) { memcpy(xs, rn, m * sizeof *xs); accepted = 1; }
         }
         if (!accepted) { st = NS_FAILED; ns_fail(res->message, st, "rfc nsn: no descent step"); break; }
@@ -260,6 +260,13 @@ ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
         ns_log(o, 2, "rfc nsn iteration %d error %.3e |phi| %.3e", it, e, nf);
         if (e < best_err) { best_err = e; memcpy(best, rn, m * sizeof *rn); }
         if (e <= o->tol) { st = NS_CONVERGED; break; }
+        /* stalled: the best error has not halved in 20 iterations */
+        if (e <= 0.5 * mark_err) { mark_err = e; mark_it = it; }
+        else if (it - mark_it >= 20) {
+            st = NS_FAILED;
+            ns_fail(res->message, st, "rfc nsn: stalled at error %.3e", best_err);
+            break;
+        }
         if (!isfinite(nf)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
     }
@@ -272,4 +279,16 @@ done:
     ws_free(&w);
     free(F); free(dl); free(rn); free(un); free(Fn); free(best); free(xs);
     return st;
+}
+
+ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
+                     ns_result *res)
+{
+    return nsn_run(p, r, u, o, res, ns_rfc_nm);
+}
+
+ns_status ns_rfc_nsn_ac(const ns_rfc *p, double *r, double *u, const ns_options *o,
+                        ns_result *res)
+{
+    return nsn_run(p, r, u, o, res, ns_rfc_ac);
 }

@@ -24,6 +24,7 @@
 #include "nonsmooth/ns_rfc.h"
 #include "rfc/rfc_internal.h"
 #include "ns_test.h"
+#include <hdf5.h>
 
 /* ------------------------------------------------ independent checks */
 
@@ -205,6 +206,42 @@ static void test_projection_jacobian(void **state)
     assert_true(checked > 1000);
 }
 
+/* A = ∂Φ/∂r and B = ∂Φ/∂u of both contact residuals against central
+ * differences at random points (kinks are met with probability 0). */
+static void test_residual_jacobians(void **state)
+{
+    (void)state;
+    ns_rng g;
+    ns_rng_seed(&g, 5);
+    ns_rfc_phi_fn fns[2] = { ns_rfc_nm, ns_rfc_ac };
+    int bad = 0, total = 0;
+    for (int t = 0; t < 2000; t++) {
+        int d = t % 2 ? 5 : 3;
+        double mu = ns_rng_range(&g, 0.1, 1), mur = ns_rng_range(&g, 0.05, 0.3), rho = 0.7;
+        double r[5], u[5], F[5], A[25], B[25];
+        for (int i = 0; i < d; i++) { r[i] = ns_rng_range(&g, -1, 1); u[i] = ns_rng_range(&g, -1, 1); }
+        ns_rfc_phi_fn f = fns[t % 4 < 2];
+        f(d, mu, mur, rho, r, u, F, A, B);
+        const double e = 1e-7;
+        for (int c = 0; c < d; c++)
+            for (int which = 0; which < 2; which++) {
+                double xp[5], xm[5], Fp[5], Fm[5];
+                const double *x = which ? u : r;
+                memcpy(xp, x, sizeof xp); memcpy(xm, x, sizeof xm);
+                xp[c] += e; xm[c] -= e;
+                if (which) { f(d, mu, mur, rho, r, xp, Fp, NULL, NULL); f(d, mu, mur, rho, r, xm, Fm, NULL, NULL); }
+                else { f(d, mu, mur, rho, xp, u, Fp, NULL, NULL); f(d, mu, mur, rho, xm, u, Fm, NULL, NULL); }
+                for (int i = 0; i < d; i++) {
+                    double fd = (Fp[i] - Fm[i]) / (2 * e), an = (which ? B : A)[i + c * d];
+                    total++;
+                    bad += fabs(fd - an) > 1e-5;
+                }
+            }
+    }
+    /* a difference straddling a kink may disagree: allow a handful */
+    assert_true(bad <= total / 1000);
+}
+
 /* ------------------------------------------- analytic one-contact cases */
 
 /* The sphere block of RFC3D_sphere_1.dat (coupled sliding/rolling). */
@@ -228,7 +265,7 @@ static void check_constructed(const double *rstar, const double *ustar, double m
     }
     /* r*, u* satisfy the law (the construction itself) */
     assert_true(law_violation(5, 1, rstar, ustar, &mu, &mur) < 1e-14);
-    static const char *solvers[] = { "auto", "nsgs", "nsgs-proj", "nsn" };
+    static const char *solvers[] = { "auto", "nsgs", "nsgs-proj", "nsn", "nsn-ac" };
     for (size_t k = 0; k < sizeof solvers / sizeof *solvers; k++) {
         ns_problem *P = ns_problem_from_rfc(ns_rfc_new(5, 1, dense_from(5, Wsphere), q, &mu, &mur));
         assert_non_null(P);
@@ -705,14 +742,96 @@ static void test_bad_entry_points(void **state)
     ns_grfc_free(g);
 }
 
-/* Bad HDF5: a copy of the chute file is not needed — a file with an empty
- * /fclib_global_rolling group must be refused naming what is missing. */
+/* Bad HDF5: small /fclib_global_rolling files built here with the HDF5
+ * API, each with one defect; the reader refuses them naming the dataset. */
+static void h5_ints(hid_t f, const char *path, const int *v, hsize_t n)
+{
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t ds = H5Dcreate2(f, path, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(ds);
+    H5Sclose(sp);
+}
+static void h5_reals(hid_t f, const char *path, const double *v, hsize_t n)
+{
+    hid_t sp = H5Screate_simple(1, &n, NULL);
+    hid_t ds = H5Dcreate2(f, path, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+    H5Dclose(ds);
+    H5Sclose(sp);
+}
+/* A triplet matrix group m × n with entries (i[k], j[k]) = x[k]. */
+static void h5_matrix(hid_t f, const char *grp, int m, int n, int nz, const int *i, const int *j,
+                      const double *x)
+{
+    char p[256];
+    H5Gclose(H5Gcreate2(f, grp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    snprintf(p, sizeof p, "%s/m", grp); h5_ints(f, p, &m, 1);
+    snprintf(p, sizeof p, "%s/n", grp); h5_ints(f, p, &n, 1);
+    snprintf(p, sizeof p, "%s/nz", grp); h5_ints(f, p, &nz, 1);
+    snprintf(p, sizeof p, "%s/nzmax", grp); h5_ints(f, p, &nz, 1);
+    snprintf(p, sizeof p, "%s/p", grp); h5_ints(f, p, j, (hsize_t)nz);
+    snprintf(p, sizeof p, "%s/i", grp); h5_ints(f, p, i, (hsize_t)nz);
+    snprintf(p, sizeof p, "%s/x", grp); h5_reals(f, p, x, (hsize_t)nz);
+}
+
+/* defect: 0 none, 1 spacedim 3, 2 mu_r missing, 3 mu_r negative, 4 H with
+ * 4 columns, 5 NaN in f */
+static void write_rolling_h5(const char *path, int defect)
+{
+    hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    H5Gclose(H5Gcreate2(f, "/fclib_global_rolling", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    H5Gclose(H5Gcreate2(f, "/fclib_global_rolling/vectors", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    int sd = defect == 1 ? 3 : 5;
+    h5_ints(f, "/fclib_global_rolling/spacedim", &sd, 1);
+    const int mi[6] = { 0, 1, 2, 3, 4, 5 };
+    const double mx[6] = { 1, 1, 1, 0.1, 0.1, 0.1 };
+    h5_matrix(f, "/fclib_global_rolling/M", 6, 6, 6, mi, mi, mx);
+    /* H: 6 × 5, the contact frame of a sphere of radius 1 on a plane */
+    const int hi[7] = { 2, 0, 1, 4, 3, 0, 1 }, hj[7] = { 0, 1, 2, 1, 2, 3, 4 };
+    const double hx[7] = { 1, 1, 1, -1, 1, 0, 0 };
+    h5_matrix(f, "/fclib_global_rolling/H", 6, defect == 4 ? 4 : 5, defect == 4 ? 3 : 5, hi, hj, hx);
+    double q[6] = { 0, 0, -1, 0, 0, 0 }, b[5] = { 0 }, mu = 0.5, mur = defect == 3 ? -0.1 : 0.1;
+    if (defect == 5) q[3] = NAN;
+    h5_reals(f, "/fclib_global_rolling/vectors/f", q, 6);
+    h5_reals(f, "/fclib_global_rolling/vectors/w", b, 5);
+    h5_reals(f, "/fclib_global_rolling/vectors/mu", &mu, 1);
+    if (defect != 2) h5_reals(f, "/fclib_global_rolling/vectors/mu_r", &mur, 1);
+    H5Fclose(f);
+}
+
 static void test_bad_hdf5(void **state)
 {
     (void)state;
     char tmp[4096], err[NS_ERRMSG_LEN];
+    static const char *const want[] = { NULL, "spacedim", "mu_r", "mu_r", "H", "vectors/f" };
+    for (int defect = 0; defect <= 5; defect++) {
+        ns_test_tmpname(tmp, sizeof tmp, ".hdf5");
+        write_rolling_h5(tmp, defect);
+        ns_problem *P = NULL;
+        ns_status st = ns_problem_read(tmp, NS_KIND_NONE, &P, err);
+        unlink(tmp);
+        if (defect == 0) {   /* the sound file reads and solves: r_N = 1 (weight) */
+            assert_int_equal(st, NS_OK);
+            assert_int_equal(P->kind, NS_KIND_GRFC3D);
+            ns_options o;
+            ns_options_default(&o);
+            ns_solution *s = ns_solution_new(P);
+            ns_result res;
+            ns_result_init(&res);
+            assert_int_equal(ns_solve(P, NULL, &o, s, &res), NS_CONVERGED);
+            assert_true(fabs(ns_solution_get(s, "r")[0] - 1.0) < 1e-8);
+            ns_solution_free(s);
+            ns_problem_free(P);
+            continue;
+        }
+        if (st == NS_OK || !strstr(err, want[defect]))
+            fail_msg("defect %d: status %d, message '%s', '%s' expected", defect, (int)st, err,
+                     want[defect]);
+        assert_null(P);
+    }
+    /* not an HDF5 file although named so: refused */
     ns_test_tmpname(tmp, sizeof tmp, ".hdf5");
-    /* not an HDF5 file although named so: read as text, and refused */
     ns_test_write_file(tmp, "garbage\n");
     ns_problem *P = NULL;
     assert_int_not_equal(ns_problem_read(tmp, NS_KIND_GRFC3D, &P, err), NS_OK);
@@ -725,6 +844,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_projection_properties),
         cmocka_unit_test(test_projection_jacobian),
+        cmocka_unit_test(test_residual_jacobians),
         cmocka_unit_test(test_one_contact_sticking),
         cmocka_unit_test(test_one_contact_rolling),
         cmocka_unit_test(test_one_contact_decoupled_threshold),
