@@ -1,4 +1,6 @@
-/* rfc_auto.c — the default solver of RFC3D and RFC2D: NSGS and the global
+/* rfc_auto.c — the default solver of RFC3D and RFC2D: 20 NSGS sweeps
+ * towards tol, 30 more if the error is then below 10⁻⁴ (small problems
+ * end there), then NSGS and the global
  * semismooth Newton (natural map) in turn. NSGS sweeps until the error
  * reaches a target (10⁻⁴ first, then ten times lower at each round, never
  * below tol) or 200 sweeps; Newton then starts from there with at most 50
@@ -28,6 +30,26 @@ ns_status ns_rfc_auto(const ns_rfc *p, double *r, double *u, const ns_options *o
     double target = fmax(o->tol, 1e-4);
     ns_status st = NS_MAX_ITER;
     res->error = ns_rfc_error(p, r, u, (ns_fc_norm)o->fc_norm);
+    /* 20 sweeps straight to tol, 30 more when they got below 10⁻⁴: small
+     * problems end here */
+    for (int stage = 0; stage < 2 && res->error > o->tol && total < budget; stage++) {
+        if (stage == 1 && res->error > 1e-4) break;
+        ns_options so = *o;
+        ns_result sr;
+        int k = stage ? 30 : 20;
+        so.warm_start = stage ? 1 : o->warm_start;
+        so.max_iter = budget - total < k ? budget - total : k;
+        ns_result_init(&sr);
+        st = ns_rfc_nsgs(p, r, u, &so, &sr);
+        total += sr.iterations;
+        first = 0;
+        if (!ns_status_is_outcome(st)) {
+            free(save);
+            memcpy(res->message, sr.message, NS_ERRMSG_LEN);
+            return st;
+        }
+        res->error = sr.error;
+    }
     while (res->error > o->tol && total < budget) {
         ns_options so = *o;
         ns_result sr;

@@ -31,16 +31,18 @@ double ns_rfc_nm(int d, double mu, double mu_r, double rho, const double *r, con
 typedef double (*ns_rfc_phi_fn)(int d, double mu, double mu_r, double rho, const double *r,
                                 const double *u, double *F, double *A, double *B);
 
-/** One contact: finds r with r = P_K(r − ρ û(W r + q)) for the d×d block W
- *  (column-major) — damped semismooth Newton on that natural map, ρ =
- *  1/‖W‖_F, projected fixed-point steps when Newton does not decrease the
- *  residual. r holds the start and receives the result; returns the final
- *  ‖r − P_K(r − û)‖ (absolute). */
+/** One contact: finds r with Φ(r) = 0 for u = W r + q, W the d×d block
+ *  (column-major), on the problem scaled per part (rfc_local.c): newton =
+ *  1, damped semismooth Newton on the Alart–Curnier function with
+ *  projected fixed-point steps as safeguard; newton = 0, projected
+ *  fixed-point steps r ← P_K(r − ρû) only. r holds the start and receives
+ *  the result; returns the final ‖r − P_K(r − û)‖ (absolute, unscaled). */
 double ns_rfc_local_solve(int dim, double mu, double mu_r, const double *W,
                           const double *q, double *r, double tol, int max_iter,
                           int newton);
 
-/* solvers (registry: solve/solve_registry.c) */
+/* solvers (registry: solve/solve_registry.c): nsgs, nsgs-proj (rfc_nsgs.c),
+ * nsn, nsn-ac (rfc_nsn.c), auto (rfc_auto.c), grfc3d reduce (grfc_reduce.c) */
 ns_status ns_rfc_nsgs(const ns_rfc *p, double *r, double *u, const ns_options *o,
                       ns_result *res);
 ns_status ns_rfc_nsgs_proj(const ns_rfc *p, double *r, double *u, const ns_options *o,

@@ -4,14 +4,13 @@
  * ρ > 0 has the same zeros; ρ = 1/‖W‖_F keeps Φ in the units of r).
  *
  * Newton (newton = 1): on the Alart–Curnier function Φ_AC(r, W r + q) of
- * rfc_ac.c (same zeros), the step solves (A + B W) δ = −Φ (LAPACKE dgesv)
+ * rfc_phi.c (same zeros), the step solves (A + B W) δ = −Φ (solve_small)
  * and is damped by halving until ‖Φ‖ decreases by the factor 1 − 10⁻⁴t;
  * when no step length decreases it (or the matrix is singular) one
  * projected fixed-point step r ← P_K(r − ρû) is tried instead, kept if it
  * decreases ‖Φ‖. Projection only (newton = 0): those fixed-point steps
  * alone, with ρ = 1/‖W‖_F ≤ 1/λ_max(W). */
 #include "rfc/rfc_internal.h"
-#include <lapacke.h>
 #include <math.h>
 #include <string.h>
 
@@ -78,6 +77,40 @@ double ns_rfc_local_solve(int d, double mu, double mur, const double *W,
 static double local_projection(int d, double mu, double mur, const double *W, const double *q,
                                double *r, double rho, double atol, int max_iter);
 
+/* x ← J⁻¹ x for a d×d J (d ≤ 5, column-major, overwritten): Gaussian
+ * elimination with partial pivoting. Written out because a LAPACK call
+ * costs more than this arithmetic (and its first call in a process tens of
+ * µs), as the library's small dense products skip CBLAS. 0, or 1 when a
+ * pivot is zero or not finite. */
+static int solve_small(int d, double *J, double *x)
+{
+    for (int k = 0; k < d; k++) {
+        int piv = k;
+        for (int i = k + 1; i < d; i++)
+            if (fabs(J[i + k * d]) > fabs(J[piv + k * d])) piv = i;
+        double pv = J[piv + k * d];
+        if (pv == 0.0 || !isfinite(pv)) return 1;
+        if (piv != k) {
+            for (int j = 0; j < d; j++) {
+                double t = J[k + j * d]; J[k + j * d] = J[piv + j * d]; J[piv + j * d] = t;
+            }
+            double t = x[k]; x[k] = x[piv]; x[piv] = t;
+        }
+        for (int i = k + 1; i < d; i++) {
+            double f = J[i + k * d] / pv;
+            if (f == 0.0) continue;
+            for (int j = k + 1; j < d; j++) J[i + j * d] -= f * J[k + j * d];
+            x[i] -= f * x[k];
+        }
+    }
+    for (int k = d - 1; k >= 0; k--) {
+        double t = x[k];
+        for (int j = k + 1; j < d; j++) t -= J[k + j * d] * x[j];
+        x[k] = t / J[k + k * d];
+    }
+    return 0;
+}
+
 /* Alart–Curnier residual at r (u ← W r + q); A, B when jac. */
 static double ac_at(int d, double mu, double mur, const double *W, const double *q, double rho,
                     const double *r, double *u, double *F, double *A, double *B)
@@ -106,7 +139,6 @@ static double local_scaled(int d, double mu, double mur, const double *W,
     double nf = ac_at(d, mu, mur, W, q, rho, r, u, F, A, B);
     for (int it = 0; it < max_iter && nf > atol; it++) {
         double J[RFC_DMAX * RFC_DMAX], dl[RFC_DMAX], rn[RFC_DMAX], un[RFC_DMAX], Fn[RFC_DMAX];
-        lapack_int piv[RFC_DMAX];
         for (int i = 0; i < d; i++)
             for (int j = 0; j < d; j++) {
                 double s = A[i + j * d];
@@ -115,7 +147,7 @@ static double local_scaled(int d, double mu, double mur, const double *W,
             }
         for (int i = 0; i < d; i++) dl[i] = -F[i];
         int moved = 0;
-        if (LAPACKE_dgesv(LAPACK_COL_MAJOR, d, 1, J, d, piv, dl, d) == 0) {
+        if (solve_small(d, J, dl) == 0) {
             double t = 1.0;
             for (int ls = 0; ls < 20; ls++, t *= 0.5) {
                 for (int i = 0; i < d; i++) rn[i] = r[i] + t * dl[i];

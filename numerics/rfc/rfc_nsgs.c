@@ -2,9 +2,10 @@
  * friction-contact kinds (RFC3D, RFC2D): for each contact α in turn,
  *     q̃_α = q_α + Σ_{β≠α} W_αβ r_β,
  *     r_α ← local(W_αα, q̃_α, μ_α, μr_α; start r_α),
- * local = ns_rfc_local_solve (semismooth Newton on the natural map with
- * projection steps as safeguard: "nsgs"; projected fixed point only:
- * "nsgs-proj"), to a tolerance that follows the global error down. W is
+ * local = ns_rfc_local_solve (semismooth Newton on the Alart–Curnier
+ * function with projection steps as safeguard: "nsgs"; projected fixed
+ * point only: "nsgs-proj"), to a tolerance that follows the global error
+ * down. W is
  * read in BLOCK storage of d×d blocks (converted once when given DENSE or
  * SPARSE). The global error ns_rfc_error is computed after every sweep
  * (one more W·r, the cost of a sweep) and alone decides convergence. */
