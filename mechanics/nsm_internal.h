@@ -64,6 +64,7 @@ struct nsm_nslaw {
     int size;
     double e, mu;
     double *lb, *ub;
+    double mu_r;   /* rolling friction laws */
 };
 
 typedef struct nsm_interaction {

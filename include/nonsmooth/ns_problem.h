@@ -12,6 +12,7 @@
 #include "ns_fc.h"
 #include "ns_gfc.h"
 #include "ns_gmp.h"
+#include "ns_rfc.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +28,8 @@ typedef struct ns_problem {
         ns_fc *fc;             /* NS_KIND_FC2D, NS_KIND_FC3D */
         ns_gfc *gfc;           /* NS_KIND_GFC2D, NS_KIND_GFC3D */
         ns_gmp *gmp;           /* NS_KIND_GMP */
+        ns_rfc *rfc;           /* NS_KIND_RFC3D, NS_KIND_RFC2D */
+        ns_grfc *grfc;         /* NS_KIND_GRFC3D */
     } u;
 } ns_problem;
 
@@ -39,6 +42,8 @@ ns_problem *ns_problem_from_equality(ns_equality *p);
 ns_problem *ns_problem_from_fc(ns_fc *p);      /* kind from p->dim */
 ns_problem *ns_problem_from_gfc(ns_gfc *p);    /* kind from p->dim */
 ns_problem *ns_problem_from_gmp(ns_gmp *p);
+ns_problem *ns_problem_from_rfc(ns_rfc *p);    /* kind from p->dim (5: rfc3d, 3: rfc2d) */
+ns_problem *ns_problem_from_grfc(ns_grfc *p);  /* grfc3d */
 
 /** Validates with the kind's validator. */
 ns_status ns_problem_validate(const ns_problem *p, char *err);
@@ -59,6 +64,7 @@ void ns_problem_free(ns_problem *p);
  *   avi: z                   equality: z
  *   fc2d/fc3d: r, u          gfc2d/gfc3d: v (n), u (d·nc), r (d·nc)
  *   gmp: reaction, velocity
+ *   rfc3d/rfc2d: r, u        grfc3d: v (n), u (d·nc), r (d·nc)
  * The solver's unknowns are the first vector(s); the others are computed
  * from them (w = Mz + q, u = Wr + q, ...). */
 typedef struct ns_solution {

@@ -40,6 +40,13 @@ double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm);
 double ns_gfc_error(const ns_gfc *p, const double *v, const double *r,
                     double *u, double *work);
 
+/** u ← W r + q; returns sqrt(Σ_α ‖r_α − P_Kα(r_α − û_α)‖²) / norm, K_α the
+ *  rolling cone and û_α the modified velocity of ns_rfc.h (RFC3D, RFC2D). */
+double ns_rfc_error(const ns_rfc *p, const double *r, double *u, ns_fc_norm norm);
+/** u ← Hᵀ v + b; returns e_eq + e_c as ns_gfc_error, e_c with the rolling
+ *  cone (GRFC3D). work: n doubles or NULL (then allocated). */
+double ns_grfc_error(const ns_grfc *p, const double *v, const double *r,
+                     double *u, double *work);
 /** velocity ← M reaction + q; returns the GMP error (docs/errors.md). */
 double ns_gmp_error(const ns_gmp *p, const double *reaction, double *velocity);
 

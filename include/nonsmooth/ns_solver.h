@@ -156,6 +156,12 @@ typedef ns_status (*ns_gmp_solver)(const ns_gmp *p, double *reaction,
                                    double *velocity, const ns_options *o,
                                    ns_result *res);
 
+typedef ns_status (*ns_rfc_solver)(const ns_rfc *p, double *r, double *u,
+                                   const ns_options *o, ns_result *res);
+typedef ns_status (*ns_grfc_solver)(const ns_grfc *p, double *v, double *u,
+                                    double *r, const ns_options *o,
+                                    ns_result *res);
+
 typedef struct ns_solver_info {
     const char *name;        /* lower-case, e.g. "lemke", "nsgs-ac" */
     ns_kind kind;            /* NS_KIND_FC3D entries also serve... only fc3d */
@@ -168,6 +174,8 @@ typedef struct ns_solver_info {
         ns_fc_solver fc;
         ns_gfc_solver gfc;
         ns_gmp_solver gmp;
+        ns_rfc_solver rfc;
+        ns_grfc_solver grfc;
     } fn;
     int is_default;          /* the default solver of its kind */
     int default_max_iter;    /* used when options.max_iter is 0 */

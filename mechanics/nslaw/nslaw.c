@@ -10,6 +10,7 @@ static const nsm_nslaw_kind *const kinds[] = {
     [NSM_LAW_COMPLEMENTARITY] = &nsm_law_kind_complementarity,
     [NSM_LAW_RELAY] = &nsm_law_kind_relay,
     [NSM_LAW_EQUALITY] = &nsm_law_kind_equality,
+    [NSM_LAW_NEWTON_ROLLING] = &nsm_law_kind_newton_rolling,
 };
 
 const nsm_nslaw_kind *nsm_nslaw_kind_of(const nsm_nslaw *l) { return kinds[l->type]; }
@@ -34,6 +35,7 @@ nsm_nslaw_type nsm_nslaw_get_type(const nsm_nslaw *l) { return l ? l->type : (ns
 int nsm_nslaw_size(const nsm_nslaw *l) { return l ? l->size : 0; }
 double nsm_nslaw_restitution(const nsm_nslaw *l) { return l ? l->e : NAN; }
 double nsm_nslaw_friction(const nsm_nslaw *l) { return l ? l->mu : NAN; }
+double nsm_nslaw_rolling(const nsm_nslaw *l) { return l ? l->mu_r : NAN; }
 
 void nsm_nslaw_free(nsm_nslaw *l)
 {

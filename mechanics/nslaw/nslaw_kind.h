@@ -15,6 +15,7 @@ typedef enum nsm_row_class {
     NSM_ROWS_COMPLEMENTARITY,  /* 0 ≤ y ⊥ λ ≥ 0 */
     NSM_ROWS_RELAY,            /* lb ≤ λ ≤ ub, −y ∈ N(λ) */
     NSM_ROWS_FRICTION,         /* a contact: normal row then tangential rows */
+    NSM_ROWS_ROLLING,          /* a contact: normal, sliding, rolling rows (RFC) */
     NSM_ROWS_NCLASSES
 } nsm_row_class;
 
@@ -32,7 +33,8 @@ typedef struct nsm_nslaw_kind {
 } nsm_nslaw_kind;
 
 extern const nsm_nslaw_kind nsm_law_kind_newton, nsm_law_kind_newton_coulomb,
-    nsm_law_kind_complementarity, nsm_law_kind_relay, nsm_law_kind_equality;
+    nsm_law_kind_complementarity, nsm_law_kind_relay, nsm_law_kind_equality,
+    nsm_law_kind_newton_rolling;
 
 const nsm_nslaw_kind *nsm_nslaw_kind_of(const nsm_nslaw *l);
 nsm_nslaw *nsm_nslaw_alloc(nsm_nslaw_type type, int m, const char *who);

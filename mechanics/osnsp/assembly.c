@@ -158,6 +158,7 @@ static ns_matrix *problem_matrix(ns_problem *p)
     case NS_KIND_RELAY: return p->u.relay->M;
     case NS_KIND_EQUALITY: return p->u.equality->M;
     case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->W;
+    case NS_KIND_RFC3D: case NS_KIND_RFC2D: return p->u.rfc->W;
     case NS_KIND_GMP: return p->u.gmp->M;
     default: return NULL;
     }
@@ -171,6 +172,7 @@ static double *problem_q(ns_problem *p)
     case NS_KIND_RELAY: return p->u.relay->q;
     case NS_KIND_EQUALITY: return p->u.equality->q;
     case NS_KIND_FC2D: case NS_KIND_FC3D: return p->u.fc->q;
+    case NS_KIND_RFC3D: case NS_KIND_RFC2D: return p->u.rfc->q;
     case NS_KIND_GMP: return p->u.gmp->q;
     default: return NULL;
     }
@@ -185,10 +187,24 @@ static ns_status choose_kind(nsm_sim *s, ns_kind *kind, int *neq)
         const nsm_nslaw *L = m->laws[m->inter[s->act[a]].law];
         nsm_row_class c = nsm_nslaw_kind_of(L)->rows;
         rows[c] += L->size;
-        if (c == NSM_ROWS_FRICTION) {
+        if (c == NSM_ROWS_FRICTION || c == NSM_ROWS_ROLLING) {
             if (dim && dim != L->size) { nsm_set_err(s->err, "2D and 3D friction laws in one problem"); return NS_UNSUPPORTED; }
             dim = L->size;
         }
+    }
+    /* rolling friction: the RFC kinds, alone (no generic mechanical
+     * problem holds rolling blocks) */
+    if (rows[NSM_ROWS_ROLLING]) {
+        int all = 0;
+        for (int c = 0; c < NSM_ROWS_NCLASSES; c++) all += rows[c];
+        if (rows[NSM_ROWS_ROLLING] != all || s->o.gmp == 1) {
+            nsm_set_err(s->err, "rolling friction laws cannot share a one-step problem with other "
+                        "laws (or the option gmp = 1): the rfc kinds hold rolling contacts only");
+            return NS_UNSUPPORTED;
+        }
+        *neq = 0;
+        *kind = dim == 3 ? NS_KIND_RFC2D : NS_KIND_RFC3D;
+        return NS_OK;
     }
     int n_eq = rows[NSM_ROWS_EQUALITY], n_comp = rows[NSM_ROWS_COMPLEMENTARITY];
     int n_relay = rows[NSM_ROWS_RELAY], n_fc = rows[NSM_ROWS_FRICTION];
@@ -242,6 +258,18 @@ static ns_status new_problem(nsm_sim *s, ns_matrix *M, ns_kind kind, int neq)
             p = ns_problem_from_relay(ns_relay_new(M, q, lb, ub));
         } else ns_matrix_free(M);
         free(lb); free(ub);
+    } else if (kind == NS_KIND_RFC3D || kind == NS_KIND_RFC2D) {
+        int nb = s->nact ? s->nact : 1;
+        double *mu = malloc((size_t)nb * sizeof *mu), *mur = malloc((size_t)nb * sizeof *mur);
+        if (mu && mur) {
+            for (int a = 0; a < s->nact; a++) {
+                const nsm_nslaw *L = m->laws[m->inter[s->act[a]].law];
+                mu[a] = L->mu;
+                mur[a] = L->mu_r;
+            }
+            p = ns_problem_from_rfc(ns_rfc_new(kind == NS_KIND_RFC2D ? 3 : 5, s->nact, M, q, mu, mur));
+        } else ns_matrix_free(M);
+        free(mu); free(mur);
     } else {
         int dim = kind == NS_KIND_FC2D ? 2 : 3;
         double *mu = malloc((size_t)(s->nact ? s->nact : 1) * sizeof *mu);

@@ -155,6 +155,7 @@ static ns_status check_solver(const nsm_model *m, const char *name, int global_f
         nsm_row_class c = nsm_nslaw_kind_of(m->laws[l])->rows;
         rows[c] = 1;
         if (c == NSM_ROWS_FRICTION) dims |= m->laws[l]->size == 2 ? 1 : 2;
+        if (c == NSM_ROWS_ROLLING) dims |= m->laws[l]->size == 3 ? 4 : 8;
     }
     ns_kind cand[8]; int nc = 0;
     if (rows[NSM_ROWS_COMPLEMENTARITY]) cand[nc++] = NS_KIND_LCP;
@@ -162,6 +163,8 @@ static ns_status check_solver(const nsm_model *m, const char *name, int global_f
     if (rows[NSM_ROWS_RELAY]) cand[nc++] = NS_KIND_RELAY;
     if (dims & 1) cand[nc++] = NS_KIND_FC2D;
     if (dims & 2) cand[nc++] = NS_KIND_FC3D;
+    if (dims & 4) cand[nc++] = NS_KIND_RFC2D;
+    if (dims & 8) cand[nc++] = NS_KIND_RFC3D;
     if (global_fc && (dims & 1)) cand[nc++] = NS_KIND_GFC2D;   /* `solver` may name a GFC solver */
     if (global_fc && (dims & 2)) cand[nc++] = NS_KIND_GFC3D;
     for (int k = 0; k < nc; k++) if (ns_solver_find(name, cand[k])) return NS_OK;

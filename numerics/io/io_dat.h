@@ -32,6 +32,8 @@ ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_fc(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_gfc(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out);
+ns_status ns_dat_read_grfc(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_write_lcp(FILE *f, const ns_problem *p, char *err);
 ns_status ns_dat_write_equality(FILE *f, const ns_problem *p, char *err);
 ns_status ns_dat_write_relay(FILE *f, const ns_problem *p, char *err);
@@ -40,6 +42,8 @@ ns_status ns_dat_write_mlcp(FILE *f, const ns_problem *p, char *err);
 ns_status ns_dat_write_fc(FILE *f, const ns_problem *p, char *err);
 ns_status ns_dat_write_gfc(FILE *f, const ns_problem *p, char *err);
 ns_status ns_dat_write_gmp(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_rfc(FILE *f, const ns_problem *p, char *err);
+ns_status ns_dat_write_grfc(FILE *f, const ns_problem *p, char *err);
 
 /** Writes p in its .dat layout. */
 ns_status ns_dat_write_problem(FILE *f, const ns_problem *p, char *err);

@@ -4,7 +4,11 @@
  * No layout of Siconos carries a keyword, so each one is tried strictly, in
  * an order where the more specific layout comes first:
  *   MLCP   (hasM hasABCD n m boundaries kinds ...: two 0/1 flags first),
+ *   GRFC   (5 nc M H q b mu mu_r: d = 5 and a second matrix block),
  *   GFC    (d nc M H ...: a second matrix block must follow M),
+ *   RFC3D  (5 nc M q mu mu_r: d = 5; a 2D rolling file, 3 nc M q mu mu_r,
+ *          is an FC3D file followed by nc values, as some Siconos FC3D files
+ *          are: it is read as FC3D unless rfc2d is asked for),
  *   FC     (d nc M q mu: M is d·nc × d·nc),
  *   GMP    (an SBM matrix block right at the start),
  *   AVI    (n M q, then the keyword avi-polyhedron or avi-box),
@@ -47,7 +51,8 @@ static void try_kind(const char *buf, size_t len, const char *name, ns_kind kind
 ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
                         ns_kind *kind, ns_problem **out, char *err)
 {
-    static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_GFC3D, NS_KIND_FC3D,
+    static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_GRFC3D, NS_KIND_GFC3D,
+                                     NS_KIND_RFC3D, NS_KIND_FC3D,
                                      NS_KIND_GMP, NS_KIND_AVI, NS_KIND_RELAY,
                                      NS_KIND_LCP };
     attempt a, best;
@@ -79,7 +84,8 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
         }
         if (a.st == NS_OK) {
             /* an AVI needs its set, a relay exactly its bounds after q */
-            if (!a.committed && (order[k] == NS_KIND_RELAY || order[k] == NS_KIND_AVI)) {
+            if (!a.committed && (order[k] == NS_KIND_RELAY || order[k] == NS_KIND_AVI ||
+                                 order[k] == NS_KIND_RFC3D)) {
                 ns_problem_free(p);
                 continue;
             }

@@ -493,6 +493,110 @@ static void silence_hdf5(void)
  * exactly; q ← q, mu ← mu (local); q ← f, b ← w, mu ← mu (global).
  * NS_IO_ERROR if the file cannot be opened, NS_BAD_INPUT (message naming the
  * dataset) if it is not a valid FCLIB problem, NS_UNSUPPORTED for V/R or G. */
+/* ------------------------------------------------- global rolling (GRFC3D) */
+
+static ns_status read_reals_exact(hid_t f, const char *file, const char *path, ns_int len,
+                                  double *x, char *err);
+
+/* The arrays of a matrix group check_matrix accepted, into m (freed by the
+ * caller with free(m->p), free(m->i), free(m->x)). */
+static ns_status read_matrix_arrays(hid_t f, const char *file, const char *grp,
+                                    const mat_shape *s, struct fclib_matrix *m, char *err)
+{
+    char path[256];
+    memset(m, 0, sizeof *m);
+    m->m = s->m; m->n = s->n; m->nz = s->nz; m->nzmax = s->nzmax;
+    const int triplet = s->nz >= 0;
+    const hssize_t plen = triplet ? s->nz : (s->nz == -1 ? (hssize_t)s->n + 1 : (hssize_t)s->m + 1);
+    const hssize_t len = triplet ? s->nz : s->nzmax;
+    ns_status st;
+    snprintf(path, sizeof path, "%s/p", grp);
+    if ((st = read_ints(f, file, path, plen, &m->p, err))) return st;
+    snprintf(path, sizeof path, "%s/i", grp);
+    ds_desc d = { 0 };
+    if ((st = describe(f, file, path, &d, err))) return st;
+    hssize_t ilen = d.len < len ? d.len : len;
+    if ((st = read_ints(f, file, path, ilen, &m->i, err))) return st;
+    snprintf(path, sizeof path, "%s/x", grp);
+    if ((st = describe(f, file, path, &d, err))) return st;
+    if (d.cls != H5T_FLOAT || d.len < ilen)
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: at least %lld floating-point values "
+                       "expected", file, path, (long long)ilen);
+    m->x = ns_malloc((size_t)(d.len > 0 ? d.len : 1), sizeof(double));
+    if (!m->x) return ns_fail(err, NS_NO_MEMORY, "%s: %s: out of memory", file, path);
+    if (d.len > 0) {
+        hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
+        herr_t h = ds >= 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->x) : -1;
+        if (ds >= 0) H5Dclose(ds);
+        if (h < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
+        long k = ns_first_nonfinite(m->x, (size_t)ilen);
+        if (k >= 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s[%ld] is not finite", file, path, k);
+    }
+    return NS_OK;
+}
+
+/* /fclib_global_rolling (docs/formats-extensions.md §6): the FCLIB global
+ * layout with spacedim 5 and one more vector, vectors/mu_r. libfclib has
+ * no reader for it: the group is checked as the others (check_matrix on M
+ * and H) and read with the HDF5 API. */
+static ns_status read_global_rolling(hid_t f, const char *file, ns_problem **out, char *err)
+{
+    static const char *root = "/fclib_global_rolling";
+    int dim = 0;
+    mat_shape sM, sH;
+    ns_status st;
+    if ((st = check_group(f, file, root, 0, err))) return st;
+    if ((st = check_group(f, file, "/fclib_global_rolling/vectors", 0, err))) return st;
+    if ((st = read_int1(f, file, "/fclib_global_rolling/spacedim", &dim, err))) return st;
+    if (dim != 5)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/spacedim = %d: must be 5",
+                       file, dim);
+    if ((st = check_matrix(f, file, "/fclib_global_rolling/M", &sM, err))) return st;
+    if ((st = check_matrix(f, file, "/fclib_global_rolling/H", &sH, err))) return st;
+    if (sM.m != sM.n)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/M: %d x %d, must be square",
+                       file, sM.m, sM.n);
+    if (sH.m != sM.m)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/H: %d rows, M has %d", file,
+                       sH.m, sM.m);
+    if (sH.n % dim)
+        return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/H: %d columns not "
+                       "divisible by spacedim 5", file, sH.n);
+    const ns_int nc = sH.n / dim;
+    struct fclib_matrix fm, fh;
+    ns_matrix *M = NULL, *H = NULL;
+    double *q = ns_malloc((size_t)sM.m + 1, sizeof *q), *b = ns_malloc((size_t)sH.n + 1, sizeof *b);
+    double *mu = ns_malloc((size_t)nc + 1, sizeof *mu), *mur = ns_malloc((size_t)nc + 1, sizeof *mur);
+    memset(&fm, 0, sizeof fm);
+    memset(&fh, 0, sizeof fh);
+    if (!q || !b || !mu || !mur) { st = ns_fail(err, NS_NO_MEMORY, "%s: out of memory", file); goto done; }
+    if ((st = read_reals_exact(f, file, "/fclib_global_rolling/vectors/f", sM.m, q, err)) ||
+        (st = read_reals_exact(f, file, "/fclib_global_rolling/vectors/w", sH.n, b, err)) ||
+        (st = read_reals_exact(f, file, "/fclib_global_rolling/vectors/mu", nc, mu, err)) ||
+        (st = read_reals_exact(f, file, "/fclib_global_rolling/vectors/mu_r", nc, mur, err)))
+        goto done;
+    for (ns_int a = 0; a < nc; a++)
+        if (mu[a] < 0 || mur[a] < 0) {
+            st = ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/vectors/%s[%d] is negative",
+                         file, mu[a] < 0 ? "mu" : "mu_r", a);
+            goto done;
+        }
+    if ((st = read_matrix_arrays(f, file, "/fclib_global_rolling/M", &sM, &fm, err)) ||
+        (st = read_matrix_arrays(f, file, "/fclib_global_rolling/H", &sH, &fh, err)))
+        goto done;
+    M = to_csc(&fm);
+    H = to_csc(&fh);
+    if (!M || !H) { st = ns_fail(err, NS_NO_MEMORY, "%s: out of memory", file); goto done; }
+    *out = ns_problem_from_grfc(ns_grfc_new(dim, nc, M, H, q, b, mu, mur));
+    M = H = NULL;
+    if (!*out) st = ns_fail(err, NS_NO_MEMORY, "%s: out of memory", file);
+done:
+    ns_matrix_free(M); ns_matrix_free(H);
+    free(fm.p); free(fm.i); free(fm.x); free(fh.p); free(fh.i); free(fh.x);
+    free(q); free(b); free(mu); free(mur);
+    return st;
+}
+
 ns_status ns_fclib_read(const char *path, ns_problem **out, char *err)
 {
     if (!out) return ns_fail(err, NS_BAD_INPUT, "fclib: no output pointer");
@@ -508,6 +612,11 @@ ns_status ns_fclib_read(const char *path, ns_problem **out, char *err)
     if (f < 0) return ns_fail(err, NS_IO_ERROR, "%s: HDF5 cannot open the file", path);
     const int local = H5Lexists(f, "/fclib_local", H5P_DEFAULT) > 0;
     const int global = H5Lexists(f, "/fclib_global", H5P_DEFAULT) > 0;
+    if (!local && !global && H5Lexists(f, "/fclib_global_rolling", H5P_DEFAULT) > 0) {
+        ns_status rs = read_global_rolling(f, path, out, err);
+        H5Fclose(f);
+        return rs;
+    }
     int dim = 0;
     mat_shape s1, s2;
     ns_status st;

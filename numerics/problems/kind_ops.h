@@ -49,4 +49,5 @@ void ns_layout_add(ns_solution *s, const char *name, ns_int len);
 extern const ns_kind_ops ns_lcp_kind_ops, ns_mlcp_kind_ops, ns_relay_kind_ops,
     ns_avi_kind_ops, ns_equality_kind_ops, ns_fc_kind_ops, ns_gfc_kind_ops,
     ns_gmp_kind_ops;
+extern const ns_kind_ops ns_rfc_kind_ops, ns_grfc_kind_ops;   /* RFC3D/RFC2D, GRFC3D */
 #endif

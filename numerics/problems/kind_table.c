@@ -14,6 +14,9 @@ static const ns_kind_ops *const table[NS_KIND_COUNT] = {
     [NS_KIND_GFC2D] = &ns_gfc_kind_ops,
     [NS_KIND_GFC3D] = &ns_gfc_kind_ops,
     [NS_KIND_GMP] = &ns_gmp_kind_ops,
+    [NS_KIND_RFC3D] = &ns_rfc_kind_ops,
+    [NS_KIND_RFC2D] = &ns_rfc_kind_ops,
+    [NS_KIND_GRFC3D] = &ns_grfc_kind_ops,
 };
 
 const ns_kind_ops *ns_kind_ops_of(ns_kind k)

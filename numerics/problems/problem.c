@@ -76,6 +76,22 @@ ns_problem *ns_problem_from_gmp(ns_gmp *x)
     return p;
 }
 
+ns_problem *ns_problem_from_rfc(ns_rfc *x)
+{
+    ns_problem *p = x ? wrap(x->dim == 3 ? NS_KIND_RFC2D : NS_KIND_RFC3D) : NULL;
+    if (!p) { ns_rfc_free(x); return NULL; }
+    p->u.rfc = x;
+    return p;
+}
+
+ns_problem *ns_problem_from_grfc(ns_grfc *x)
+{
+    ns_problem *p = x ? wrap(NS_KIND_GRFC3D) : NULL;
+    if (!p) { ns_grfc_free(x); return NULL; }
+    p->u.grfc = x;
+    return p;
+}
+
 ns_status ns_problem_validate(const ns_problem *p, char *err)
 {
     if (!p) return NS_BAD_INPUT;

@@ -4,6 +4,7 @@
 #include "nonsmooth/ns_solver.h"
 #include "solve/solvers.h"
 #include "fc2d/fc2d_internal.h"
+#include "rfc/rfc_internal.h"
 #include <string.h>
 
 static const ns_solver_info registry[] = {
@@ -140,6 +141,34 @@ static const ns_solver_info registry[] = {
       "ADMM on (M, H) without W: M + rho H H' (CHOLMOD), cone projections, De Saxce's term, residual-balanced rho" },
     { "gmp-nsgs", NS_KIND_GMP, { .gmp = ns_gmp_nsgs }, 1, 100000,
       "Gauss-Seidel over block rows, each solved exactly for its type (LU, enumeration, contact Newton)" },
+    { "auto", NS_KIND_RFC3D, { .rfc = ns_rfc_auto }, 1, 100000,
+      "nsgs to 1e-4, nsn to finish, nsgs again from the best point if nsn stops short (robust default)" },
+    { "nsgs", NS_KIND_RFC3D, { .rfc = ns_rfc_nsgs }, 0, 100000,
+      "Gauss-Seidel over contacts, local semismooth Newton on the rolling natural map, projection safeguard" },
+    { "nsgs-proj", NS_KIND_RFC3D, { .rfc = ns_rfc_nsgs_proj }, 0, 100000,
+      "Gauss-Seidel over contacts, local projected fixed point r = P_K(r - rho u^) on the rolling cone" },
+    { "nsn", NS_KIND_RFC3D, { .rfc = ns_rfc_nsn }, 0, 1000,
+      "global semismooth Newton on the rolling natural map, UMFPACK (analysis reused), Armijo" },
+    { "nsn-ac", NS_KIND_RFC3D, { .rfc = ns_rfc_nsn_ac }, 0, 1000,
+      "global semismooth Newton on the rolling Alart-Curnier function, UMFPACK (analysis reused), Armijo" },
+    { "auto", NS_KIND_RFC2D, { .rfc = ns_rfc_auto }, 1, 100000,
+      "nsgs to 1e-4, nsn to finish, nsgs again from the best point if nsn stops short (robust default)" },
+    { "nsgs", NS_KIND_RFC2D, { .rfc = ns_rfc_nsgs }, 0, 100000,
+      "Gauss-Seidel over contacts, local semismooth Newton on the rolling natural map, projection safeguard" },
+    { "nsgs-proj", NS_KIND_RFC2D, { .rfc = ns_rfc_nsgs_proj }, 0, 100000,
+      "Gauss-Seidel over contacts, local projected fixed point r = P_K(r - rho u^) on the rolling cone" },
+    { "nsn", NS_KIND_RFC2D, { .rfc = ns_rfc_nsn }, 0, 1000,
+      "global semismooth Newton on the rolling natural map, UMFPACK (analysis reused), Armijo" },
+    { "nsn-ac", NS_KIND_RFC2D, { .rfc = ns_rfc_nsn_ac }, 0, 1000,
+      "global semismooth Newton on the rolling Alart-Curnier function, UMFPACK (analysis reused), Armijo" },
+    { "auto", NS_KIND_GRFC3D, { .grfc = ns_grfc_reduce }, 1, 0,
+      "reduce with the rfc3d auto chain: W = H'M^-1 H, local solve, v = M^-1(Hr + q) (robust default)" },
+    { "reduce", NS_KIND_GRFC3D, { .grfc = ns_grfc_reduce }, 0, 0,
+      "W = H'M^-1 H (factor layer), local rfc3d solve (local_solver, default auto), v = M^-1(Hr + q)" },
+    { "nsgs", NS_KIND_GRFC3D, { .grfc = ns_grfc_reduce_nsgs }, 0, 100000,
+      "reduction to the local problem, solved by rfc3d nsgs" },
+    { "nsn", NS_KIND_GRFC3D, { .grfc = ns_grfc_reduce_nsn }, 0, 1000,
+      "reduction to the local problem, solved by the rfc3d global semismooth Newton" },
 };
 
 size_t ns_solver_count(void)

@@ -5,7 +5,8 @@ Problems (numerics):
     lcp(M, q), mlcp(M, q, n) / mlcp(A=..., B=..., C=..., D=..., a=..., b=...),
     relay(M, q, lb, ub), avi(M, q, H=, h= | lb=, ub=), equality(M, q),
     fc(W, q, mu, dim=3), gfc(M, H, q, b, mu, dim=3),
-    gmp(M, q, types, blocks, mu=None, lb=, ub=)  from NumPy arrays or SciPy sparse
+    gmp(M, q, types, blocks, mu=None, lb=, ub=),
+    rfc(W, q, mu, mu_r, dim=5), grfc(M, H, q, b, mu, mu_r)  from NumPy arrays or SciPy sparse
     Problem.write(path), Problem.data(), Problem.kind, Problem.size
 
 Solving:
@@ -31,7 +32,7 @@ try:
         Error, InputError, FileError, UnsupportedError,
         Problem, Result, Model, Simulation, EventDriven,
         read, solve, solvers,
-        lcp, mlcp, relay, avi, equality, fc, gfc, gmp,
+        lcp, mlcp, relay, avi, equality, fc, gfc, gmp, rfc, grfc,
         version,
     )
 except ImportError as exc:  # the usual cause: an interpreter without NumPy
@@ -49,6 +50,6 @@ __all__ = [
     "Error", "InputError", "FileError", "UnsupportedError",
     "Problem", "Result", "Model", "Simulation", "EventDriven",
     "read", "solve", "solvers",
-    "lcp", "mlcp", "relay", "avi", "equality", "fc", "gfc", "gmp",
+    "lcp", "mlcp", "relay", "avi", "equality", "fc", "gfc", "gmp", "rfc", "grfc",
     "version",
 ]

@@ -107,6 +107,18 @@ static PyObject *problem_data(pyns_Problem *self, PyObject *noargs)
             set_vec(d, "b", x->b, (npy_intp)x->dim * x->nc) || set_vec(d, "mu", x->mu, x->nc) ||
             set_item(d, "dim", PyLong_FromLong(x->dim));
         break; }
+    case NS_KIND_RFC3D: case NS_KIND_RFC2D: {
+        const ns_rfc *x = p->u.rfc;
+        r = set_mat(d, "W", x->W) || set_vec(d, "q", x->q, (npy_intp)x->dim * x->nc) ||
+            set_vec(d, "mu", x->mu, x->nc) || set_vec(d, "mu_r", x->mu_r, x->nc) ||
+            set_item(d, "dim", PyLong_FromLong(x->dim));
+        break; }
+    case NS_KIND_GRFC3D: {
+        const ns_grfc *x = p->u.grfc;
+        r = set_mat(d, "M", x->M) || set_mat(d, "H", x->H) || set_vec(d, "q", x->q, x->n) ||
+            set_vec(d, "b", x->b, (npy_intp)x->dim * x->nc) || set_vec(d, "mu", x->mu, x->nc) ||
+            set_vec(d, "mu_r", x->mu_r, x->nc) || set_item(d, "dim", PyLong_FromLong(x->dim));
+        break; }
     case NS_KIND_GMP: {
         const ns_gmp *x = p->u.gmp;
         PyObject *types = PyList_New(x->nblocks), *blocks = PyList_New(x->nblocks);
@@ -545,6 +557,66 @@ fail:
     return NULL;
 }
 
+/* rfc(W, q, mu, mu_r, dim=5): local rolling friction contact (dim 5: rfc3d,
+ * 3: rfc2d). */
+static PyObject *py_rfc(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "W", "q", "mu", "mu_r", "dim", NULL };
+    PyObject *Wo, *qo, *muo, *muro, *dimo = NULL;
+    long dim = 5;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|O:rfc", kwlist, &Wo, &qo, &muo, &muro, &dimo))
+        return NULL;
+    if (dimo && pyns_get_int(dimo, "dim", 3, 5, &dim) < 0) return NULL;
+    if (dim == 4) { PyErr_SetString(PyExc_ValueError, "dim must be 5 (rfc3d) or 3 (rfc2d)"); return NULL; }
+    PyArrayObject *mu = pyns_vector(muo, "mu", -1), *mur = NULL, *q = NULL;
+    if (!mu) return NULL;
+    npy_intp nc = PyArray_DIM(mu, 0);
+    if (!(mur = pyns_vector(muro, "mu_r", nc))) { Py_DECREF(mu); return NULL; }
+    ns_matrix *W = pyns_matrix(Wo, "W");
+    if (!W) { Py_DECREF(mu); Py_DECREF(mur); return NULL; }
+    if (W->rows != dim * nc || W->cols != dim * nc) {
+        PyErr_Format(PyExc_ValueError, "W is %d×%d, expected dim·len(mu) = %zd square",
+                     (int)W->rows, (int)W->cols, (Py_ssize_t)(dim * nc));
+        ns_matrix_free(W); Py_DECREF(mu); Py_DECREF(mur);
+        return NULL;
+    }
+    if (!(q = pyns_vector(qo, "q", W->cols))) { ns_matrix_free(W); Py_DECREF(mu); Py_DECREF(mur); return NULL; }
+    ns_problem *p = ns_problem_from_rfc(ns_rfc_new((int)dim, (ns_int)nc, W, PyArray_DATA(q),
+                                                   PyArray_DATA(mu), PyArray_DATA(mur)));
+    Py_DECREF(q); Py_DECREF(mu); Py_DECREF(mur);
+    return checked_problem(p);
+}
+
+/* grfc(M, H, q, b, mu, mu_r): global rolling friction contact (5 per contact). */
+static PyObject *py_grfc(PyObject *m, PyObject *args, PyObject *kw)
+{
+    static char *kwlist[] = { "M", "H", "q", "b", "mu", "mu_r", NULL };
+    PyObject *Mo, *Ho, *qo, *bo, *muo, *muro;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOOO:grfc", kwlist, &Mo, &Ho, &qo, &bo, &muo, &muro))
+        return NULL;
+    PyArrayObject *mu = pyns_vector(muo, "mu", -1), *mur = NULL, *q = NULL, *b = NULL;
+    if (!mu) return NULL;
+    npy_intp nc = PyArray_DIM(mu, 0);
+    ns_matrix *M = NULL, *H = NULL;
+    ns_problem *p = NULL;
+    if (!(mur = pyns_vector(muro, "mu_r", nc))) goto fail;
+    if (!(M = pyns_matrix(Mo, "M")) || !(H = pyns_matrix(Ho, "H"))) goto fail;
+    if (H->rows != M->rows || H->cols != 5 * nc) {
+        PyErr_Format(PyExc_ValueError, "H is %d×%d, expected %d×%zd (rows of M × 5·len(mu))",
+                     (int)H->rows, (int)H->cols, (int)M->rows, (Py_ssize_t)(5 * nc));
+        goto fail;
+    }
+    if (!(q = pyns_vector(qo, "q", M->cols)) || !(b = pyns_vector(bo, "b", H->cols))) goto fail;
+    p = ns_problem_from_grfc(ns_grfc_new(5, (ns_int)nc, M, H, PyArray_DATA(q), PyArray_DATA(b),
+                                         PyArray_DATA(mu), PyArray_DATA(mur)));
+    Py_DECREF(q); Py_DECREF(b); Py_DECREF(mu); Py_DECREF(mur);
+    return checked_problem(p);
+fail:
+    ns_matrix_free(M); ns_matrix_free(H);
+    Py_XDECREF(q); Py_XDECREF(b); Py_DECREF(mu); Py_XDECREF(mur);
+    return NULL;
+}
+
 static int gmp_type(PyObject *o, int *t)
 {
     if (PyUnicode_Check(o)) {
@@ -924,6 +996,10 @@ PyMethodDef pyns_numerics_methods[] = {
       "fc(W, q, mu, dim=3): local friction contact (fc2d/fc3d)." },
     { "gfc", (PyCFunction)(void (*)(void))py_gfc, METH_VARARGS | METH_KEYWORDS,
       "gfc(M, H, q, b, mu, dim=3): global friction contact." },
+    { "rfc", (PyCFunction)(void (*)(void))py_rfc, METH_VARARGS | METH_KEYWORDS,
+      "rfc(W, q, mu, mu_r, dim=5): local rolling friction contact (rfc3d, dim=3: rfc2d)." },
+    { "grfc", (PyCFunction)(void (*)(void))py_grfc, METH_VARARGS | METH_KEYWORDS,
+      "grfc(M, H, q, b, mu, mu_r): global rolling friction contact (grfc3d)." },
     { "gmp", (PyCFunction)(void (*)(void))py_gmp, METH_VARARGS | METH_KEYWORDS,
       "gmp(M, q, types, blocks=None, mu=None, *, lb=None, ub=None): generic mechanical problem." },
     { "_c_loop", (PyCFunction)py_c_loop, METH_VARARGS,

@@ -36,7 +36,8 @@ static const char *usage_text =
     "                        other kinds; a kind without its list takes the general\n"
     "                        list, or its default solver)\n"
     "  -k, --kind KIND       only files of this kind: lcp, mlcp, relay, avi, equality,\n"
-    "                        fc2d, fc3d, gfc2d, gfc3d, gmp\n"
+    "                        fc2d, fc3d, gfc2d, gfc3d, gmp,\n"
+    "                        rfc3d, rfc2d, grfc3d\n"
     "  -t, --tol T           tolerance on the kind's relative error (default 1e-8)\n"
     "  -n, --max-iter N      iteration limit (default: each solver's own)\n"
     "      --time-limit S    seconds per run (default 60); the solver is told, and\n"
@@ -131,7 +132,7 @@ static int split_solvers(cli *c, const char *arg)
         kind = ns_kind_from_name(kn);
         if (kind == NS_KIND_NONE)
             return usage_error("--solvers: unknown kind '%s' before '=' (lcp, mlcp, relay, avi, "
-                               "equality, fc2d, fc3d, gfc2d, gfc3d, gmp)", kn);
+                               "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d)", kn);
         arg = eq + 1;
     }
     char *buf = strdup(arg);
@@ -220,7 +221,7 @@ static int parse_args(int argc, char **argv, cli *c)
             g->kind_filter = ns_kind_from_name(val);
             if (g->kind_filter == NS_KIND_NONE)
                 return usage_error("--kind: unknown kind '%s' (lcp, mlcp, relay, avi, "
-                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp)", val);
+                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d)", val);
         } else if (!strcmp(a, "-t") || !strcmp(a, "--tol")) {
             NEEDS_VALUE(a);
             if (ns_cli_double(val, &g->tol) || !(g->tol > 0))

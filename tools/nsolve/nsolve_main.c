@@ -26,7 +26,8 @@ static const char *usage_text =
     "  -n, --max-iter N      iteration limit (default: the solver's own)\n"
     "      --time-limit S    stop after S seconds (default: none)\n"
     "  -k, --kind KIND       problem kind, overriding detection: lcp, mlcp, relay, avi,\n"
-    "                        equality, fc2d, fc3d, gfc2d, gfc3d, gmp\n"
+    "                        equality, fc2d, fc3d, gfc2d, gfc3d, gmp,\n"
+    "                        rfc3d, rfc2d, grfc3d\n"
     "      --check           read and validate only; solve nothing\n"
     "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
     "                        not converged): '# NAME LENGTH' then one value a line;\n"
@@ -103,7 +104,7 @@ static int parse_args(int argc, char **argv, cli *c)
             c->kind = ns_kind_from_name(val);
             if (c->kind == NS_KIND_NONE)
                 return usage_error("--kind: unknown kind '%s' (lcp, mlcp, relay, avi, "
-                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp)", val);
+                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d)", val);
         } else if (!strcmp(a, "--check")) {
             c->check = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -170,6 +171,10 @@ static void print_size(FILE *f, const ns_problem *p, int json)
         fprintf(f, json ? "{\"contacts\": %d}" : "contacts = %d", p->u.fc->nc); break;
     case NS_KIND_GFC2D: case NS_KIND_GFC3D:
         fprintf(f, fmt2, "ndof", p->u.gfc->n, "contacts", p->u.gfc->nc); break;
+    case NS_KIND_RFC3D: case NS_KIND_RFC2D:
+        fprintf(f, json ? "{\"contacts\": %d}" : "contacts = %d", p->u.rfc->nc); break;
+    case NS_KIND_GRFC3D:
+        fprintf(f, fmt2, "ndof", p->u.grfc->n, "contacts", p->u.grfc->nc); break;
     case NS_KIND_GMP: {
         const ns_gmp *g = p->u.gmp;
         fprintf(f, json ? "{\"n\": %d, \"equality\": %d, \"lcp\": %d, \"relay\": %d, "

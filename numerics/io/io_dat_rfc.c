@@ -1,0 +1,181 @@
+/* io_dat_rfc.c — the .dat layouts of the rolling friction-contact kinds
+ * (docs/formats-extensions.md §6), as Siconos 4.4 writes them:
+ *   RFC3D / RFC2D:  d  nc  W (NumericsMatrix)  q (d·nc)  mu (nc)  mu_r (nc)
+ *   GRFC3D:         d  nc  M (NumericsMatrix)  H (NumericsMatrix)
+ *                   q (n)  b (d·nc)  mu (nc)  mu_r (nc)
+ * d is the number of unknowns per contact: 5 in 3D, 3 in 2D (the global
+ * layout exists in 3D only). Readers validate as they go (sizes against
+ * the data left, finite values, μ and μr ≥ 0) and return a consistent
+ * problem or nothing; writers print %.17g values (exact round trip). */
+#include "io/io_dat.h"
+#include "problems/kind_ops.h"
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+static ns_status read_vec(ns_lexer *lx, const char *field, ns_int n, double **out)
+{
+    *out = NULL;
+    ns_status st = ns_lex_need(lx, field, (size_t)n, 2);
+    if (st) return st;
+    double *x = ns_malloc(n > 0 ? (size_t)n : 1, sizeof *x);
+    if (!x) { ns_lex_fail(lx, field, "out of memory"); return NS_NO_MEMORY; }
+    if ((st = ns_lex_reals(lx, field, (size_t)n, x))) { free(x); return st; }
+    *out = x;
+    return NS_OK;
+}
+
+/* μ or μr: n reals ≥ 0 (finiteness checked by the lexer). */
+static ns_status read_coefs(ns_lexer *lx, const char *field, ns_int nc, double **out)
+{
+    ns_status st = read_vec(lx, field, nc, out);
+    if (st) return st;
+    for (ns_int a = 0; a < nc; a++)
+        if ((*out)[a] < 0) {
+            char f[48];
+            double v = (*out)[a];
+            snprintf(f, sizeof f, "%s[%d]", field, a);
+            free(*out);
+            *out = NULL;
+            return ns_lex_fail(lx, f, "%.17g is negative", v);
+        }
+    return NS_OK;
+}
+
+ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
+{
+    ns_int d, nc;
+    ns_matrix *W = NULL;
+    double *q = NULL, *mu = NULL, *mur = NULL;
+    ns_status st;
+    if ((st = ns_lex_int_range(lx, "d", 3, 5, &d))) return st;
+    if (d == 4) return ns_lex_fail(lx, "d", "4 is not 5 (3D) or 3 (2D) unknowns per contact");
+    /* d = 3 is also a 3D Coulomb friction file: the 2D rolling layout never
+     * commits (detection keeps such files FC3D; rfc2d must be asked for) */
+    if ((st = ns_lex_count(lx, "nc", &nc))) return st;
+    st = ns_dat_read_matrix(lx, "M", &W, NULL);
+    if (d == 5 && lx->nm_header && nc > 0 && (int64_t)lx->nm_rows == (int64_t)d * nc &&
+        lx->nm_cols == lx->nm_rows)
+        lx->committed = 1;
+    if (st) return st;
+    if ((int64_t)W->cols != (int64_t)d * nc || W->rows != W->cols) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix, expected d*nc x d*nc = %lld x %lld",
+                         W->rows, W->cols, (long long)d * nc, (long long)d * nc);
+        goto done;
+    }
+    if ((st = read_vec(lx, "q", W->cols, &q)) || (st = read_coefs(lx, "mu", nc, &mu)) ||
+        (st = read_coefs(lx, "mu_r", nc, &mur)))
+        goto done;
+    *out = ns_problem_from_rfc(ns_rfc_new((int)d, nc, W, q, mu, mur));
+    W = NULL;
+    if (!*out) { ns_lex_fail(lx, "rfc", "out of memory"); st = NS_NO_MEMORY; }
+done:
+    (void)kind;   /* the layout names its kind itself (d) */
+    ns_matrix_free(W);
+    free(q); free(mu); free(mur);
+    return st;
+}
+
+ns_status ns_dat_read_grfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
+{
+    (void)kind;
+    ns_int d, nc;
+    ns_matrix *M = NULL, *H = NULL;
+    double *q = NULL, *b = NULL, *mu = NULL, *mur = NULL;
+    ns_status st;
+    if ((st = ns_lex_int_range(lx, "d", 5, 5, &d))) return st;
+    if ((st = ns_lex_count(lx, "nc", &nc))) return st;
+    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
+    if (M->rows != M->cols) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", M->rows, M->cols);
+        goto done;
+    }
+    st = ns_dat_read_matrix(lx, "H", &H, NULL);
+    if (lx->nm_header && lx->nm_rows == M->rows && (int64_t)lx->nm_cols == (int64_t)d * nc)
+        lx->committed = 1;
+    if (st) goto done;
+    if (H->rows != M->rows || (int64_t)H->cols != (int64_t)d * nc) {
+        st = ns_lex_fail(lx, "H", "%d x %d matrix, expected rows(M) x d*nc = %d x %lld",
+                         H->rows, H->cols, M->rows, (long long)d * nc);
+        goto done;
+    }
+    if ((st = read_vec(lx, "q", M->cols, &q)) || (st = read_vec(lx, "b", H->cols, &b)) ||
+        (st = read_coefs(lx, "mu", nc, &mu)) || (st = read_coefs(lx, "mu_r", nc, &mur)))
+        goto done;
+    *out = ns_problem_from_grfc(ns_grfc_new((int)d, nc, M, H, q, b, mu, mur));
+    M = H = NULL;
+    if (!*out) { ns_lex_fail(lx, "grfc3d", "out of memory"); st = NS_NO_MEMORY; }
+done:
+    ns_matrix_free(M); ns_matrix_free(H);
+    free(q); free(b); free(mu); free(mur);
+    return st;
+}
+
+/* ------------------------------------------------------------- writers */
+
+static ns_status check_vec(const double *x, ns_int n, const char *kind, const char *name,
+                           char *err)
+{
+    if (n > 0 && !x) return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing vector", kind, name);
+    for (ns_int i = 0; i < n; i++)
+        if (!isfinite(x[i]))
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s[%d] is not finite", kind, name, i);
+    return NS_OK;
+}
+
+static ns_status check_matrix(const ns_matrix *M, const char *kind, const char *name, char *err)
+{
+    if (!M) return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing matrix", kind, name);
+    char sub[NS_ERRMSG_LEN];
+    if (ns_matrix_validate(M, name, sub)) return ns_fail(err, NS_BAD_INPUT, "%s: %s", kind, sub);
+    return NS_OK;
+}
+
+ns_status ns_dat_write_rfc(FILE *f, const ns_problem *p, char *err)
+{
+    const ns_rfc *r = p->u.rfc;
+    const char *kind = ns_kind_name(p->kind);
+    ns_status st;
+    if ((st = check_matrix(r->W, kind, "W", err))) return st;
+    if ((r->dim != 3 && r->dim != 5) || (int64_t)r->W->cols != (int64_t)r->dim * r->nc ||
+        r->W->rows != r->W->cols)
+        return ns_fail(err, NS_BAD_INPUT, "%s: W: %d x %d matrix does not fit d = %d, nc = %d",
+                       kind, r->W->rows, r->W->cols, r->dim, r->nc);
+    if ((st = check_vec(r->q, r->W->cols, kind, "q", err)) ||
+        (st = check_vec(r->mu, r->nc, kind, "mu", err)) ||
+        (st = check_vec(r->mu_r, r->nc, kind, "mu_r", err)))
+        return st;
+    fprintf(f, "%d\n%d\n", r->dim, r->nc);
+    if ((st = ns_dat_write_matrix(f, r->W, "M", err))) return st;
+    ns_dat_write_values(f, r->q, (size_t)r->W->cols, " ");
+    ns_dat_write_values(f, r->mu, (size_t)r->nc, " ");
+    ns_dat_write_values(f, r->mu_r, (size_t)r->nc, " ");
+    return NS_OK;
+}
+
+ns_status ns_dat_write_grfc(FILE *f, const ns_problem *p, char *err)
+{
+    const ns_grfc *g = p->u.grfc;
+    const char *kind = "grfc3d";
+    ns_status st;
+    if ((st = check_matrix(g->M, kind, "M", err)) || (st = check_matrix(g->H, kind, "H", err)))
+        return st;
+    if (g->dim != 5 || g->M->rows != g->M->cols || g->H->rows != g->M->rows ||
+        (int64_t)g->H->cols != (int64_t)g->dim * g->nc)
+        return ns_fail(err, NS_BAD_INPUT, "%s: M (%d x %d) and H (%d x %d) do not fit "
+                       "d = %d, nc = %d", kind, g->M->rows, g->M->cols, g->H->rows,
+                       g->H->cols, g->dim, g->nc);
+    if ((st = check_vec(g->q, g->M->cols, kind, "q", err)) ||
+        (st = check_vec(g->b, g->H->cols, kind, "b", err)) ||
+        (st = check_vec(g->mu, g->nc, kind, "mu", err)) ||
+        (st = check_vec(g->mu_r, g->nc, kind, "mu_r", err)))
+        return st;
+    fprintf(f, "%d\n%d\n", g->dim, g->nc);
+    if ((st = ns_dat_write_matrix(f, g->M, "M", err))) return st;
+    if ((st = ns_dat_write_matrix(f, g->H, "H", err))) return st;
+    ns_dat_write_values(f, g->q, (size_t)g->M->cols, " ");
+    ns_dat_write_values(f, g->b, (size_t)g->H->cols, " ");
+    ns_dat_write_values(f, g->mu, (size_t)g->nc, " ");
+    ns_dat_write_values(f, g->mu_r, (size_t)g->nc, " ");
+    return NS_OK;
+}
