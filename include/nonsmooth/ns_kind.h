@@ -18,11 +18,16 @@ typedef enum ns_kind {
     NS_KIND_GFC2D,
     NS_KIND_GFC3D,
     NS_KIND_GMP,
+    NS_KIND_NCP,
+    NS_KIND_MCP,
+    NS_KIND_VI,
+    NS_KIND_CQP,
+    NS_KIND_SOCLCP,
     NS_KIND_COUNT
 } ns_kind;
 
 /** "lcp", "mlcp", "relay", "avi", "equality", "fc2d", "fc3d", "gfc2d",
- *  "gfc3d", "gmp"; "none" for NS_KIND_NONE. Never NULL. */
+ *  "gfc3d", "gmp", "ncp", "mcp", "vi", "cqp", "soclcp"; "none" for NS_KIND_NONE. Never NULL. */
 const char *ns_kind_name(ns_kind k);
 
 /** Kind from its name (case-sensitive, as above); NS_KIND_NONE if unknown. */

@@ -14,6 +14,11 @@ static const ns_kind_ops *const table[NS_KIND_COUNT] = {
     [NS_KIND_GFC2D] = &ns_gfc_kind_ops,
     [NS_KIND_GFC3D] = &ns_gfc_kind_ops,
     [NS_KIND_GMP] = &ns_gmp_kind_ops,
+    [NS_KIND_NCP] = &ns_ncp_kind_ops,
+    [NS_KIND_MCP] = &ns_mcp_kind_ops,
+    [NS_KIND_VI] = &ns_vi_kind_ops,
+    [NS_KIND_CQP] = &ns_cqp_kind_ops,
+    [NS_KIND_SOCLCP] = &ns_soclcp_kind_ops,
 };
 
 const ns_kind_ops *ns_kind_ops_of(ns_kind k)
