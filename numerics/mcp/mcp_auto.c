@@ -40,7 +40,7 @@ ns_status ns_box_auto(const ns_cp_map *f, const double *lb, const double *ub,
         ns_log(o, 1, "auto: %s: %s, residual %.3e", stage == 0 ? "newton-fb" : stage == 1 ?
                "newton-min" : "homotopy", ns_status_name(st), res->error);
         if (st == NS_NO_MEMORY) { stbest = st; snprintf(msg, sizeof msg, "%s", res->message); break; }
-        if (res->error < ebest) {
+        if (res->error < ebest || (stage == 0 && !isfinite(ebest))) {
             ebest = res->error;
             stbest = st;
             snprintf(msg, sizeof msg, "%s", res->message);

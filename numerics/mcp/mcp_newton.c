@@ -10,6 +10,10 @@
  *    both finite:    Φ_i = φ(z_i − l_i, −φ(u_i − z_i, −F_i))   (Billups)
  *  min map: Φ_i = z_i − mid(l_i, u_i, z_i − F_i).
  *
+ * The merit function is always the FB one, Ψ = ½‖Φ_FB‖² (also for the
+ * min map, whose own merit is not differentiable: its Newton direction is
+ * tried first and kept when it is a descent direction of Ψ, the FB
+ * Newton direction otherwise, as Siconos' min-FB line-search method).
  * Each row's derivative is dΦ_i = a_i dz_i + b_i dF_i, so an element of the
  * generalised Jacobian is H = D_a + D_b ∇F (at a kink of φ, where
  * a = b = 0, the limit along (1, 1): ∂φ/∂a = ∂φ/∂b = 1 − 1/√2). Newton
@@ -84,6 +88,7 @@ static double reform_eval(ns_int n, const double *lb, const double *ub, ns_cp_re
 typedef struct nt {
     ns_int n;
     double *Phi, *da, *db, *d, *g, *zt, *Ft, *Pt, *best, *bestF, *work, *tmp;
+    double *Pm, *ma, *mb;   /* min map Φ and its row coefficients */
     double *H;           /* dense n×n (dense path / LM), or NULL */
     lapack_int *piv;
 } nt;
@@ -92,7 +97,7 @@ static void nt_free(nt *w)
 {
     free(w->Phi); free(w->da); free(w->db); free(w->d); free(w->g); free(w->zt);
     free(w->Ft); free(w->Pt); free(w->best); free(w->bestF); free(w->work);
-    free(w->tmp); free(w->H); free(w->piv);
+    free(w->tmp); free(w->H); free(w->piv); free(w->Pm); free(w->ma); free(w->mb);
 }
 
 static int nt_alloc(nt *w, ns_int n)
@@ -101,7 +106,7 @@ static int nt_alloc(nt *w, ns_int n)
     w->n = n;
     size_t m = (size_t)(n > 0 ? n : 1);
     double **v[] = { &w->Phi, &w->da, &w->db, &w->d, &w->g, &w->zt, &w->Ft, &w->Pt,
-                     &w->best, &w->bestF, &w->tmp };
+                     &w->best, &w->bestF, &w->tmp, &w->Pm, &w->ma, &w->mb };
     for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
         if (!(*v[k] = ns_malloc(m, sizeof(double)))) return 1;
     if (!(w->work = ns_malloc(2 * m, sizeof(double)))) return 1;
@@ -110,7 +115,7 @@ static int nt_alloc(nt *w, ns_int n)
 }
 
 /* Dense H = D_a + D_b J into w->H (allocated on first use). */
-static int dense_H(nt *w, const ns_matrix *J)
+static int dense_H(nt *w, const ns_matrix *J, const double *da, const double *db)
 {
     ns_int n = w->n;
     size_t nn = (size_t)n * (size_t)n;
@@ -118,22 +123,23 @@ static int dense_H(nt *w, const ns_matrix *J)
     if (J->storage == NS_DENSE) {
         for (ns_int j = 0; j < n; j++)
             for (ns_int i = 0; i < n; i++)
-                w->H[i + (size_t)j * n] = w->db[i] * J->dense[i + (size_t)j * n];
+                w->H[i + (size_t)j * n] = db[i] * J->dense[i + (size_t)j * n];
     } else {
         ns_matrix *D = ns_matrix_to_dense(J);
         if (!D) return 1;
         for (size_t k = 0; k < nn; k++) w->H[k] = D->dense[k];
         ns_matrix_free(D);
         for (ns_int j = 0; j < n; j++)
-            for (ns_int i = 0; i < n; i++) w->H[i + (size_t)j * n] *= w->db[i];
+            for (ns_int i = 0; i < n; i++) w->H[i + (size_t)j * n] *= db[i];
     }
-    for (ns_int i = 0; i < n; i++) w->H[i + (size_t)i * n] += w->da[i];
+    for (ns_int i = 0; i < n; i++) w->H[i + (size_t)i * n] += da[i];
     return 0;
 }
 
 /* Sparse H = D_a + D_b J (CSC, diagonal always stored), solved by UMFPACK:
  * d ← −H⁻¹Φ. 0 on success. */
-static int sparse_solve(nt *w, const ns_matrix *J)
+static int sparse_solve(nt *w, const ns_matrix *J, const double *da, const double *db,
+                        const double *Phi)
 {
     ns_int n = w->n;
     ns_matrix *S = J->storage == NS_SPARSE ? NULL : ns_matrix_to_sparse(J);
@@ -147,20 +153,20 @@ static int sparse_solve(nt *w, const ns_matrix *J)
         int diag = 0;
         for (ns_int t = A->csc.p[j]; t < A->csc.p[j + 1]; t++) {
             ns_int i = A->csc.i[t];
-            double v = w->db[i] * A->csc.x[t];
+            double v = db[i] * A->csc.x[t];
             if (i == j) {
                 if (diag) { /* duplicate diagonal entry: fold into the first */
                     for (ns_int s = H->csc.p[j]; s < k; s++)
                         if (H->csc.i[s] == j) { H->csc.x[s] += v; break; }
                     continue;
                 }
-                v += w->da[j];
+                v += da[j];
                 diag = 1;
             }
             H->csc.i[k] = i;
             H->csc.x[k++] = v;
         }
-        if (!diag) { H->csc.i[k] = j; H->csc.x[k++] = w->da[j]; }
+        if (!diag) { H->csc.i[k] = j; H->csc.x[k++] = da[j]; }
     }
     H->csc.p[n] = k;
     H->csc.nnz = k;
@@ -169,7 +175,7 @@ static int sparse_solve(nt *w, const ns_matrix *J)
     ns_status st = ns_factor_new(H, NS_FACTOR_SPARSE_LU, &Fa, NULL);
     ns_matrix_free(H);
     if (st) { ns_factor_free(Fa); return 1; }
-    for (ns_int i = 0; i < n; i++) w->d[i] = -w->Phi[i];
+    for (ns_int i = 0; i < n; i++) w->d[i] = -Phi[i];
     st = ns_factor_solve(Fa, w->d, 1, n);
     ns_factor_free(Fa);
     return st != NS_OK || !ns_all_finite(w->d, (size_t)n);
@@ -177,13 +183,13 @@ static int sparse_solve(nt *w, const ns_matrix *J)
 
 /* d ← −H⁻¹Φ with the dense H (LU on a copy in w->work is not enough room:
  * factor H in place, it is rebuilt every iteration). */
-static int dense_solve(nt *w)
+static int dense_solve(nt *w, const double *Phi)
 {
     ns_int n = w->n;
     double *Hc = ns_malloc((size_t)n * (size_t)n > 0 ? (size_t)n * (size_t)n : 1, sizeof(double));
     if (!Hc) return 1;
     memcpy(Hc, w->H, (size_t)n * (size_t)n * sizeof(double));
-    for (ns_int i = 0; i < n; i++) w->d[i] = -w->Phi[i];
+    for (ns_int i = 0; i < n; i++) w->d[i] = -Phi[i];
     lapack_int info = LAPACKE_dgesv(LAPACK_COL_MAJOR, n, 1, Hc, n, w->piv, w->d, n);
     free(Hc);
     return info != 0 || !ns_all_finite(w->d, (size_t)n);
@@ -240,7 +246,7 @@ ns_status ns_box_newton(const ns_cp_map *f, const double *lb, const double *ub,
     enum { MEM = 5 };
     double hist[MEM];
     int nh = 0;
-    double psi = reform_eval(n, lb, ub, rf, mu, z, Fz, w.Phi, w.da, w.db);
+    double psi = reform_eval(n, lb, ub, NS_CP_FB, mu, z, Fz, w.Phi, w.da, w.db);
     double ebest = INFINITY;
     int k;
     for (k = 0; k < o->max_iter; k++) {
@@ -271,16 +277,25 @@ ns_status ns_box_newton(const ns_cp_map *f, const double *lb, const double *ub,
         for (ns_int i = 0; i < n; i++) w.g[i] += w.da[i] * w.Phi[i];
         int dense = J->storage == NS_DENSE || n <= 200;
         int bad = 1;
-        if (dense) {
-            if (!dense_H(&w, J)) bad = dense_solve(&w);
-        } else {
-            bad = sparse_solve(&w, J);
+        double gd = 0.0, nd = 0.0;
+        if (rf == NS_CP_MIN) {
+            /* the min map's Newton direction, if it descends on Ψ */
+            reform_eval(n, lb, ub, NS_CP_MIN, 0.0, z, Fz, w.Pm, w.ma, w.mb);
+            if (dense) { if (!dense_H(&w, J, w.ma, w.mb)) bad = dense_solve(&w, w.Pm); }
+            else bad = sparse_solve(&w, J, w.ma, w.mb, w.Pm);
+            gd = bad ? 0.0 : dot(n, w.g, w.d);
+            nd = bad ? 0.0 : sqrt(dot(n, w.d, w.d));
+            if (!bad && gd > -1e-8 * pow(nd, 2.1)) bad = 1;
         }
-        double gd = bad ? 0.0 : dot(n, w.g, w.d);
-        double nd = bad ? 0.0 : sqrt(dot(n, w.d, w.d));
+        if (bad) {
+            if (dense) { if (!dense_H(&w, J, w.da, w.db)) bad = dense_solve(&w, w.Phi); }
+            else bad = sparse_solve(&w, J, w.da, w.db, w.Phi);
+            gd = bad ? 0.0 : dot(n, w.g, w.d);
+            nd = bad ? 0.0 : sqrt(dot(n, w.d, w.d));
+        }
         if (bad || gd > -1e-8 * pow(nd, 2.1)) {
             bad = 1;
-            if (dense && w.H) bad = lm_solve(&w, sqrt(2.0 * psi));
+            if (dense && !dense_H(&w, J, w.da, w.db)) bad = lm_solve(&w, sqrt(2.0 * psi));
             gd = bad ? 0.0 : dot(n, w.g, w.d);
             if (bad || gd >= 0.0) {
                 for (ns_int i = 0; i < n; i++) w.d[i] = -w.g[i];
@@ -295,7 +310,7 @@ ns_status ns_box_newton(const ns_cp_map *f, const double *lb, const double *ub,
         for (int ls = 0; ls < 60; ls++) {
             for (ns_int i = 0; i < n; i++) w.zt[i] = z[i] + t * w.d[i];
             if (!ns_cp_eval(f, w.zt, w.Ft)) {
-                psit = reform_eval(n, lb, ub, rf, mu, w.zt, w.Ft, w.Pt, NULL, NULL);
+                psit = reform_eval(n, lb, ub, NS_CP_FB, mu, w.zt, w.Ft, w.Pt, NULL, NULL);
                 if (psit <= ref + 1e-4 * t * gd) { ok = 1; break; }
             }
             t *= 0.5;
@@ -303,7 +318,7 @@ ns_status ns_box_newton(const ns_cp_map *f, const double *lb, const double *ub,
         if (!ok) { st = ns_fail(res->message, NS_FAILED, "newton: line search failed at iteration %d, residual %.3e", k, e); break; }
         memcpy(z, w.zt, (size_t)n * sizeof(double));
         memcpy(Fz, w.Ft, (size_t)n * sizeof(double));
-        psi = reform_eval(n, lb, ub, rf, mu, z, Fz, w.Phi, w.da, w.db);
+        psi = reform_eval(n, lb, ub, NS_CP_FB, mu, z, Fz, w.Phi, w.da, w.db);
     }
     res->iterations += k;
     double e = ns_box_natural_residual(n, lb, ub, z, Fz);
