@@ -11,10 +11,11 @@
  *       then x⁺ = P(x − ρF(x̄)); monotone Lipschitz F.
  *  hp   hyperplane projection (Solodov–Svaiter): y = P(x − F(x)),
  *       r = x − y, Armijo search along r for z = x − t r with
- *       ⟨F(z), r⟩ ≥ σ‖r‖² (σ = 0.3, t halved), then x⁺ = P(x −
- *       (⟨F(z), x − z⟩/‖F(z)‖²) F(z)), the projection of x onto the
- *       hyperplane separating it from the solutions; monotone
- *       (even non-Lipschitz) continuous F.
+ *       ⟨F(z), r⟩ ≥ σ‖r‖² (σ = 0.3, t halved), then x⁺ = P_{X∩H}(x), H the
+ *       half-space {⟨F(z), u − z⟩ ≤ 0} that separates x from the
+ *       solutions; P_{X∩H}(x) = P_X(x − λF(z)) with λ ≥ 0 found by a
+ *       bracketed secant (Illinois) search, using projections on X only;
+ *       monotone (even non-Lipschitz) continuous F.
  * Each stops when ‖x − P(x − F(x))‖ ≤ tol. */
 #include "vi/vi_internal.h"
 #include "core/ns_internal.h"
@@ -126,11 +127,37 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
                 if (s >= 0.3 * r2) { ok = 1; break; }
             }
             if (!ok) { st = ns_fail(res->message, NS_FAILED, "%s: line search failed at iteration %d", nm, k); break; }
+            /* x⁺ = P_{X ∩ H}(x), H = {u : ⟨F(z), u − z⟩ ≤ 0}: by duality on
+             * the half-space alone, x⁺ = P_X(x − λF(z)) with λ ≥ 0 the root of
+             * φ(λ) = ⟨F(z), P_X(x − λF(z)) − z⟩ (non-increasing), bracketed
+             * by doubling from the plain hyperplane step, then Illinois */
             double num = 0.0, den = 0.0;
             for (ns_int i = 0; i < n; i++) { num += Fb[i] * (x[i] - xb[i]); den += Fb[i] * Fb[i]; }
-            double a = den > 0 ? num / den : 0.0;
-            for (ns_int i = 0; i < n; i++) w[i] = x[i] - a * Fb[i];
-            if (ns_vi_project(X, n, w, x) || ns_cp_eval(f, x, F)) {
+            double lo = 0.0, hi = den > 0 ? num / den : 0.0, flo = num, fhi = 0.0;
+            int fail = 0, side = 0;
+            for (int b = 0; b < 60; b++) {
+                for (ns_int i = 0; i < n; i++) w[i] = x[i] - hi * Fb[i];
+                if (ns_vi_project(X, n, w, y)) { fail = 1; break; }
+                fhi = 0.0;
+                for (ns_int i = 0; i < n; i++) fhi += Fb[i] * (y[i] - xb[i]);
+                if (fhi <= 0.0) break;
+                lo = hi; flo = fhi;
+                hi *= 2.0;
+            }
+            for (int it = 0; !fail && fhi < 0.0 && it < 100; it++) {
+                double lam = hi - fhi * (hi - lo) / (fhi - flo);
+                if (!(lam > lo && lam < hi)) lam = 0.5 * (lo + hi);
+                for (ns_int i = 0; i < n; i++) w[i] = x[i] - lam * Fb[i];
+                if (ns_vi_project(X, n, w, y)) { fail = 1; break; }
+                double fl = 0.0;
+                for (ns_int i = 0; i < n; i++) fl += Fb[i] * (y[i] - xb[i]);
+                if (fl > 0.0) { lo = lam; flo = fl; if (side == -1) fhi *= 0.5; side = -1; }
+                else { hi = lam; fhi = fl; if (side == 1) flo *= 0.5; side = 1; }
+                if (fabs(fl) <= 1e-15 * (fabs(num) + 1e-300) || hi - lo <= 1e-15 * hi) break;
+            }
+            /* y holds the last projection; use the feasible end of the bracket */
+            for (ns_int i = 0; i < n; i++) w[i] = x[i] - hi * Fb[i];
+            if (fail || ns_vi_project(X, n, w, x) || ns_cp_eval(f, x, F)) {
                 st = ns_fail(res->message, NS_FAILED, "%s: F or the projection failed at iteration %d", nm, k);
                 break;
             }
