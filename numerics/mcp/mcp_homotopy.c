@@ -29,8 +29,8 @@ ns_status ns_box_homotopy(const ns_cp_map *f, const double *lb, const double *ub
     ns_options inner = *o;
     inner.max_iter = o->max_iter > 20 ? 20 : o->max_iter;
     double t0 = ns_now();
-    int stages = 0;
-    while (mu >= o->tol && res->iterations < o->max_iter) {
+    int stages = 0, it0 = res->iterations;
+    while (mu >= o->tol && res->iterations - it0 < o->max_iter) {
         if (o->time_limit > 0) {
             inner.time_limit = o->time_limit - (ns_now() - t0);
             if (inner.time_limit <= 0) return NS_TIME_LIMIT;
@@ -44,7 +44,7 @@ ns_status ns_box_homotopy(const ns_cp_map *f, const double *lb, const double *ub
         stages++;
     }
     ns_options last = *o;
-    last.max_iter = o->max_iter - res->iterations;
+    last.max_iter = o->max_iter - (res->iterations - it0);
     if (last.max_iter < 1) last.max_iter = 1;
     if (o->time_limit > 0) {
         last.time_limit = o->time_limit - (ns_now() - t0);
