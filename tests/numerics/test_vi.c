@@ -303,6 +303,52 @@ static void test_soclcp_one_cone(void **state)
     }
 }
 
+/* Siconos' SOCLCP layout: this text is what Siconos 4.4's
+ * secondOrderConeLinearComplementarityProblem_printInFile wrote for n = 5,
+ * nc = 2, a dense M with matrix0[k] = 2 (k % 6 == 0) or 0.1 k (column-major
+ * k = i + 5 j), q_i = i − 2.5, cones [0, 3), [3, 5), mu = (0.5, 0.7). */
+static const char SICONOS_SOCLCP[] =
+    "5\n2\n0\n5\n5\n5\t5\n"
+    "  2.000000000000000000000000e+00   1.000000000000000055511151e-01   2.000000000000000111022302e-01   3.000000000000000444089210e-01   4.000000000000000222044605e-01 \n"
+    "  5.000000000000000000000000e-01   2.000000000000000000000000e+00   7.000000000000000666133815e-01   8.000000000000000444089210e-01   9.000000000000000222044605e-01 \n"
+    "  1.000000000000000000000000e+00   1.100000000000000088817842e+00   2.000000000000000000000000e+00   1.300000000000000044408921e+00   1.400000000000000133226763e+00 \n"
+    "  1.500000000000000000000000e+00   1.600000000000000088817842e+00   1.700000000000000177635684e+00   2.000000000000000000000000e+00   1.900000000000000133226763e+00 \n"
+    "  2.000000000000000000000000e+00   2.100000000000000088817842e+00   2.200000000000000177635684e+00   2.300000000000000266453526e+00   2.000000000000000000000000e+00 \n"
+    " -2.500000000000000000000000e+00  -1.500000000000000000000000e+00  -5.000000000000000000000000e-01   5.000000000000000000000000e-01   1.500000000000000000000000e+00 \n"
+    "0 3 5 \n"
+    "  5.000000000000000000000000e-01   6.999999999999999555910790e-01 \n";
+
+static void test_soclcp_file(void **state)
+{
+    (void)state;
+    char err[NS_ERRMSG_LEN], path[256];
+    ns_problem *p = NULL, *r = NULL;
+    assert_int_equal(ns_problem_read_dat_buffer(SICONOS_SOCLCP, sizeof SICONOS_SOCLCP - 1, "s.dat",
+                                                NS_KIND_SOCLCP, &p, err), NS_OK);
+    const ns_soclcp *s = p->u.soclcp;
+    assert_int_equal(s->n, 5);
+    assert_int_equal(s->nc, 2);
+    assert_int_equal(s->cone_start[1], 3);
+    assert_true(s->mu[0] == 0.5 && fabs(s->mu[1] - 0.7) < 1e-15);
+    for (int i = 0; i < 5; i++) {
+        assert_true(s->q[i] == i - 2.5);
+        for (int j = 0; j < 5; j++) {
+            int k = i + 5 * j;
+            double want = k % 6 == 0 ? 2.0 : 0.1 * k;
+            assert_true(fabs(ns_matrix_get(s->W, i, j) - want) < 1e-15);
+        }
+    }
+    /* round trip through our writer */
+    ns_test_tmpname(path, sizeof path, ".dat");
+    assert_int_equal(ns_problem_write(path, p, NS_FORMAT_AUTO, err), NS_OK);
+    assert_int_equal(ns_problem_read(path, NS_KIND_SOCLCP, &r, err), NS_OK);
+    assert_true(ns_matrix_max_abs_diff(s->W, r->u.soclcp->W) == 0.0);
+    for (int i = 0; i < 5; i++) assert_true(r->u.soclcp->q[i] == s->q[i]);
+    remove(path);
+    ns_problem_free(r);
+    ns_problem_free(p);
+}
+
 /* ------------------------------------------------------------ bad input */
 static void expect_bad(ns_status st, const char *err, const char *needle)
 {
@@ -376,12 +422,19 @@ static void test_bad_input(void **state)
     expect_bad(ns_soclcp_validate(s, err), err, "q");
     ns_soclcp_free(s);
     assert_null(ns_problem_from_soclcp(NULL));
-    /* no file form for these */
-    ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(identity(2, 1), NULL, 1, (const ns_int[]){ 0, 2 }, mu1));
+    /* a bad SOCLCP file names the field */
+    static const char BADSOC[] = "3\n1\n0\n3\n3\n3 3\n1 0 0\n0 1 0\n0 0 1\n1 2 3\n0 2\n0.5\n";
+    ns_problem *bp = NULL;
+    assert_int_equal(ns_problem_read_dat_buffer(BADSOC, sizeof BADSOC - 1, "s.dat", NS_KIND_SOCLCP, &bp, err),
+                     NS_BAD_INPUT);
+    assert_null(bp);
+    assert_non_null(strstr(err, "coneIndex"));
+    /* no file form for a cqp */
+    ns_problem *p = ns_problem_from_cqp(ns_cqp_new(identity(2, 1), NULL));
     char path[256];
     ns_test_tmpname(path, sizeof path, ".dat");
     assert_int_equal(ns_problem_write(path, p, NS_FORMAT_AUTO, err), NS_BAD_INPUT);
-    assert_non_null(strstr(err, "soclcp"));
+    assert_non_null(strstr(err, "cqp"));
     remove(path);
     ns_problem_free(p);
     ns_problem *r = NULL;
@@ -399,6 +452,7 @@ int main(void)
         cmocka_unit_test(test_cqp_random),
         cmocka_unit_test(test_soclcp_analytic),
         cmocka_unit_test(test_soclcp_one_cone),
+        cmocka_unit_test(test_soclcp_file),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
