@@ -141,7 +141,7 @@ static const ns_solver_info registry[] = {
     { "homotopy", NS_KIND_MCP, { .mcp = ns_mcp_homotopy }, 0, 500,
       "smoothing homotopy on the box FB function, then newton-fb" },
     { "auto", NS_KIND_VI, { .vi = ns_vi_auto }, 1, 20000,
-      "box X: the MCP chain (newton-fb, newton-min, homotopy) then eg; projection X: eg then hp (robust default)" },
+      "100 fpp steps, then from the start box X: the MCP chain (newton-fb, newton-min, homotopy); projection X: eg then hp (robust default)" },
     { "eg", NS_KIND_VI, { .vi = ns_vi_eg }, 0, 20000,
       "extragradient (Korpelevich), self-adaptive step (Khobotov rule); monotone Lipschitz F" },
     { "fpp", NS_KIND_VI, { .vi = ns_vi_fpp }, 0, 20000,

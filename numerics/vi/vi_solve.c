@@ -1,7 +1,8 @@
 /* vi_solve.c — the VI solvers: fpp, eg, hp (vi_projection.c) on any X;
  * newton-fb / newton-min (the box MCP kernels: a box VI is the MCP on
- * that box) on a box X; auto: the box chain (ns_box_auto) then eg on a
- * box, eg then hp otherwise. */
+ * that box) on a box X; auto: at most 100 fpp steps (enough for a
+ * well-conditioned strongly monotone F), then from the start the box chain
+ * (ns_box_auto) on a box, eg then hp otherwise; the best iterate is kept. */
 #include "solve/solvers.h"
 #include "vi/vi_internal.h"
 #include "core/ns_internal.h"
@@ -69,26 +70,35 @@ ns_status ns_vi_auto(const ns_vi *p, double *x, double *F, const ns_options *o, 
         return ns_fail(res->message, NS_NO_MEMORY, "vi: out of memory");
     }
     memcpy(x0, x, n * sizeof(double));
-    ns_status st = p->project ? ns_vi_projection_method(&f, &X, NS_VI_EG, x, F, o, res)
-                              : ns_box_auto(&f, p->lb, p->ub, x, F, o, res);
-    if (st != NS_CONVERGED && st != NS_NO_MEMORY) {
-        /* second method from the same start; the better iterate is kept */
-        memcpy(xa, x, n * sizeof(double));
-        memcpy(Fa, F, n * sizeof(double));
-        double ea = res->error;
-        char ma[NS_ERRMSG_LEN];
-        memcpy(ma, res->message, sizeof ma);
+    /* 1. a short fpp: a few cheap steps solve the well-conditioned strongly
+     * monotone problems outright */
+    ns_options so = *o;
+    so.max_iter = o->max_iter < 100 ? o->max_iter : 100;
+    ns_status st = ns_vi_projection_method(&f, &X, NS_VI_FPP, x, F, &so, res);
+    double ea = res->error;
+    char ma[NS_ERRMSG_LEN];
+    memcpy(ma, res->message, sizeof ma);
+    memcpy(xa, x, n * sizeof(double));
+    memcpy(Fa, F, n * sizeof(double));
+    /* 2. then, from the start: the box Newton chain (box X) or eg, then hp */
+    for (int stage = 0; stage < 2 && st != NS_CONVERGED && st != NS_NO_MEMORY; stage++) {
+        if (stage == 1 && !p->project) break;
         memcpy(x, x0, n * sizeof(double));
         res->message[0] = '\0';
-        ns_status s2 = ns_vi_projection_method(&f, &X, p->project ? NS_VI_HP : NS_VI_EG, x, F, o, res);
-        if (s2 == NS_CONVERGED || !(res->error >= ea)) st = s2;
-        else {
-            memcpy(x, xa, n * sizeof(double));
-            memcpy(F, Fa, n * sizeof(double));
-            res->error = ea;
-            memcpy(res->message, ma, sizeof ma);
-        }
+        ns_status s2 = !p->project ? ns_box_auto(&f, p->lb, p->ub, x, F, o, res)
+                     : ns_vi_projection_method(&f, &X, stage == 0 ? NS_VI_EG : NS_VI_HP, x, F, o, res);
+        if (s2 == NS_CONVERGED || !(res->error >= ea)) {
+            st = s2;
+            ea = res->error;
+            memcpy(ma, res->message, sizeof ma);
+            memcpy(xa, x, n * sizeof(double));
+            memcpy(Fa, F, n * sizeof(double));
+        } else if (s2 == NS_NO_MEMORY) st = s2;
     }
+    memcpy(x, xa, n * sizeof(double));
+    memcpy(F, Fa, n * sizeof(double));
+    res->error = ea;
+    memcpy(res->message, ma, sizeof ma);
     free(x0); free(xa); free(Fa);
     return st;
 }
