@@ -2,8 +2,11 @@
  * cone c, with the other blocks fixed, the local problem is the SOCLCP
  *   K_c ∋ r_c ⊥ W_cc r_c + b_c ∈ K_c*,  b_c = v_c − W_cc r_c,
  * solved by the local projection iteration r_c ← P_K(r_c − ρ(W_cc r_c +
- * b_c)) with ρ = 1/‖W_cc‖_F (a contraction when W_cc is symmetric positive
- * definite), at most 200 steps or a local change ≤ 1e-3·tol·(1 + ‖r_c‖);
+ * b_c)) with ρ = 1/λ_max(W_cc) (λ_max by 30 power iterations on W_ccᵀW_cc,
+ * bounded by ‖W_cc‖_F; a contraction when W_cc is symmetric positive
+ * definite), at most 200 steps or a local change ≤ t (1 + ‖r_c‖), t the
+ * larger of 1e-3·tol and a tenth of the last global error (the local
+ * problems need be no more exact than the sweep is);
  * then v ← v + W_{:,c} Δr_c (columns of a dense or CSC W). The global
  * error (ns_soclcp_error, which also refreshes v = W r + q) is checked
  * after every sweep. */
@@ -52,13 +55,37 @@ ns_status ns_soclcp_nsgs(const ns_soclcp *p, double *r, double *v,
             st = ns_fail(res->message, NS_BAD_INPUT, "nsgs: W: diagonal block of cone %d is zero", c);
             goto done;
         }
-        rho[c] = 1.0 / sqrt(f);
+        /* ‖W_cc‖₂ by power iteration on W_ccᵀW_cc from (1, …, 1) (x and b as
+         * scratch); never above ‖W_cc‖_F */
+        double lam = 0.0;
+        for (ns_int i = 0; i < d; i++) x[i] = 1.0;
+        for (int it = 0; it < 30; it++) {
+            for (ns_int i = 0; i < d; i++) {
+                double t = 0.0;
+                for (ns_int j = 0; j < d; j++) t += Wd[off + i + (size_t)j * d] * x[j];
+                b[i] = t;
+            }
+            double nb = 0.0;
+            for (ns_int j = 0; j < d; j++) {
+                double t = 0.0;
+                for (ns_int i = 0; i < d; i++) t += Wd[off + i + (size_t)j * d] * b[i];
+                x[j] = t;
+                nb += t * t;
+            }
+            nb = sqrt(nb);
+            if (!(nb > 0)) break;
+            for (ns_int j = 0; j < d; j++) x[j] /= nb;
+            lam = sqrt(nb);
+        }
+        if (!(lam > 0) || lam > sqrt(f)) lam = sqrt(f);
+        rho[c] = 1.0 / lam;
         off += (size_t)d * (size_t)d;
     }
-    double t0 = ns_now(), ltol = 1e-3 * o->tol;
+    double t0 = ns_now(), ltol;
     res->error = ns_soclcp_error(p, r, v);
     int k;
     for (k = 0; k < o->max_iter; k++) {
+        ltol = 0.1 * res->error > 1e-3 * o->tol ? 0.1 * res->error : 1e-3 * o->tol;
         off = 0;
         for (ns_int c = 0; c < nc; c++) {
             ns_int a = p->cone_start[c], d = p->cone_start[c + 1] - a;
