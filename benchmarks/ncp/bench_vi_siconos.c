@@ -24,7 +24,8 @@
  *   soclcp cones of size 3, mu ∈ [0.1, 1]; W = T ⊗-like banded SPD
  *        (tridiagonal 4/−1 inside a cone, −0.5 to the next cone's first
  *        component) or a diagonal-dominant pentadiagonal one; q ∈ [−1, 1]ⁿ;
- *        pairs: nsgs/SOCLCP_NSGS, auto/SOCLCP_NSGS.
+ *        pairs: nsgs/SOCLCP_NSGS, auto/SOCLCP_NSGS, newton-fb/SOCLCP_NSGS
+ *        (Siconos 4.4 has no SOCLCP Newton).
  * Both sides get tol T (default 1e-9); a run is solved when OUR error
  * function of the kind, recomputed from the returned vector, is ≤ 1e-8
  * (vi: absolute natural residual; cqp: (‖x − P_C(x − g)‖)/(1 + ‖q‖);
@@ -419,9 +420,10 @@ int main(int argc, char **argv)
                                  { "admm", SIC_CONVEXQP_ADMM, "CONVEXQP_ADMM" },
                                  { "auto", SIC_CONVEXQP_PG, "CONVEXQP_PG" } };
     static const pair socp[] = { { "nsgs", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" },
-                                 { "auto", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" } };
+                                 { "auto", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" },
+                                 { "newton-fb", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" } };
     const pair *pairs[3] = { vip, cqpp, socp };
-    const int npairs[3] = { 4, 3, 2 };
+    const int npairs[3] = { 4, 3, 3 };
     printf("%-6s %-6s %6s %-7s %-14s %10s %10s %8s %10s %10s %6s %6s\n", "kind", "family", "n", "ours",
            "siconos", "t_ours", "t_siconos", "ratio", "err_ours", "err_sic", "it_o", "it_s");
     for (int kind = 0; kind < 3; kind++) {
@@ -441,7 +443,7 @@ int main(int argc, char **argv)
                     const pair *pr = &pairs[kind][k];
                     run a = solve_ours(make, &f, pr->ours, tol);
                     if (alone) {
-                        printf("%-6s %-6d %6d %-7s %-14s %10.3e %10s %8s %10.2e %10s  (ours alone, sparse)\n",
+                        printf("%-6s %-6d %6d %-9s %-14s %10.3e %10s %8s %10.2e %10s  (ours alone, sparse)\n",
                                kname[kind], family, n, pr->ours, "-", a.t, "-", "-", a.err, "-");
                         fflush(stdout);
                         continue;
@@ -452,7 +454,7 @@ int main(int argc, char **argv)
                     so[k] += a.ok;
                     ss[k] += b.ok;
                     if (a.ok && b.ok) { both[k]++; logsum[k] += log(a.t / b.t); }
-                    printf("%-6s %-6d %6d %-7s %-14s %10.3e %10.3e %8.3f %10.2e %10.2e %6d %6d\n", kname[kind],
+                    printf("%-6s %-6d %6d %-9s %-14s %10.3e %10.3e %8.3f %10.2e %10.2e %6d %6d\n", kname[kind],
                            family, n, pr->ours, pr->sname, a.t, b.t, a.t / b.t, a.err, b.err, a.it, b.it);
                     fflush(stdout);
                 }

@@ -166,6 +166,8 @@ static const ns_solver_info registry[] = {
       "fixed-point projection on the VI form, self-adaptive step" },
     { "eg", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_eg }, 0, 20000,
       "extragradient on the VI form, self-adaptive step" },
+    { "newton-fb", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_newton_fb }, 0, 200,
+      "semismooth Newton on the second-order cone's Fischer-Burmeister function (Jordan algebra), nsgs start, Armijo" },
 };
 
 size_t ns_solver_count(void)

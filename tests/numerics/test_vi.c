@@ -250,8 +250,8 @@ static void test_soclcp_analytic(void **state)
     const ns_int start[4] = { 0, 3, 5, 7 };   /* cones of size 3, 2, 2 */
     const double mu[3] = { 0.7, 1.0, 3.0 };
     const double alpha = 2.0;
-    const char *solvers[] = { "auto", "nsgs", "fpp", "eg" };
-    for (size_t s = 0; s < 4; s++) {
+    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb" };
+    for (size_t s = 0; s < 5; s++) {
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(identity(7, alpha), q, 3, start, mu));
         ns_solution *sol = ns_solution_new(p);
         ns_result r;
@@ -278,8 +278,8 @@ static void test_soclcp_one_cone(void **state)
     const double q[3] = { -1, 0.5, -0.8 };
     const ns_int start[2] = { 0, 3 };
     const double mu[1] = { 0.6 };
-    const char *solvers[] = { "auto", "nsgs", "fpp", "eg" };
-    for (size_t s = 0; s < 4; s++) {
+    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb" };
+    for (size_t s = 0; s < 5; s++) {
         ns_matrix *W = ns_matrix_dense_new(3, 3);
         memcpy(W->dense, Wd, sizeof Wd);
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(W, q, 1, start, mu));
@@ -301,6 +301,66 @@ static void test_soclcp_one_cone(void **state)
         ns_solution_free(sol);
         ns_problem_free(p);
     }
+}
+
+/* Newton from a warm start (no nsgs sweeps first): cones of sizes 3, 3, 2,
+ * 1, 3 with one mu = 0, a random SPD W = BᵀB + I; r ∈ K, v ∈ K*, rᵀv = 0
+ * per cone checked here; same r from nsgs (the solution is unique). */
+static void test_soclcp_newton(void **state)
+{
+    (void)state;
+    enum { n = 12, nc = 5 };
+    const ns_int start[nc + 1] = { 0, 3, 6, 8, 9, 12 };
+    const double mu[nc] = { 0.5, 0.0, 1.3, 0.7, 0.2 };
+    ns_rng rng;
+    ns_rng_seed(&rng, 11);
+    double B[n][n], Wd[n * n], q[n];
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) B[i][j] = ns_rng_range(&rng, -0.5, 0.5);
+    for (int i = 0; i < n; i++) {
+        q[i] = ns_rng_range(&rng, -1, 1);
+        for (int j = 0; j < n; j++) {
+            double s = i == j ? 1.0 : 0.0;
+            for (int k = 0; k < n; k++) s += B[k][i] * B[k][j];
+            Wd[i + n * j] = s;
+        }
+    }
+    double rs[2][n];
+    const char *solvers[2] = { "newton-fb", "nsgs" };
+    for (int s = 0; s < 2; s++) {
+        ns_matrix *W = ns_matrix_dense_new(n, n);
+        memcpy(W->dense, Wd, sizeof Wd);
+        ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(W, q, nc, start, mu));
+        ns_solution *sol = ns_solution_new(p);
+        for (int i = 0; i < n; i++) sol->vec[0][i] = i % 3 == 0 ? 1.0 : 0.1;
+        ns_options o;
+        ns_options_default(&o);
+        o.warm_start = 1;
+        ns_result r;
+        ns_status st = ns_solve(p, solvers[s], &o, sol, &r);
+        if (st != NS_CONVERGED) print_message("soclcp %s: %s %s\n", solvers[s], ns_status_name(st), r.message);
+        assert_int_equal(st, NS_CONVERGED);
+        if (s == 0) assert_true(r.iterations < 50);   /* Newton, not a crawl */
+        const double *x = sol->vec[0];
+        for (int c = 0; c < nc; c++) {
+            int a = (int)start[c], d = (int)(start[c + 1] - start[c]);
+            double v[3], nt = 0, nv = 0, dot = 0;
+            for (int i = 0; i < d; i++) {
+                v[i] = q[a + i];
+                for (int j = 0; j < n; j++) v[i] += Wd[(a + i) + n * j] * x[j];
+                dot += x[a + i] * v[i];
+                if (i) { nt += x[a + i] * x[a + i]; nv += v[i] * v[i]; }
+            }
+            assert_true(sqrt(nt) <= mu[c] * x[a] + 1e-7);   /* r ∈ K */
+            assert_true(mu[c] * sqrt(nv) <= v[0] + 1e-7);   /* v ∈ K* */
+            assert_true(fabs(dot) <= 1e-7);
+        }
+        memcpy(rs[s], x, sizeof rs[s]);
+        ns_result_clear(&r);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+    for (int i = 0; i < n; i++) assert_true(fabs(rs[0][i] - rs[1][i]) <= 1e-6);
 }
 
 /* Siconos' SOCLCP layout: this text is what Siconos 4.4's
@@ -453,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_soclcp_analytic),
         cmocka_unit_test(test_soclcp_one_cone),
         cmocka_unit_test(test_soclcp_file),
+        cmocka_unit_test(test_soclcp_newton),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
