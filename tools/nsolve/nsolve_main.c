@@ -28,7 +28,7 @@ static const char *usage_text =
     "  -k, --kind KIND       problem kind, overriding detection: lcp, mlcp, relay, avi,\n"
     "                        equality, fc2d, fc3d, gfc2d, gfc3d, gmp; ncp (an LCP\n"
     "                        file as F(z) = Mz + q), mcp (an MLCP file), vi (a relay\n"
-    "                        file as a box VI)\n"
+    "                        file as a box VI), soclcp (Siconos' SOCLCP layout)\n"
     "      --check           read and validate only; solve nothing\n"
     "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
     "                        not converged): '# NAME LENGTH' then one value a line;\n"
@@ -106,7 +106,7 @@ static int parse_args(int argc, char **argv, cli *c)
             c->kind = ns_kind_from_name(val);
             if (c->kind == NS_KIND_NONE)
                 return usage_error("--kind: unknown kind '%s' (lcp, mlcp, relay, avi, "
-                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, ncp, mcp, vi)", val);
+                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, ncp, mcp, vi, cqp, soclcp)", val);
         } else if (!strcmp(a, "--check")) {
             c->check = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
