@@ -500,6 +500,24 @@ static void test_bad_input(void **state)
     ns_problem *r = NULL;
     assert_int_equal(ns_problem_read_dat_buffer("1\n", 2, "x.dat", NS_KIND_CQP, &r, err), NS_BAD_INPUT);
     assert_null(r);
+    /* the error functions refuse NULL and non-finite input with +inf */
+    double z[2] = { 0, 0 }, w[2], y[1] = { 0 };
+    assert_true(isinf(ns_ncp_error(NULL, z, w)));
+    assert_true(isinf(ns_mcp_error(NULL, z, w)));
+    assert_true(isinf(ns_vi_error(NULL, z, w)));
+    assert_true(isinf(ns_cqp_error(NULL, z, y, w)));
+    assert_true(isinf(ns_soclcp_error(NULL, z, w)));
+    ns_vi *vb = ns_vi_new_box(2, shift_F, NULL, (void *)C, NULL, NULL);
+    z[1] = NAN;
+    assert_true(isinf(ns_vi_error(vb, z, w)));
+    ns_vi_free(vb);
+    vb = ns_vi_new_box(-1, shift_F, NULL, (void *)C, NULL, NULL);
+    expect_bad(ns_vi_validate(vb, err), err, "negative");
+    ns_vi_free(vb);
+    /* setters on no problem */
+    assert_int_equal(ns_cqp_set_box(NULL, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(ns_cqp_set_cones(NULL, 0, NULL, NULL), NS_BAD_INPUT);
+    assert_null(r);
 }
 
 int main(void)
