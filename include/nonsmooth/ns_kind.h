@@ -21,11 +21,17 @@ typedef enum ns_kind {
     NS_KIND_RFC3D,      /* rolling friction contact, local 3D (ns_rfc.h) */
     NS_KIND_RFC2D,      /* rolling friction contact, local 2D */
     NS_KIND_GRFC3D,     /* rolling friction contact, global 3D */
+    NS_KIND_NCP,
+    NS_KIND_MCP,
+    NS_KIND_VI,
+    NS_KIND_CQP,
+    NS_KIND_SOCLCP,
     NS_KIND_COUNT
 } ns_kind;
 
 /** "lcp", "mlcp", "relay", "avi", "equality", "fc2d", "fc3d", "gfc2d",
- *  "gfc3d", "gmp", "rfc3d", "rfc2d", "grfc3d"; "none" for NS_KIND_NONE. Never NULL. */
+ *  "gfc3d", "gmp", "rfc3d", "rfc2d", "grfc3d", "ncp", "mcp", "vi", "cqp", "soclcp";
+ *  "none" for NS_KIND_NONE. Never NULL. */
 const char *ns_kind_name(ns_kind k);
 
 /** Kind from its name (case-sensitive, as above); NS_KIND_NONE if unknown. */

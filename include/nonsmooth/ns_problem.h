@@ -13,6 +13,11 @@
 #include "ns_gfc.h"
 #include "ns_gmp.h"
 #include "ns_rfc.h"
+#include "ns_ncp.h"
+#include "ns_mcp.h"
+#include "ns_vi.h"
+#include "ns_cqp.h"
+#include "ns_soclcp.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -30,6 +35,11 @@ typedef struct ns_problem {
         ns_gmp *gmp;           /* NS_KIND_GMP */
         ns_rfc *rfc;           /* NS_KIND_RFC3D, NS_KIND_RFC2D */
         ns_grfc *grfc;         /* NS_KIND_GRFC3D */
+        ns_ncp *ncp;           /* NS_KIND_NCP */
+        ns_mcp *mcp;           /* NS_KIND_MCP */
+        ns_vi *vi;             /* NS_KIND_VI */
+        ns_cqp *cqp;           /* NS_KIND_CQP */
+        ns_soclcp *soclcp;     /* NS_KIND_SOCLCP */
     } u;
 } ns_problem;
 
@@ -44,12 +54,18 @@ ns_problem *ns_problem_from_gfc(ns_gfc *p);    /* kind from p->dim */
 ns_problem *ns_problem_from_gmp(ns_gmp *p);
 ns_problem *ns_problem_from_rfc(ns_rfc *p);    /* kind from p->dim (5: rfc3d, 3: rfc2d) */
 ns_problem *ns_problem_from_grfc(ns_grfc *p);  /* grfc3d */
+ns_problem *ns_problem_from_ncp(ns_ncp *p);
+ns_problem *ns_problem_from_mcp(ns_mcp *p);
+ns_problem *ns_problem_from_vi(ns_vi *p);
+ns_problem *ns_problem_from_cqp(ns_cqp *p);
+ns_problem *ns_problem_from_soclcp(ns_soclcp *p);
 
 /** Validates with the kind's validator. */
 ns_status ns_problem_validate(const ns_problem *p, char *err);
 
 /** Number of unknowns of the problem's main vector (lcp/relay/avi/equality
- *  n, mlcp n+m, fc d·nc, gfc d·nc, gmp n). */
+ *  n, mlcp n+m, fc d·nc, gfc d·nc, gmp n,
+ *  ncp/mcp/vi/cqp/soclcp n). */
 ns_int ns_problem_size(const ns_problem *p);
 
 /** Frees p and the kind-specific problem. NULL allowed. */
@@ -65,6 +81,9 @@ void ns_problem_free(ns_problem *p);
  *   fc2d/fc3d: r, u          gfc2d/gfc3d: v (n), u (d·nc), r (d·nc)
  *   gmp: reaction, velocity
  *   rfc3d/rfc2d: r, u        grfc3d: v (n), u (d·nc), r (d·nc)
+ *   ncp, mcp: z, F (F(z))    vi: x, F (F(x))
+ *   cqp: x (n), y (m, multipliers of A x = b), g (n, M x + q − Aᵀ y)
+ *   soclcp: r, v (W r + q)
  * The solver's unknowns are the first vector(s); the others are computed
  * from them (w = Mz + q, u = Wr + q, ...). */
 typedef struct ns_solution {

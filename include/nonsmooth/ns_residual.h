@@ -50,6 +50,23 @@ double ns_grfc_error(const ns_grfc *p, const double *v, const double *r,
 /** velocity ← M reaction + q; returns the GMP error (docs/errors.md). */
 double ns_gmp_error(const ns_gmp *p, const double *reaction, double *velocity);
 
+/** F ← F(z); returns ‖z − max(0, z − F)‖₂ (absolute, as Siconos'
+ *  ncp_compute_error); +INFINITY when F cannot be evaluated. */
+double ns_ncp_error(const ns_ncp *p, const double *z, double *F);
+
+/** F ← F(z); returns ‖z − P_[lb,ub](z − F)‖₂ (absolute). */
+double ns_mcp_error(const ns_mcp *p, const double *z, double *F);
+
+/** F ← F(x); returns ‖x − P_X(x − F)‖₂ (absolute, natural map). */
+double ns_vi_error(const ns_vi *p, const double *x, double *F);
+
+/** g ← M x + q − Aᵀ y; returns (‖x − P_C(x − g)‖₂ + ‖A x − b‖₂)
+ *  / (1 + ‖q‖₂ + ‖b‖₂). */
+double ns_cqp_error(const ns_cqp *p, const double *x, const double *y, double *g);
+
+/** v ← W r + q; returns ‖r − P_K(r − v)‖₂ / (1 + ‖q‖₂). */
+double ns_soclcp_error(const ns_soclcp *p, const double *r, double *v);
+
 /** Error of one contact: ‖r − P_K(r − û)‖² for one d-block (d = 2, 3). */
 double ns_fc_contact_error_sq(int dim, double mu, const double *r,
                               const double *u);

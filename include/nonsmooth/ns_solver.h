@@ -161,6 +161,16 @@ typedef ns_status (*ns_rfc_solver)(const ns_rfc *p, double *r, double *u,
 typedef ns_status (*ns_grfc_solver)(const ns_grfc *p, double *v, double *u,
                                     double *r, const ns_options *o,
                                     ns_result *res);
+typedef ns_status (*ns_ncp_solver)(const ns_ncp *p, double *z, double *F,
+                                   const ns_options *o, ns_result *res);
+typedef ns_status (*ns_mcp_solver)(const ns_mcp *p, double *z, double *F,
+                                   const ns_options *o, ns_result *res);
+typedef ns_status (*ns_vi_solver)(const ns_vi *p, double *x, double *F,
+                                  const ns_options *o, ns_result *res);
+typedef ns_status (*ns_cqp_solver)(const ns_cqp *p, double *x, double *y,
+                                   double *g, const ns_options *o, ns_result *res);
+typedef ns_status (*ns_soclcp_solver)(const ns_soclcp *p, double *r, double *v,
+                                      const ns_options *o, ns_result *res);
 
 typedef struct ns_solver_info {
     const char *name;        /* lower-case, e.g. "lemke", "nsgs-ac" */
@@ -176,6 +186,11 @@ typedef struct ns_solver_info {
         ns_gmp_solver gmp;
         ns_rfc_solver rfc;
         ns_grfc_solver grfc;
+        ns_ncp_solver ncp;
+        ns_mcp_solver mcp;
+        ns_vi_solver vi;
+        ns_cqp_solver cqp;
+        ns_soclcp_solver soclcp;
     } fn;
     int is_default;          /* the default solver of its kind */
     int default_max_iter;    /* used when options.max_iter is 0 */

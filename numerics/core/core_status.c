@@ -31,7 +31,8 @@ int ns_status_is_outcome(ns_status s)
 static const char *const kind_names[NS_KIND_COUNT] = {
     "none", "lcp", "mlcp", "relay", "avi", "equality",
     "fc2d", "fc3d", "gfc2d", "gfc3d", "gmp",
-    "rfc3d", "rfc2d", "grfc3d"
+    "rfc3d", "rfc2d", "grfc3d",
+    "ncp", "mcp", "vi", "cqp", "soclcp"
 };
 
 const char *ns_kind_name(ns_kind k)

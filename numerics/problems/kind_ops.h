@@ -48,6 +48,7 @@ void ns_layout_add(ns_solution *s, const char *name, ns_int len);
 /* One descriptor per kind folder (FC2D and FC3D share one, as do GFC2D/3D). */
 extern const ns_kind_ops ns_lcp_kind_ops, ns_mlcp_kind_ops, ns_relay_kind_ops,
     ns_avi_kind_ops, ns_equality_kind_ops, ns_fc_kind_ops, ns_gfc_kind_ops,
-    ns_gmp_kind_ops;
+    ns_gmp_kind_ops, ns_ncp_kind_ops, ns_mcp_kind_ops, ns_vi_kind_ops,
+    ns_cqp_kind_ops, ns_soclcp_kind_ops;
 extern const ns_kind_ops ns_rfc_kind_ops, ns_grfc_kind_ops;   /* RFC3D/RFC2D, GRFC3D */
 #endif

@@ -17,6 +17,11 @@ static const ns_kind_ops *const table[NS_KIND_COUNT] = {
     [NS_KIND_RFC3D] = &ns_rfc_kind_ops,
     [NS_KIND_RFC2D] = &ns_rfc_kind_ops,
     [NS_KIND_GRFC3D] = &ns_grfc_kind_ops,
+    [NS_KIND_NCP] = &ns_ncp_kind_ops,
+    [NS_KIND_MCP] = &ns_mcp_kind_ops,
+    [NS_KIND_VI] = &ns_vi_kind_ops,
+    [NS_KIND_CQP] = &ns_cqp_kind_ops,
+    [NS_KIND_SOCLCP] = &ns_soclcp_kind_ops,
 };
 
 const ns_kind_ops *ns_kind_ops_of(ns_kind k)

@@ -89,6 +89,43 @@ ns_problem *ns_problem_from_grfc(ns_grfc *x)
     ns_problem *p = x ? wrap(NS_KIND_GRFC3D) : NULL;
     if (!p) { ns_grfc_free(x); return NULL; }
     p->u.grfc = x;
+ns_problem *ns_problem_from_ncp(ns_ncp *x)
+{
+    ns_problem *p = x ? wrap(NS_KIND_NCP) : NULL;
+    if (!p) { ns_ncp_free(x); return NULL; }
+    p->u.ncp = x;
+    return p;
+}
+
+ns_problem *ns_problem_from_mcp(ns_mcp *x)
+{
+    ns_problem *p = x ? wrap(NS_KIND_MCP) : NULL;
+    if (!p) { ns_mcp_free(x); return NULL; }
+    p->u.mcp = x;
+    return p;
+}
+
+ns_problem *ns_problem_from_vi(ns_vi *x)
+{
+    ns_problem *p = x ? wrap(NS_KIND_VI) : NULL;
+    if (!p) { ns_vi_free(x); return NULL; }
+    p->u.vi = x;
+    return p;
+}
+
+ns_problem *ns_problem_from_cqp(ns_cqp *x)
+{
+    ns_problem *p = x ? wrap(NS_KIND_CQP) : NULL;
+    if (!p) { ns_cqp_free(x); return NULL; }
+    p->u.cqp = x;
+    return p;
+}
+
+ns_problem *ns_problem_from_soclcp(ns_soclcp *x)
+{
+    ns_problem *p = x ? wrap(NS_KIND_SOCLCP) : NULL;
+    if (!p) { ns_soclcp_free(x); return NULL; }
+    p->u.soclcp = x;
     return p;
 }
 

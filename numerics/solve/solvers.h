@@ -116,4 +116,52 @@ ns_status ns_gfc_ipm_fp(const ns_gfc *p, double *v, double *u, double *r,
 /* gmp (numerics/gmp) */
 ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w,
                       const ns_options *o, ns_result *res);
+/* ncp (numerics/ncp), mcp (numerics/mcp) */
+ns_status ns_ncp_newton_fb(const ns_ncp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_ncp_newton_min(const ns_ncp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_ncp_homotopy(const ns_ncp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_ncp_auto(const ns_ncp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_mcp_newton_fb(const ns_mcp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_mcp_newton_min(const ns_mcp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_mcp_homotopy(const ns_mcp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_mcp_auto(const ns_mcp *p, double *z, double *F,
+                          const ns_options *o, ns_result *res);
+/* vi (numerics/vi) */
+ns_status ns_vi_fpp(const ns_vi *p, double *x, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_vi_eg(const ns_vi *p, double *x, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_vi_hp(const ns_vi *p, double *x, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_vi_newton_fb(const ns_vi *p, double *x, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_vi_newton_min(const ns_vi *p, double *x, double *F,
+                          const ns_options *o, ns_result *res);
+ns_status ns_vi_auto(const ns_vi *p, double *x, double *F,
+                          const ns_options *o, ns_result *res);
+/* cqp (numerics/cqp) */
+ns_status ns_cqp_pg_bb(const ns_cqp *p, double *x, double *y, double *g,
+                          const ns_options *o, ns_result *res);
+ns_status ns_cqp_admm(const ns_cqp *p, double *x, double *y, double *g,
+                          const ns_options *o, ns_result *res);
+ns_status ns_cqp_auto(const ns_cqp *p, double *x, double *y, double *g,
+                          const ns_options *o, ns_result *res);
+/* soclcp (numerics/soclcp) */
+ns_status ns_soclcp_nsgs(const ns_soclcp *p, double *r, double *v,
+                          const ns_options *o, ns_result *res);
+ns_status ns_soclcp_fpp(const ns_soclcp *p, double *r, double *v,
+                          const ns_options *o, ns_result *res);
+ns_status ns_soclcp_eg(const ns_soclcp *p, double *r, double *v,
+                          const ns_options *o, ns_result *res);
+ns_status ns_soclcp_auto(const ns_soclcp *p, double *r, double *v,
+                          const ns_options *o, ns_result *res);
+ns_status ns_soclcp_newton_fb(const ns_soclcp *p, double *r, double *v,
+                              const ns_options *o, ns_result *res);
 #endif

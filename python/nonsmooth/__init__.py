@@ -7,7 +7,14 @@ Problems (numerics):
     fc(W, q, mu, dim=3), gfc(M, H, q, b, mu, dim=3),
     gmp(M, q, types, blocks, mu=None, lb=, ub=),
     rfc(W, q, mu, mu_r, dim=5), grfc(M, H, q, b, mu, mu_r)  from NumPy arrays or SciPy sparse
-    Problem.write(path), Problem.data(), Problem.kind, Problem.size
+    ncp(F, n, jacobian=None) | ncp(M=, q=)       0 <= z _|_ F(z) >= 0, F a callable
+    mcp(F, lb, ub, jacobian=None) | mcp(M=, q=, lb=, ub=)   box-constrained
+    vi(F, lb, ub | project=, jacobian=None)      variational inequality over X
+    cqp(M, q, lb=, ub= | cones=, mu= | project=, A=, b=)   convex QP
+    soclcp(W, q, cones, mu)                      second-order cone LCP
+    (NCP, MCP, VI, CQP, SOCLCP are the same constructors)
+    Problem.write(path), Problem.data(), Problem.kind, Problem.size,
+    Problem.solve(solver="auto", **options)
 
 Solving:
     solve(problem, solver="auto", tol=1e-8, max_iter=0, ...) -> Result
@@ -33,6 +40,7 @@ try:
         Problem, Result, Model, Simulation, EventDriven,
         read, solve, solvers,
         lcp, mlcp, relay, avi, equality, fc, gfc, gmp, rfc, grfc,
+        ncp, mcp, vi, cqp, soclcp,
         version,
     )
 except ImportError as exc:  # the usual cause: an interpreter without NumPy
@@ -46,10 +54,13 @@ except ImportError as exc:  # the usual cause: an interpreter without NumPy
 
 __version__ = version()
 
+NCP, MCP, VI, CQP, SOCLCP = ncp, mcp, vi, cqp, soclcp
+
 __all__ = [
     "Error", "InputError", "FileError", "UnsupportedError",
     "Problem", "Result", "Model", "Simulation", "EventDriven",
     "read", "solve", "solvers",
     "lcp", "mlcp", "relay", "avi", "equality", "fc", "gfc", "gmp", "rfc", "grfc",
+    "ncp", "mcp", "vi", "cqp", "soclcp", "NCP", "MCP", "VI", "CQP", "SOCLCP",
     "version",
 ]

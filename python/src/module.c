@@ -316,6 +316,7 @@ PyMODINIT_FUNC PyInit__core(void)
     Py_DECREF(b);
     b = NULL;
     if (PyModule_AddFunctions(m, pyns_numerics_methods) < 0) goto fail;
+    if (PyModule_AddFunctions(m, pyns_kinds_methods) < 0) goto fail;
     if (pyns_numerics_init(m) < 0 || pyns_mechanics_init(m) < 0) goto fail;
     return m;
 fail:

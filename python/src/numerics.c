@@ -14,6 +14,7 @@ PyObject *pyns_problem_wrap(ns_problem *p)
     pyns_Problem *o = PyObject_New(pyns_Problem, &pyns_ProblemType);
     if (!o) { ns_problem_free(p); return NULL; }
     o->p = p;
+    o->keep = NULL;
     return (PyObject *)o;
 }
 
@@ -30,6 +31,7 @@ static PyObject *checked_problem(ns_problem *p)
 static void problem_dealloc(pyns_Problem *self)
 {
     ns_problem_free(self->p);
+    Py_XDECREF(self->keep);
     PyObject_Free(self);
 }
 
@@ -179,7 +181,29 @@ static PyGetSetDef problem_getset[] = {
     { NULL, NULL, NULL, NULL, NULL }
 };
 
+static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw);
+
+/* problem.solve(solver='auto', **options) = solve(problem, ...) */
+static PyObject *problem_solve(pyns_Problem *self, PyObject *args, PyObject *kw)
+{
+    Py_ssize_t na = PyTuple_GET_SIZE(args);
+    PyObject *all = PyTuple_New(na + 1);
+    if (!all) return NULL;
+    Py_INCREF(self);
+    PyTuple_SET_ITEM(all, 0, (PyObject *)self);
+    for (Py_ssize_t i = 0; i < na; i++) {
+        PyObject *a = PyTuple_GET_ITEM(args, i);
+        Py_INCREF(a);
+        PyTuple_SET_ITEM(all, i + 1, a);
+    }
+    PyObject *r = py_solve(NULL, all, kw);
+    Py_DECREF(all);
+    return r;
+}
+
 static PyMethodDef problem_methods[] = {
+    { "solve", (PyCFunction)(void (*)(void))problem_solve, METH_VARARGS | METH_KEYWORDS,
+      "solve(solver='auto', **options) -> Result: nonsmooth.solve(self, ...)." },
     { "write", (PyCFunction)(void (*)(void))problem_write, METH_VARARGS | METH_KEYWORDS,
       "write(path, format='auto'): writes the problem ('dat', or 'fclib' for FCLIB HDF5; "
       "'auto' picks FCLIB for .hdf5/.h5 names)." },
@@ -864,13 +888,15 @@ static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
     else {
         /* the solve touches no Python object: other threads may run meanwhile
          * (the problem is immutable from Python and referenced by args); not
-         * worth the GIL round trip for small problems */
+         * worth the GIL round trip for small problems. Python callables of
+         * the callback kinds take the GIL back for each call (kinds.c). */
         Py_BEGIN_ALLOW_THREADS
         st = ns_solve(p, solver, &o, s, &r);
         Py_END_ALLOW_THREADS
     }
     PyObject *res = NULL;
-    if (!ns_status_is_outcome(st)) pyns_raise(st, r.message);
+    if (pyns_callback_error((pyns_Problem *)po, st == NS_CONVERGED) < 0) { /* raised */ }
+    else if (!ns_status_is_outcome(st)) pyns_raise(st, r.message);
     else {
         if (!solver) {
             const ns_solver_info *d = ns_solver_default(p->kind);
@@ -899,7 +925,7 @@ static PyObject *py_solvers(PyObject *m, PyObject *args, PyObject *kw)
             }
             if ((kind = ns_kind_from_name(s)) == NS_KIND_NONE) {
                 PyErr_Format(PyExc_ValueError, "unknown kind '%s' (lcp, mlcp, relay, avi, equality, "
-                             "fc2d, fc3d, gfc2d, gfc3d, gmp)", s);
+                             "fc2d, fc3d, gfc2d, gfc3d, gmp, ncp, mcp, vi, cqp, soclcp)", s);
                 return NULL;
             }
         }

@@ -63,6 +63,7 @@ int pyns_get_int(PyObject *v, const char *name, long lo, long hi, long *out);
 typedef struct {
     PyObject_HEAD
     ns_problem *p;
+    PyObject *keep;   /* callables of a callback problem (a capsule), or NULL */
 } pyns_Problem;
 extern PyTypeObject pyns_ProblemType;
 /** Wraps p (taken; freed when the object dies). NULL + exception on failure
@@ -84,6 +85,13 @@ int pyns_parse_options(PyObject *kw, ns_options *o, const char *const *skip);
 int pyns_solver_name(PyObject *obj, ns_kind kind, const char **name);
 
 extern PyMethodDef pyns_numerics_methods[];
+
+/* ---- callback kinds (kinds.c): ncp, mcp, vi, cqp, soclcp ---- */
+extern PyMethodDef pyns_kinds_methods[];
+/** After a solve of a problem holding Python callables: when one of them
+ *  raised and the solve did not converge, sets that exception and returns
+ *  -1; otherwise forgets it and returns 0. */
+int pyns_callback_error(pyns_Problem *p, int converged);
 int pyns_numerics_init(PyObject *m);
 
 /* ---- mechanics (mechanics.c) ---- */

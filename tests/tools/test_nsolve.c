@@ -118,6 +118,58 @@ static void test_solve_lcp_json_and_solution(void **state)
     remove(f);
 }
 
+/* The same LCP file as an NCP (F(z) = Mz + q): z = (1/6, 2/3), F(z) = 0,
+ * checked from the solution file; as a box VI from a relay file; and a
+ * kind whose layout the file does not have. */
+static void test_callback_kinds(void **state)
+{
+    (void)state;
+    char f[512], sol[512], args[2048];
+    ns_test_tmpname(f, sizeof f, ".dat");
+    ns_test_tmpname(sol, sizeof sol, ".sol");
+    assert_int_equal(ns_test_write_file(f, lcp_text), 0);
+    snprintf(args, sizeof args, "--json --kind ncp --solver newton-min --output %s %s", sol, f);
+    assert_int_equal(run(args), 0);
+    expect_in(out_path, "\"kind\": \"ncp\"");
+    expect_in(out_path, "\"solver\": \"newton-min\"");
+    expect_in(out_path, "\"status\": \"converged\"");
+    FILE *s = fopen(sol, "r");
+    assert_non_null(s);
+    char name[16];
+    int len;
+    double z[2], F[2];
+    assert_int_equal(fscanf(s, " # %15s %d", name, &len), 2);
+    assert_string_equal(name, "z");
+    assert_int_equal(fscanf(s, "%lf %lf", &z[0], &z[1]), 2);
+    assert_int_equal(fscanf(s, " # %15s %d", name, &len), 2);
+    assert_string_equal(name, "F");
+    assert_int_equal(fscanf(s, "%lf %lf", &F[0], &F[1]), 2);
+    fclose(s);
+    assert_true(fabs(z[0] - 1.0 / 6) < 1e-9 && fabs(z[1] - 2.0 / 3) < 1e-9);
+    assert_true(fabs(2 * z[0] + z[1] - 1) < 1e-9 && fabs(3 * z[1] - 2) < 1e-9);
+    remove(sol);
+    /* the file has no SOCLCP layout: exit 2, the field named */
+    snprintf(args, sizeof args, "--kind soclcp %s", f);
+    assert_int_equal(run(args), 2);
+    expect_in(err_path, f);
+    remove(f);
+    /* relay M = I, q = (−3, 0.5), [−1, 1]²: x = (1, −0.5) */
+    assert_int_equal(ns_test_write_file(f, "2\n0\n2\n2\n2\t2\n1 0\n0 1\n-3 0.5\n-1 -1\n1 1\n"), 0);
+    snprintf(args, sizeof args, "--kind vi --output %s %s", sol, f);
+    assert_int_equal(run(args), 0);
+    expect_in(out_path, "kind        vi (n = 2)");
+    s = fopen(sol, "r");
+    assert_non_null(s);
+    assert_int_equal(fscanf(s, " # %15s %d", name, &len), 2);
+    assert_string_equal(name, "x");
+    assert_int_equal(fscanf(s, "%lf %lf", &z[0], &z[1]), 2);
+    fclose(s);
+    /* residual ≤ tol = 1e-8 with F' = I: |x − x*| ≤ 1e-8 */
+    assert_true(fabs(z[0] - 1) <= 1e-8 && fabs(z[1] + 0.5) <= 1e-8);
+    remove(sol);
+    remove(f);
+}
+
 /* An infeasible LCP without a trivially infeasible row: M = [[-1, 1], [1, -1]],
  * q = (-1, 0.5) needs z1 - z0 >= 1 and z1 - z0 <= 0.5; y = (1, 1) is a
  * Farkas certificate (M'y = 0, q'y = -0.5). --json names the certificate,
@@ -216,6 +268,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help_and_usage),
         cmocka_unit_test(test_solve_lcp_json_and_solution),
+        cmocka_unit_test(test_callback_kinds),
         cmocka_unit_test(test_check_and_bad_input),
         cmocka_unit_test(test_no_solution_certificate),
     };

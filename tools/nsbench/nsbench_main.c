@@ -36,8 +36,9 @@ static const char *usage_text =
     "                        other kinds; a kind without its list takes the general\n"
     "                        list, or its default solver)\n"
     "  -k, --kind KIND       only files of this kind: lcp, mlcp, relay, avi, equality,\n"
-    "                        fc2d, fc3d, gfc2d, gfc3d, gmp,\n"
-    "                        rfc3d, rfc2d, grfc3d\n"
+    "                        fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d;\n"
+    "                        or ncp, mcp, vi: the LCP,\n"
+    "                        MLCP, relay files read as affine NCP, MCP, box VI\n"
     "  -t, --tol T           tolerance on the kind's relative error (default 1e-8)\n"
     "  -n, --max-iter N      iteration limit (default: each solver's own)\n"
     "      --time-limit S    seconds per run (default 60); the solver is told, and\n"
@@ -132,7 +133,7 @@ static int split_solvers(cli *c, const char *arg)
         kind = ns_kind_from_name(kn);
         if (kind == NS_KIND_NONE)
             return usage_error("--solvers: unknown kind '%s' before '=' (lcp, mlcp, relay, avi, "
-                               "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d)", kn);
+                               "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d, ncp, mcp, vi)", kn);
         arg = eq + 1;
     }
     char *buf = strdup(arg);
@@ -221,7 +222,8 @@ static int parse_args(int argc, char **argv, cli *c)
             g->kind_filter = ns_kind_from_name(val);
             if (g->kind_filter == NS_KIND_NONE)
                 return usage_error("--kind: unknown kind '%s' (lcp, mlcp, relay, avi, "
-                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d)", val);
+                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d, "
+                                   "ncp, mcp, vi)", val);
         } else if (!strcmp(a, "-t") || !strcmp(a, "--tol")) {
             NEEDS_VALUE(a);
             if (ns_cli_double(val, &g->tol) || !(g->tol > 0))
@@ -321,6 +323,17 @@ static void list_solvers(const nb_config *g)
         for (int i = 0; nb_fault_names[i]; i++)
             printf("%-10s %-10s %-8s %s\n", "any", nb_fault_names[i], "",
                    "testing hook (NSBENCH_TEST_FAULTS=1): misbehaves on purpose");
+}
+
+/* The kind a file of detected kind k is run as: with --kind ncp, mcp or vi
+ * the LCP, MLCP and relay files are read as affine NCP, MCP and box VI
+ * (their readers take those layouts); k otherwise. */
+static ns_kind run_as(const nb_config *g, ns_kind k)
+{
+    if (g->kind_filter == NS_KIND_NCP && k == NS_KIND_LCP) return NS_KIND_NCP;
+    if (g->kind_filter == NS_KIND_MCP && k == NS_KIND_MLCP) return NS_KIND_MCP;
+    if (g->kind_filter == NS_KIND_VI && k == NS_KIND_RELAY) return NS_KIND_VI;
+    return k;
 }
 
 /* Solvers that apply to kind k, in the order given; n returned: the kind's
@@ -467,7 +480,7 @@ static int probe_is_row(const nb_config *g, const nb_row *pr)
 {
     if (!strcmp(pr->status, "ok") || !strcmp(pr->status, "matrix")) return 0;
     if (g->kind_filter != NS_KIND_NONE && strcmp(pr->kind, "none") &&
-        ns_kind_from_name(pr->kind) != g->kind_filter) return 0;
+        run_as(g, ns_kind_from_name(pr->kind)) != g->kind_filter) return 0;
     return 1;
 }
 
@@ -595,7 +608,7 @@ static int run_benchmark(cli *c)
         nb_row *pr = &probe[i].row;
         if (file_done[i]) continue;
         if (!strcmp(pr->status, "ok")) {
-            ns_kind kd = ns_kind_from_name(pr->kind);
+            ns_kind kd = run_as(g, ns_kind_from_name(pr->kind));
             if (g->kind_filter != NS_KIND_NONE && kd != g->kind_filter) { nother++; continue; }
             size_t ns = solvers_for(g, kd, sv);
             for (size_t j = 0; j < ns; j++) {
@@ -649,7 +662,7 @@ static int run_benchmark(cli *c)
             continue;
         }
         if (strcmp(pr->status, "ok")) continue;
-        ns_kind kd = ns_kind_from_name(pr->kind);
+        ns_kind kd = run_as(g, ns_kind_from_name(pr->kind));
         if (g->kind_filter != NS_KIND_NONE && kd != g->kind_filter) continue;
         size_t ns = solvers_for(g, kd, sv), next = first[i];
         for (size_t j = 0; j < ns; j++) {

@@ -26,8 +26,10 @@ static const char *usage_text =
     "  -n, --max-iter N      iteration limit (default: the solver's own)\n"
     "      --time-limit S    stop after S seconds (default: none)\n"
     "  -k, --kind KIND       problem kind, overriding detection: lcp, mlcp, relay, avi,\n"
-    "                        equality, fc2d, fc3d, gfc2d, gfc3d, gmp,\n"
-    "                        rfc3d, rfc2d, grfc3d\n"
+    "                        equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d,\n"
+    "                        grfc3d; ncp (an LCP\n"
+    "                        file as F(z) = Mz + q), mcp (an MLCP file), vi (a relay\n"
+    "                        file as a box VI), soclcp (Siconos' SOCLCP layout)\n"
     "      --check           read and validate only; solve nothing\n"
     "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
     "                        not converged): '# NAME LENGTH' then one value a line;\n"
@@ -49,7 +51,8 @@ static const char *usage_text =
     "Examples:\n"
     "  nsolve ../shared/data/lcp/lcp_CPS_1.dat\n"
     "  nsolve --solver pgs --tol 1e-10 --json problem.dat\n"
-    "  nsolve --check --kind equality system.dat\n";
+    "  nsolve --check --kind equality system.dat\n"
+    "  nsolve --kind ncp --solver newton-min lcp_file.dat\n";
 
 typedef struct cli {
     const char *file, *solver, *output, *guess;
@@ -104,7 +107,8 @@ static int parse_args(int argc, char **argv, cli *c)
             c->kind = ns_kind_from_name(val);
             if (c->kind == NS_KIND_NONE)
                 return usage_error("--kind: unknown kind '%s' (lcp, mlcp, relay, avi, "
-                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d)", val);
+                                   "equality, fc2d, fc3d, gfc2d, gfc3d, gmp, rfc3d, rfc2d, grfc3d, "
+                                   "ncp, mcp, vi, cqp, soclcp)", val);
         } else if (!strcmp(a, "--check")) {
             c->check = 1;
         } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
@@ -175,6 +179,10 @@ static void print_size(FILE *f, const ns_problem *p, int json)
         fprintf(f, json ? "{\"contacts\": %d}" : "contacts = %d", p->u.rfc->nc); break;
     case NS_KIND_GRFC3D:
         fprintf(f, fmt2, "ndof", p->u.grfc->n, "contacts", p->u.grfc->nc); break;
+    case NS_KIND_NCP: case NS_KIND_MCP: case NS_KIND_VI: case NS_KIND_SOCLCP:
+        fprintf(f, json ? "{\"n\": %d}" : "n = %d", ns_problem_size(p)); break;
+    case NS_KIND_CQP:
+        fprintf(f, fmt2, "n", p->u.cqp->n, "m", p->u.cqp->m); break;
     case NS_KIND_GMP: {
         const ns_gmp *g = p->u.gmp;
         fprintf(f, json ? "{\"n\": %d, \"equality\": %d, \"lcp\": %d, \"relay\": %d, "

@@ -1,0 +1,9 @@
+#!/bin/sh
+# VI, convex QP, SOCLCP against Siconos 4.4 (bench_vi_siconos.c says what is
+# measured).
+# BLAS single-threaded as in the tools; override by exporting
+# OPENBLAS_NUM_THREADS. Usage: benchmarks/ncp/run_vi.sh [build dir] [options]
+build=${1:-build}
+[ $# -gt 0 ] && shift
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-1}
+exec nice "$build/bin/bench_vi_siconos" "$@"

@@ -1,0 +1,145 @@
+/* soclcp_nsgs.c — block Gauss–Seidel over the cones of an SOCLCP. For
+ * cone c, with the other blocks fixed, the local problem is the SOCLCP
+ *   K_c ∋ r_c ⊥ W_cc r_c + b_c ∈ K_c*,  b_c = v_c − W_cc r_c,
+ * solved by the local projection iteration r_c ← P_K(r_c − ρ(W_cc r_c +
+ * b_c)) with ρ = 1/λ_max(W_cc) (λ_max by 30 power iterations on W_ccᵀW_cc,
+ * bounded by ‖W_cc‖_F; a contraction when W_cc is symmetric positive
+ * definite), at most 200 steps or a local change ≤ t (1 + ‖r_c‖), t the
+ * larger of 1e-3·tol and a tenth of the last global error (the local
+ * problems need be no more exact than the sweep is);
+ * then v ← v + W_{:,c} Δr_c (columns of a dense or CSC W). The global
+ * error (ns_soclcp_error, which also refreshes v = W r + q) is checked
+ * after every sweep. */
+#include "solve/solvers.h"
+#include "nonsmooth/ns_residual.h"
+#include "core/ns_internal.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+ns_status ns_soclcp_nsgs(const ns_soclcp *p, double *r, double *v,
+                         const ns_options *o, ns_result *res)
+{
+    ns_int n = p->n, nc = p->nc;
+    res->error = INFINITY;
+    if (n == 0) { res->error = 0.0; return NS_CONVERGED; }
+    ns_matrix *S = p->W->storage == NS_DENSE ? NULL : ns_matrix_to_sparse(p->W);
+    const ns_matrix *W = S ? S : p->W;
+    ns_int dmax = 0;
+    size_t diag_len = 0;
+    for (ns_int c = 0; c < nc; c++) {
+        ns_int d = p->cone_start[c + 1] - p->cone_start[c];
+        if (d > dmax) dmax = d;
+        diag_len += (size_t)d * (size_t)d;
+    }
+    double *Wd = ns_malloc(diag_len > 0 ? diag_len : 1, sizeof(double));
+    double *rho = ns_malloc((size_t)(nc > 0 ? nc : 1), sizeof(double));
+    double *b = ns_malloc((size_t)dmax, sizeof(double)), *x = ns_malloc((size_t)dmax, sizeof(double)),
+           *ro = ns_malloc((size_t)dmax, sizeof(double)), *wl = ns_malloc((size_t)dmax, sizeof(double));
+    ns_status st = NS_MAX_ITER;
+    if ((p->W->storage != NS_DENSE && !S) || !Wd || !rho || !b || !x || !ro || !wl) {
+        st = ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
+        goto done;
+    }
+    size_t off = 0;
+    for (ns_int c = 0; c < nc; c++) {
+        ns_int a = p->cone_start[c], d = p->cone_start[c + 1] - a;
+        double f = 0.0;
+        for (ns_int j = 0; j < d; j++)
+            for (ns_int i = 0; i < d; i++) {
+                double w = ns_matrix_get(W, a + i, a + j);
+                Wd[off + i + (size_t)j * d] = w;
+                f += w * w;
+            }
+        if (!(f > 0)) {
+            st = ns_fail(res->message, NS_BAD_INPUT, "nsgs: W: diagonal block of cone %d is zero", c);
+            goto done;
+        }
+        /* ‖W_cc‖₂ by power iteration on W_ccᵀW_cc from (1, …, 1) (x and b as
+         * scratch); never above ‖W_cc‖_F */
+        double lam = 0.0;
+        for (ns_int i = 0; i < d; i++) x[i] = 1.0;
+        for (int it = 0; it < 30; it++) {
+            for (ns_int i = 0; i < d; i++) {
+                double t = 0.0;
+                for (ns_int j = 0; j < d; j++) t += Wd[off + i + (size_t)j * d] * x[j];
+                b[i] = t;
+            }
+            double nb = 0.0;
+            for (ns_int j = 0; j < d; j++) {
+                double t = 0.0;
+                for (ns_int i = 0; i < d; i++) t += Wd[off + i + (size_t)j * d] * b[i];
+                x[j] = t;
+                nb += t * t;
+            }
+            nb = sqrt(nb);
+            if (!(nb > 0)) break;
+            for (ns_int j = 0; j < d; j++) x[j] /= nb;
+            lam = sqrt(nb);
+        }
+        if (!(lam > 0) || lam > sqrt(f)) lam = sqrt(f);
+        rho[c] = 1.0 / lam;
+        off += (size_t)d * (size_t)d;
+    }
+    double t0 = ns_now(), ltol;
+    res->error = ns_soclcp_error(p, r, v);
+    int k;
+    for (k = 0; k < o->max_iter; k++) {
+        ltol = 0.1 * res->error > 1e-3 * o->tol ? 0.1 * res->error : 1e-3 * o->tol;
+        off = 0;
+        for (ns_int c = 0; c < nc; c++) {
+            ns_int a = p->cone_start[c], d = p->cone_start[c + 1] - a;
+            const double *Wc = Wd + off;
+            off += (size_t)d * (size_t)d;
+            memcpy(ro, r + a, (size_t)d * sizeof(double));
+            /* b = v_c − W_cc r_c */
+            for (ns_int i = 0; i < d; i++) {
+                double s = v[a + i];
+                for (ns_int j = 0; j < d; j++) s -= Wc[i + (size_t)j * d] * r[a + j];
+                b[i] = s;
+            }
+            double *rc = r + a;
+            for (int it = 0; it < 200; it++) {
+                double ch = 0.0, nr = 0.0;
+                for (ns_int i = 0; i < d; i++) {
+                    double s = b[i];
+                    for (ns_int j = 0; j < d; j++) s += Wc[i + (size_t)j * d] * rc[j];
+                    wl[i] = s;
+                }
+                for (ns_int i = 0; i < d; i++) x[i] = rc[i] - rho[c] * wl[i];
+                ns_soc_project(d, p->mu[c], x, x);
+                for (ns_int i = 0; i < d; i++) {
+                    double e = x[i] - rc[i];
+                    ch += e * e;
+                    nr += x[i] * x[i];
+                    rc[i] = x[i];
+                }
+                if (sqrt(ch) <= ltol * (1.0 + sqrt(nr))) break;
+            }
+            /* v += W_{:,c} (r_c − ro) */
+            for (ns_int j = 0; j < d; j++) {
+                double dj = rc[j] - ro[j];
+                if (dj == 0.0) continue;
+                ns_int col = a + j;
+                if (W->storage == NS_DENSE) {
+                    const double *wc = W->dense + (size_t)col * (size_t)n;
+                    for (ns_int i = 0; i < n; i++) v[i] += wc[i] * dj;
+                } else {
+                    for (ns_int t = W->csc.p[col]; t < W->csc.p[col + 1]; t++)
+                        v[W->csc.i[t]] += W->csc.x[t] * dj;
+                }
+            }
+        }
+        res->error = ns_soclcp_error(p, r, v);
+        ns_log(o, 2, "nsgs: sweep %d, error %.3e", k + 1, res->error);
+        if (res->error <= o->tol) { st = NS_CONVERGED; k++; break; }
+        if (!isfinite(res->error)) { st = ns_fail(res->message, NS_DIVERGED, "nsgs: iterates not finite"); k++; break; }
+        if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; k++; break; }
+    }
+    res->iterations += k;
+    if (st == NS_MAX_ITER) ns_fail(res->message, st, "nsgs: %d sweeps, error %.3e", k, res->error);
+done:
+    ns_matrix_free(S);
+    free(Wd); free(rho); free(b); free(x); free(ro); free(wl);
+    return st;
+}

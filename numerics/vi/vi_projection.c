@@ -1,0 +1,204 @@
+/* vi_projection.c — projection methods for the VI  x ∈ X,
+ * ⟨F(x), y − x⟩ ≥ 0 ∀y ∈ X, i.e. x = P_X(x − ρF(x)):
+ *
+ *  fpp  fixed-point projection x⁺ = P(x − ρF(x)); the step ρ is
+ *       self-adaptive: a trial x̄ is accepted when
+ *       ρ‖F(x̄) − F(x)‖ ≤ ν‖x̄ − x‖ (ν = 0.9; else ρ ← ρ/2 and retry) and ρ
+ *       grows by 3/2 after a step whose ratio was below 0.5 (Khobotov's
+ *       rule as in He–Liao's projection method); converges for strongly
+ *       monotone Lipschitz F.
+ *  eg   extragradient (Korpelevich): x̄ = P(x − ρF(x)) with the same rule,
+ *       then x⁺ = P(x − ρF(x̄)); monotone Lipschitz F.
+ *  hp   hyperplane projection (Solodov–Svaiter): y = P(x − F(x)),
+ *       r = x − y, Armijo search along r for z = x − t r with
+ *       ⟨F(z), r⟩ ≥ σ‖r‖² (σ = 0.3, t halved), then x⁺ = P_{X∩H}(x), H the
+ *       half-space {⟨F(z), u − z⟩ ≤ 0} that separates x from the
+ *       solutions; P_{X∩H}(x) = P_X(x − λF(z)) with λ ≥ 0 found by a
+ *       bracketed secant (Illinois) search, using projections on X only;
+ *       monotone (even non-Lipschitz) continuous F.
+ * Each stops when ‖x − P(x − F(x))‖ ≤ tol. */
+#include "vi/vi_internal.h"
+#include "core/ns_internal.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int ns_vi_project(const ns_vi_set *X, ns_int n, const double *x, double *px)
+{
+    if (X->project) {
+        if (X->project(X->user, n, x, px) != 0) return 1;
+        return ns_all_finite(px, (size_t)n) ? 0 : 1;
+    }
+    for (ns_int i = 0; i < n; i++) {
+        double v = x[i];
+        if (v < X->lb[i]) v = X->lb[i];
+        if (v > X->ub[i]) v = X->ub[i];
+        px[i] = v;
+    }
+    return 0;
+}
+
+double ns_vi_natural_residual(const ns_vi_set *X, ns_int n, const double *x,
+                              const double *F, double *work)
+{
+    double *y = work;
+    for (ns_int i = 0; i < n; i++) y[i] = x[i] - F[i];
+    if (X->project) {
+        /* the callback may not work in place: project into y's second half
+         * is not available, so project through a temporary */
+        double *t = ns_malloc((size_t)(n > 0 ? n : 1), sizeof(double));
+        if (!t) return INFINITY;
+        int bad = ns_vi_project(X, n, y, t);
+        double s = 0.0;
+        for (ns_int i = 0; i < n; i++) { double d = x[i] - t[i]; s += d * d; }
+        free(t);
+        return bad ? INFINITY : sqrt(s);
+    }
+    double s = 0.0;
+    for (ns_int i = 0; i < n; i++) {
+        double v = y[i];
+        if (v < X->lb[i]) v = X->lb[i];
+        if (v > X->ub[i]) v = X->ub[i];
+        double d = x[i] - v;
+        s += d * d;
+    }
+    return sqrt(s);
+}
+
+static double dist(ns_int n, const double *a, const double *b)
+{
+    double s = 0.0;
+    for (ns_int i = 0; i < n; i++) { double d = a[i] - b[i]; s += d * d; }
+    return sqrt(s);
+}
+
+static const char *name_of(ns_vi_method m)
+{
+    return m == NS_VI_FPP ? "fpp" : m == NS_VI_EG ? "eg" : "hp";
+}
+
+ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_method m,
+                                  double *x, double *F, const ns_options *o, ns_result *res)
+{
+    ns_int n = f->n;
+    const char *nm = name_of(m);
+    res->error = INFINITY;
+    if (n == 0) { res->error = 0.0; return NS_CONVERGED; }
+    size_t sz = (size_t)n;
+    double *xb = ns_malloc(sz, sizeof(double)), *Fb = ns_malloc(sz, sizeof(double)),
+           *y = ns_malloc(sz, sizeof(double)), *w = ns_malloc(sz, sizeof(double)),
+           *best = ns_malloc(sz, sizeof(double)), *bestF = ns_malloc(sz, sizeof(double));
+    ns_status st = NS_MAX_ITER;
+    if (!xb || !Fb || !y || !w || !best || !bestF) {
+        st = ns_fail(res->message, NS_NO_MEMORY, "%s: out of memory", nm);
+        goto done;
+    }
+    /* start in X */
+    if (ns_vi_project(X, n, x, y)) { st = ns_fail(res->message, NS_FAILED, "%s: projection failed", nm); goto done; }
+    memcpy(x, y, sz * sizeof(double));
+    if (ns_cp_eval(f, x, F)) { st = ns_fail(res->message, NS_FAILED, "%s: F cannot be evaluated at the start", nm); goto done; }
+    double rho = 1.0, ebest = INFINITY, t0 = ns_now();
+    int k;
+    for (k = 0; k < o->max_iter; k++) {
+        double e = ns_vi_natural_residual(X, n, x, F, w);
+        if (e < ebest) {
+            ebest = e;
+            memcpy(best, x, sz * sizeof(double));
+            memcpy(bestF, F, sz * sizeof(double));
+        }
+        if (o->record_history && res->history && k < res->history_len) res->history[k] = e;
+        ns_log(o, 2, "%s: iteration %d, residual %.3e, rho %.3e", nm, k, e, rho);
+        if (e <= o->tol) { st = NS_CONVERGED; break; }
+        if (!isfinite(e)) { st = ns_fail(res->message, NS_FAILED, "%s: projection failed", nm); break; }
+        if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (m == NS_VI_HP) {
+            /* y = P(x − F), r = x − y */
+            for (ns_int i = 0; i < n; i++) w[i] = x[i] - F[i];
+            if (ns_vi_project(X, n, w, y)) { st = ns_fail(res->message, NS_FAILED, "%s: projection failed", nm); break; }
+            double r2 = 0.0;
+            for (ns_int i = 0; i < n; i++) { double r = x[i] - y[i]; r2 += r * r; }
+            double t = 1.0;
+            int ok = 0;
+            for (int ls = 0; ls < 60; ls++, t *= 0.5) {
+                for (ns_int i = 0; i < n; i++) xb[i] = x[i] - t * (x[i] - y[i]);
+                if (ns_cp_eval(f, xb, Fb)) continue;
+                double s = 0.0;
+                for (ns_int i = 0; i < n; i++) s += Fb[i] * (x[i] - y[i]);
+                if (s >= 0.3 * r2) { ok = 1; break; }
+            }
+            if (!ok) { st = ns_fail(res->message, NS_FAILED, "%s: line search failed at iteration %d", nm, k); break; }
+            /* x⁺ = P_{X ∩ H}(x), H = {u : ⟨F(z), u − z⟩ ≤ 0}: by duality on
+             * the half-space alone, x⁺ = P_X(x − λF(z)) with λ ≥ 0 the root of
+             * φ(λ) = ⟨F(z), P_X(x − λF(z)) − z⟩ (non-increasing), bracketed
+             * by doubling from the plain hyperplane step, then Illinois */
+            double num = 0.0, den = 0.0;
+            for (ns_int i = 0; i < n; i++) { num += Fb[i] * (x[i] - xb[i]); den += Fb[i] * Fb[i]; }
+            double lo = 0.0, hi = den > 0 ? num / den : 0.0, flo = num, fhi = 0.0;
+            int fail = 0, side = 0;
+            for (int b = 0; b < 60; b++) {
+                for (ns_int i = 0; i < n; i++) w[i] = x[i] - hi * Fb[i];
+                if (ns_vi_project(X, n, w, y)) { fail = 1; break; }
+                fhi = 0.0;
+                for (ns_int i = 0; i < n; i++) fhi += Fb[i] * (y[i] - xb[i]);
+                if (fhi <= 0.0) break;
+                lo = hi; flo = fhi;
+                hi *= 2.0;
+            }
+            for (int it = 0; !fail && fhi < 0.0 && it < 100; it++) {
+                double lam = hi - fhi * (hi - lo) / (fhi - flo);
+                if (!(lam > lo && lam < hi)) lam = 0.5 * (lo + hi);
+                for (ns_int i = 0; i < n; i++) w[i] = x[i] - lam * Fb[i];
+                if (ns_vi_project(X, n, w, y)) { fail = 1; break; }
+                double fl = 0.0;
+                for (ns_int i = 0; i < n; i++) fl += Fb[i] * (y[i] - xb[i]);
+                if (fl > 0.0) { lo = lam; flo = fl; if (side == -1) fhi *= 0.5; side = -1; }
+                else { hi = lam; fhi = fl; if (side == 1) flo *= 0.5; side = 1; }
+                if (fabs(fl) <= 1e-15 * (fabs(num) + 1e-300) || hi - lo <= 1e-15 * hi) break;
+            }
+            /* y holds the last projection; use the feasible end of the bracket */
+            for (ns_int i = 0; i < n; i++) w[i] = x[i] - hi * Fb[i];
+            if (fail || ns_vi_project(X, n, w, x) || ns_cp_eval(f, x, F)) {
+                st = ns_fail(res->message, NS_FAILED, "%s: F or the projection failed at iteration %d", nm, k);
+                break;
+            }
+            continue;
+        }
+        /* trial x̄ = P(x − ρF(x)) with the self-adaptive rule */
+        int ok = 0;
+        double ratio = 0.0;
+        for (int ls = 0; ls < 60; ls++) {
+            for (ns_int i = 0; i < n; i++) w[i] = x[i] - rho * F[i];
+            if (!ns_vi_project(X, n, w, xb) && !ns_cp_eval(f, xb, Fb)) {
+                double dx = dist(n, xb, x), dF = dist(n, Fb, F);
+                ratio = dx > 0 ? rho * dF / dx : 0.0;
+                if (ratio <= 0.9) { ok = 1; break; }
+            }
+            rho *= 0.5;
+        }
+        if (!ok) { st = ns_fail(res->message, NS_FAILED, "%s: step search failed at iteration %d", nm, k); break; }
+        if (m == NS_VI_FPP) {
+            memcpy(x, xb, sz * sizeof(double));
+            memcpy(F, Fb, sz * sizeof(double));
+        } else {
+            for (ns_int i = 0; i < n; i++) w[i] = x[i] - rho * Fb[i];
+            if (ns_vi_project(X, n, w, x) || ns_cp_eval(f, x, F)) {
+                st = ns_fail(res->message, NS_FAILED, "%s: F or the projection failed at iteration %d", nm, k);
+                break;
+            }
+        }
+        if (ratio < 0.5) rho *= 1.5;
+    }
+    res->iterations += k;
+    double e = ns_vi_natural_residual(X, n, x, F, w);
+    if (!(e <= ebest) && isfinite(ebest)) {
+        memcpy(x, best, sz * sizeof(double));
+        memcpy(F, bestF, sz * sizeof(double));
+        e = ebest;
+    }
+    res->error = e;
+    if (st == NS_MAX_ITER && !res->message[0])
+        ns_fail(res->message, st, "%s: %d iterations, residual %.3e", nm, k, e);
+done:
+    free(xb); free(Fb); free(y); free(w); free(best); free(bestF);
+    return st;
+}
