@@ -89,6 +89,9 @@ ns_problem *ns_problem_from_grfc(ns_grfc *x)
     ns_problem *p = x ? wrap(NS_KIND_GRFC3D) : NULL;
     if (!p) { ns_grfc_free(x); return NULL; }
     p->u.grfc = x;
+    return p;
+}
+
 ns_problem *ns_problem_from_ncp(ns_ncp *x)
 {
     ns_problem *p = x ? wrap(NS_KIND_NCP) : NULL;
