@@ -42,6 +42,9 @@ nsm_relation *nsm_relation_contact_new(int m, int nbodies, const nsm_contact_fra
  *  NS_BAD_INPUT (nothing changed) for a non-contact relation, a normal not
  *  of unit length (1e-8) or a non-finite entry. */
 ns_status nsm_relation_contact_set(nsm_relation *r, const nsm_contact_frame *c);
+/** The frame of a contact relation into *out; NS_BAD_INPUT for another
+ *  relation. */
+ns_status nsm_relation_contact_get(const nsm_relation *r, nsm_contact_frame *out);
 /** A contact frame from two world points p1 (on body 1), p2 (on body 2 or
  *  the ground) and the normal, with material arms in the body frames of
  *  the poses q1, q2 (7 values each; q2 NULL: the ground). */

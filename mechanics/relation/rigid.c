@@ -153,6 +153,16 @@ ns_status nsm_relation_contact_set(nsm_relation *r, const nsm_contact_frame *c)
     return NS_OK;
 }
 
+ns_status nsm_relation_contact_get(const nsm_relation *r, nsm_contact_frame *out)
+{
+    if (!r || !out || r->type != NSM_REL_RIGID || !r->rigid->contact) return NS_BAD_INPUT;
+    const nsm_rigid_row *w = &r->rigid->row[0];
+    memcpy(out->normal, w->e, sizeof out->normal);
+    memcpy(out->r1, w->r1, sizeof out->r1); out->r1_world = w->r1_world;
+    memcpy(out->r2, w->r2, sizeof out->r2); out->r2_world = w->r2_world;
+    return NS_OK;
+}
+
 ns_status nsm_contact_frame_from_points(const double *q1, const double *q2,
                                         const double *p1, const double *p2,
                                         const double *normal, nsm_contact_frame *out)
