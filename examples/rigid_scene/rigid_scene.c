@@ -174,7 +174,9 @@ int main(int argc, char **argv)
     double wall = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
     if (!a.quiet) {
         printf("scene %s: %ld steps of h = %g, %d dynamic bodies, at most %d active contacts\n", path, N, o.h, r->nbodies, maxc);
-        printf("wall %.3f s, %.3g ms per step\n", wall, 1e3 * wall / (double)N);
+        const nsm_sim_stats *ss = nsm_sim_get_stats(r->sim);
+        printf("wall %.3f s, %.3g ms per step; solver iterations %ld, unconverged solves %ld (tol %g)\n", wall,
+               1e3 * wall / (double)N, ss->solver_iterations, ss->nonconverged, o.solver_options.tol);
         for (int j = 0; j < r->nbodies && j < 20; j++) {
             const double *q = nsm_sim_q(r->sim, j);
             printf("  %-16s x = %.12f %.12f %.12f  q = %.9f %.9f %.9f %.9f\n", r->names[j], q[0], q[1], q[2], q[3], q[4], q[5], q[6]);

@@ -10,9 +10,40 @@
 #include <new>
 #include <vector>
 
+// The dispatcher keeps points up to `threshold` apart (the largest contact
+// margin of the laws): its near callback asks the convex–convex algorithms
+// for points that close (Bullet's own asks sphere pairs for touching ones
+// only) and its manifolds do not drop them (breaking threshold raised to it).
+struct ns_dispatcher : public btCollisionDispatcher {
+    double threshold = 0.0;
+    explicit ns_dispatcher(btCollisionConfiguration *c) : btCollisionDispatcher(c) { setNearCallback(near); }
+    btPersistentManifold *getNewManifold(const btCollisionObject *b0, const btCollisionObject *b1) override
+    {
+        btPersistentManifold *m = btCollisionDispatcher::getNewManifold(b0, b1);
+        if (m && m->getContactBreakingThreshold() < threshold) m->setContactBreakingThreshold(threshold);
+        return m;
+    }
+    static void near(btBroadphasePair &pair, btCollisionDispatcher &d, const btDispatcherInfo &info)
+    {
+        auto *o0 = static_cast<btCollisionObject *>(pair.m_pProxy0->m_clientObject);
+        auto *o1 = static_cast<btCollisionObject *>(pair.m_pProxy1->m_clientObject);
+        if (!d.needsCollision(o0, o1)) return;
+        btCollisionObjectWrapper w0(nullptr, o0->getCollisionShape(), o0, o0->getWorldTransform(), -1, -1);
+        btCollisionObjectWrapper w1(nullptr, o1->getCollisionShape(), o1, o1->getWorldTransform(), -1, -1);
+        if (!pair.m_algorithm) pair.m_algorithm = d.findAlgorithm(&w0, &w1, nullptr, BT_CONTACT_POINT_ALGORITHMS);
+        if (!pair.m_algorithm) return;
+        btManifoldResult r(&w0, &w1);
+        // concave shapes (mesh, heightfield) then switch to closest-point
+        // algorithms that do not fill the pair's manifold: left as Bullet has them
+        if (!o0->getCollisionShape()->isConcave() && !o1->getCollisionShape()->isConcave())
+            r.m_closestPointDistanceThreshold = static_cast<ns_dispatcher &>(d).threshold;
+        pair.m_algorithm->processCollision(&w0, &w1, info, &r);
+    }
+};
+
 struct nsm_bt_world {
     btDefaultCollisionConfiguration config;
-    btCollisionDispatcher dispatcher;
+    ns_dispatcher dispatcher;
     btDbvtBroadphase broadphase;
     btCollisionWorld world;
     std::vector<std::unique_ptr<btCollisionShape>> shapes;
@@ -107,6 +138,14 @@ int nsm_bt_heightfield(nsm_bt_world *w, int nx, int ny, const double *h, double 
     }
 }
 void nsm_bt_shape_margin(nsm_bt_world *w, int shape, double m) { w->shapes[shape]->setMargin(m); }
+void nsm_bt_threshold(nsm_bt_world *w, double d)
+{
+    w->dispatcher.threshold = d;
+    for (int i = 0; i < w->dispatcher.getNumManifolds(); i++) {
+        btPersistentManifold *m = w->dispatcher.getManifoldByIndexInternal(i);
+        if (m->getContactBreakingThreshold() < d) m->setContactBreakingThreshold(d);
+    }
+}
 
 int nsm_bt_object(nsm_bt_world *w, int shape, int is_static)
 {

@@ -26,6 +26,9 @@ int nsm_bt_heightfield(nsm_bt_world *w, int nx, int ny, const double *h, double 
 /* collision margin of a convex shape (not sphere, capsule: theirs is the radius) */
 void nsm_bt_shape_margin(nsm_bt_world *w, int shape, double margin);
 
+/* Contact points up to d apart are reported and kept (the largest margin). */
+void nsm_bt_threshold(nsm_bt_world *w, double d);
+
 /* An object: one shape in the world; static objects do not meet each other. */
 int nsm_bt_object(nsm_bt_world *w, int shape, int is_static);
 /* pose: position (3) and unit quaternion (w, x, y, z) */

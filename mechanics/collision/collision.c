@@ -274,11 +274,17 @@ ns_status nsm_collision_set_law(nsm_collision *c, int g1, int g2, int law, int r
         pair_law *p = &c->laws[i];
         if ((p->g1 == g1 && p->g2 == g2) || (p->g1 == g2 && p->g2 == g1)) {
             p->law = law; p->rows = rows; p->margin = margin;
+            double mx = 0.0;
+            for (int k = 0; k < c->nlaws; k++) mx = fmax(mx, c->laws[k].margin);
+            nsm_bt_threshold(c->w, mx);
             return NS_OK;
         }
     }
     if (grow((void **)&c->laws, &c->cap_laws, c->nlaws + 1, sizeof *c->laws)) { set_err(c->err, "set_law: out of memory"); return NS_NO_MEMORY; }
     c->laws[c->nlaws++] = (pair_law){ g1, g2, law, rows, margin };
+    double mx = 0.0;
+    for (int i = 0; i < c->nlaws; i++) mx = fmax(mx, c->laws[i].margin);
+    nsm_bt_threshold(c->w, mx);
     return NS_OK;
 }
 
