@@ -7,6 +7,9 @@ Siconos' own writer (siconos.io.mechanics_hdf5, python3-siconos):
   stack10.hdf5            ten boxes stacked on the ground
   pendulum3.hdf5          three links on PivotJointR joints, released horizontal
   wall_ball.hdf5          a 6 x 4 brick wall hit by a ball
+  capsules1000.hdf5       1000 capsules poured into a bin (static boxes)
+  chute_rocks.hdf5        convex rocks sliding down an inclined chute
+  slider_crank3d.hdf5     a crank (pivot), a rod (ball joints) and a slider (prismatic)
 
 usage: scenes.py OUTDIR
 """
@@ -77,6 +80,78 @@ def wall_ball(path):
                       mass=5.0, inertia=[0.4 * 5.0 * 0.15 ** 2] * 3)
 
 
+def capsules1000(path, n=1000):
+    import random
+    rnd = random.Random(7)
+    with MechanicsHdf5(path, mode='w') as io:
+        io.add_primitive_shape('Capsule', 'Capsule', (0.05, 0.2))
+        io.add_primitive_shape('Floor', 'Box', (2.2, 2.2, 0.1))
+        io.add_primitive_shape('WallX', 'Box', (0.1, 2.2, 2.0))
+        io.add_primitive_shape('WallY', 'Box', (2.2, 0.1, 2.0))
+        io.add_Newton_impact_friction_nsl('contact', mu=0.4, e=0.0)
+        io.add_object('floor', [Contactor('Floor')], translation=[0, 0, -0.05])
+        io.add_object('wall_xm', [Contactor('WallX')], translation=[-1.15, 0, 1.0])
+        io.add_object('wall_xp', [Contactor('WallX')], translation=[1.15, 0, 1.0])
+        io.add_object('wall_ym', [Contactor('WallY')], translation=[0, -1.15, 1.0])
+        io.add_object('wall_yp', [Contactor('WallY')], translation=[0, 1.15, 1.0])
+        m, r, l = 0.1, 0.05, 0.2
+        ia = m * (r * r / 4 + l * l / 12 + 0.0)
+        for k in range(n):
+            ix, iy, iz = k % 10, (k // 10) % 10, k // 100
+            a = rnd.uniform(0, math.pi)
+            io.add_object('capsule%04d' % k, [Contactor('Capsule')],
+                          translation=[-0.9 + 0.2 * ix, -0.9 + 0.2 * iy, 0.3 + 0.35 * iz],
+                          orientation=[math.cos(a / 2), math.sin(a / 2), 0, 0],
+                          mass=m, inertia=[ia, m * r * r / 2, ia])
+
+
+def chute_rocks(path, n=40):
+    import random
+    rnd = random.Random(3)
+    alpha = 0.5
+    with MechanicsHdf5(path, mode='w') as io:
+        io.add_primitive_shape('Chute', 'Box', (6.0, 1.0, 0.1))
+        io.add_primitive_shape('Side', 'Box', (6.0, 0.1, 0.5))
+        io.add_Newton_impact_friction_nsl('contact', mu=0.5, e=0.0)
+        q = rot_y(alpha)
+        io.add_object('chute', [Contactor('Chute'), Contactor('Side', relative_translation=[0, 0.55, 0.2]),
+                                Contactor('Side', relative_translation=[0, -0.55, 0.2])],
+                      translation=[0, 0, 0], orientation=q)
+        for k in range(n):
+            pts = [[rnd.uniform(-0.1, 0.1), rnd.uniform(-0.1, 0.1), rnd.uniform(-0.1, 0.1)] for _ in range(12)]
+            io.add_convex_shape('Rock%02d' % k, pts)
+            x = -2.5 + 0.25 * (k % 20)
+            io.add_object('rock%02d' % k, [Contactor('Rock%02d' % k)],
+                          translation=[x * math.cos(alpha), -0.25 + 0.5 * (k // 20), 0.4 - x * math.sin(alpha)],
+                          mass=0.5, inertia=[2e-3, 2e-3, 2e-3])
+
+
+def slider_crank3d(path):
+    """crank (0.2) up from the pivot at the origin, rod (0.5) down to the
+    slider on the x axis, started with the crank turning at w rad/s and
+    the velocities the joints allow (rod and slider translate at 0.2 w)"""
+    w = 5.0
+    xs = math.sqrt(0.5 ** 2 - 0.2 ** 2)
+    beta = math.asin(0.2 / 0.5)
+    with MechanicsHdf5(path, mode='w') as io:
+        io.add_primitive_shape('Crank', 'Box', (0.02, 0.02, 0.2))
+        io.add_primitive_shape('Rod', 'Box', (0.5, 0.02, 0.02))
+        io.add_primitive_shape('Slider', 'Box', (0.1, 0.06, 0.06))
+        io.add_object('crank', [Contactor('Crank', collision_group=1)], translation=[0, 0, 0.1],
+                      velocity=[0.1 * w, 0, 0, 0, w, 0], mass=0.2, inertia=box_inertia(0.2, 0.02, 0.02, 0.2))
+        io.add_object('rod', [Contactor('Rod', collision_group=2)], translation=[0.5 * xs, 0, 0.1],
+                      orientation=rot_y(beta), velocity=[0.2 * w, 0, 0, 0, 0, 0], mass=0.3, inertia=box_inertia(0.3, 0.5, 0.02, 0.02))
+        io.add_object('slider', [Contactor('Slider', collision_group=3)], translation=[xs, 0, 0],
+                      velocity=[0.2 * w, 0, 0, 0, 0, 0], mass=0.5, inertia=box_inertia(0.5, 0.1, 0.06, 0.06))
+        io.add_joint('crank_ground', 'crank', None, points=[[0, 0, 0]], axes=[[0, 1, 0]], joint_class='PivotJointR', absolute=True)
+        # ball joints at both ends of the rod: with pivots the planar
+        # mechanism would carry 3 redundant constraints (20 rows, 18 dofs,
+        # one motion); here 16 rows leave the motion and the rod's idle spin
+        io.add_joint('crank_rod', 'rod', 'crank', points=[[0, 0, 0.2]], axes=[], joint_class='KneeJointR', absolute=True)
+        io.add_joint('rod_slider', 'slider', 'rod', points=[[xs, 0, 0]], axes=[], joint_class='KneeJointR', absolute=True)
+        io.add_joint('slider_ground', 'slider', None, points=[], axes=[[1, 0, 0]], joint_class='PrismaticJointR', absolute=True)
+
+
 if __name__ == '__main__':
     out = sys.argv[1] if len(sys.argv) > 1 else '.'
     os.makedirs(out, exist_ok=True)
@@ -85,3 +160,6 @@ if __name__ == '__main__':
     stack10(os.path.join(out, 'stack10.hdf5'))
     pendulum3(os.path.join(out, 'pendulum3.hdf5'))
     wall_ball(os.path.join(out, 'wall_ball.hdf5'))
+    capsules1000(os.path.join(out, 'capsules1000.hdf5'))
+    chute_rocks(os.path.join(out, 'chute_rocks.hdf5'))
+    slider_crank3d(os.path.join(out, 'slider_crank3d.hdf5'))

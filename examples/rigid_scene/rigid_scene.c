@@ -3,7 +3,7 @@
  * and writes positions, velocities and contacts over time.
  *
  *   rigid_scene --scene FILE.hdf5 [--T 1] [--h 1e-3] [--tol 1e-10]
- *               [--out DIR] [--dump DIR] [--quiet]
+ *               [--out DIR] [--dump DIR] [--project] [--quiet]
  *
  * --out DIR writes DIR/run.hdf5 — /data/dynamic (t, body id, x, y, z, qw,
  * qx, qy, qz) and /data/velocities (t, body id, v, ω body), Siconos'
@@ -13,7 +13,9 @@
  * force in the world frame (3), gap, local velocity (u_N, u_T1, u_T2),
  * local impulse (3), interaction id, body ids 1 and 2 (0: static) — and
  * DIR/energy.svg (energy and number of contacts over time). --dump DIR
- * writes each step's one-step problem (FC3D, LCP, ...) for nsolve. */
+ * writes each step's one-step problem (FC3D, LCP, ...) for nsolve;
+ * --project runs the direct position projection after each step (joints
+ * and contacts back on their constraints). */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <hdf5.h>
 #include <math.h>
@@ -27,7 +29,7 @@
 #include "nonsmooth/nsm_scene.h"
 
 static const char usage[] =
-    "usage: rigid_scene --scene FILE.hdf5 [--T s] [--h s] [--tol x] [--out DIR] [--dump DIR] [--quiet]\n"
+    "usage: rigid_scene --scene FILE.hdf5 [--T s] [--h s] [--tol x] [--out DIR] [--dump DIR] [--project] [--quiet]\n"
     "Runs a Siconos mechanics HDF5 scene (Bullet collision detection).\n";
 
 typedef struct rows { double *v; size_t n, cap; int ncol; } rows;
@@ -73,6 +75,17 @@ static void quat_rot(const double *p, const double *x, double *y)
     for (int i = 0; i < 3; i++) y[i] = R[i] * x[0] + R[i + 3] * x[1] + R[i + 6] * x[2];
 }
 
+static int take_flag(int *argc, char **argv, const char *name)
+{
+    for (int i = 1; i < *argc; i++)
+        if (!strcmp(argv[i], name)) {
+            for (int j = i; j + 1 <= *argc; j++) argv[j] = argv[j + 1];
+            (*argc)--;
+            return 1;
+        }
+    return 0;
+}
+
 static int take_string(int *argc, char **argv, const char *name, const char **val)
 {
     for (int i = 1; i + 1 < *argc; i++)
@@ -89,6 +102,7 @@ int main(int argc, char **argv)
 {
     const char *path = NULL;
     take_string(&argc, argv, "--scene", &path);
+    int project = take_flag(&argc, argv, "--project");
     nsx_args a;
     int pr = nsx_parse(argc, argv, &a, usage);
     if (pr) return pr > 0 ? 0 : 2;
@@ -105,6 +119,7 @@ int main(int argc, char **argv)
     nsx_apply(&a, &o);
     if (a.dump) { nsx_mkdir(a.dump); o.dump_dir = a.dump; }
     o.accept_nonconverged = 1;
+    if (project) o.projection = NSM_PROJECTION_DIRECT;   /* joints and contacts back on their constraints */
     nsm_scene_run *r = nsm_scene_build(sc, &o, 9.80665, err);
     if (!r) { fprintf(stderr, "rigid_scene: %s\n", err); nsm_scene_free(sc); return 1; }
     double T = a.T > 0 ? a.T : 1.0;

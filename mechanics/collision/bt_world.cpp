@@ -20,23 +20,27 @@ struct ns_dispatcher : public btCollisionDispatcher {
     btPersistentManifold *getNewManifold(const btCollisionObject *b0, const btCollisionObject *b1) override
     {
         btPersistentManifold *m = btCollisionDispatcher::getNewManifold(b0, b1);
-        if (m && m->getContactBreakingThreshold() < threshold) m->setContactBreakingThreshold(threshold);
+        if (m && convex_pair(b0, b1) && m->getContactBreakingThreshold() < threshold) m->setContactBreakingThreshold(threshold);
         return m;
+    }
+    static bool convex_pair(const btCollisionObject *a, const btCollisionObject *b)
+    {
+        return a->getCollisionShape()->isConvex() && b->getCollisionShape()->isConvex();
     }
     static void near(btBroadphasePair &pair, btCollisionDispatcher &d, const btDispatcherInfo &info)
     {
         auto *o0 = static_cast<btCollisionObject *>(pair.m_pProxy0->m_clientObject);
         auto *o1 = static_cast<btCollisionObject *>(pair.m_pProxy1->m_clientObject);
+        // concave shapes (mesh, heightfield, plane): Bullet's own path (their
+        // closest-point algorithms do not fill the pair's manifold)
+        if (!convex_pair(o0, o1)) { defaultNearCallback(pair, d, info); return; }
         if (!d.needsCollision(o0, o1)) return;
         btCollisionObjectWrapper w0(nullptr, o0->getCollisionShape(), o0, o0->getWorldTransform(), -1, -1);
         btCollisionObjectWrapper w1(nullptr, o1->getCollisionShape(), o1, o1->getWorldTransform(), -1, -1);
         if (!pair.m_algorithm) pair.m_algorithm = d.findAlgorithm(&w0, &w1, nullptr, BT_CONTACT_POINT_ALGORITHMS);
         if (!pair.m_algorithm) return;
         btManifoldResult r(&w0, &w1);
-        // concave shapes (mesh, heightfield) then switch to closest-point
-        // algorithms that do not fill the pair's manifold: left as Bullet has them
-        if (!o0->getCollisionShape()->isConcave() && !o1->getCollisionShape()->isConcave())
-            r.m_closestPointDistanceThreshold = static_cast<ns_dispatcher &>(d).threshold;
+        r.m_closestPointDistanceThreshold = static_cast<ns_dispatcher &>(d).threshold;
         pair.m_algorithm->processCollision(&w0, &w1, info, &r);
     }
 };
@@ -143,7 +147,8 @@ void nsm_bt_threshold(nsm_bt_world *w, double d)
     w->dispatcher.threshold = d;
     for (int i = 0; i < w->dispatcher.getNumManifolds(); i++) {
         btPersistentManifold *m = w->dispatcher.getManifoldByIndexInternal(i);
-        if (m->getContactBreakingThreshold() < d) m->setContactBreakingThreshold(d);
+        if (ns_dispatcher::convex_pair(m->getBody0(), m->getBody1()) && m->getContactBreakingThreshold() < d)
+            m->setContactBreakingThreshold(d);
     }
 }
 

@@ -75,7 +75,8 @@ static int attr_num(hid_t obj, const char *name, double *out, int max)
     H5T_class_t cl = H5Tget_class(t);
     hssize_t n = H5Sget_simple_extent_npoints(sp);
     int rc = -1;
-    if ((cl == H5T_FLOAT || cl == H5T_INTEGER || cl == H5T_ENUM) && n >= 1 && n <= max) {
+    if (n == 0) rc = 0;   /* an empty array (h5py writes [] so): as absent */
+    else if ((cl == H5T_FLOAT || cl == H5T_INTEGER || cl == H5T_ENUM) && n >= 1 && n <= max) {
         if (cl == H5T_ENUM) {   /* h5py booleans */
             signed char b[16];
             if (n <= 16 && H5Aread(a, H5T_NATIVE_SCHAR, b) >= 0) { for (int i = 0; i < n; i++) out[i] = b[i]; rc = (int)n; }
