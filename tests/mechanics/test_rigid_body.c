@@ -189,6 +189,15 @@ static void test_bad_input(void **state)
     assert_int_equal(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 6, H, NULL), law, 0, -1), -1);
     assert_non_null(strstr(nsm_model_error(m), "rigid body"));
     assert_int_equal(nsm_ds_newton_euler_set_forces(NULL, NULL), NS_BAD_INPUT);
+#ifdef NSM_HAVE_EVENT_DRIVEN
+    /* the event-driven scheme takes q̇ = v systems only: refused by name */
+    nsm_ed_options eo;
+    nsm_ed_options_default(&eo);
+    eo.T = 1.0;
+    char err[NS_ERRMSG_LEN];
+    assert_null(nsm_ed_new(m, &eo, err));
+    if (!strstr(err, "rigid body")) fail_msg("nsm_ed_new: \"%s\" does not name the rigid body", err);
+#endif
     nsm_model_free(m);
 }
 
