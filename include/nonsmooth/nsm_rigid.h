@@ -80,6 +80,13 @@ nsm_relation *nsm_joint_new(nsm_joint_type type, const double *q1, const double 
 nsm_relation *nsm_joint_stop_new(const double *q1, const double *q2,
                                  const double *anchor, const double *axis,
                                  double limit, int upper);
+/** Angle stop of a revolute or cylindrical joint (one row, unilateral: a
+ *  Newton law of size 1): with φ the rotation of body 2 relative to body 1
+ *  about the axis (right hand, 0 in the poses given), upper = 0 gives
+ *  y = sin(φ − limit) ≥ 0 (φ ≥ limit), upper = 1 gives y = sin(limit − φ)
+ *  ≥ 0 (φ ≤ limit); valid while |φ − limit| < π. */
+nsm_relation *nsm_joint_angle_stop_new(const double *q1, const double *q2,
+                                       const double *axis, double limit, int upper);
 #ifdef __cplusplus
 }
 #endif

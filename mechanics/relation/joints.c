@@ -134,3 +134,29 @@ nsm_relation *nsm_joint_stop_new(const double *q1, const double *q2,
     r->rigid->row[0].c0 = upper ? -limit : limit;
     return r;
 }
+
+/* φ of body 2 about the axis: with U1, U2 = axis × U1 of body 1 and W (= U1
+ * in the poses given) of body 2, cos φ = U1·W, sin φ = U2·W; so
+ * sin(φ − limit) = (cos limit U2 − sin limit U1) · W and sin(limit − φ) its
+ * negative: one axes row, its body-1 vector a combination of U1 and U2. */
+nsm_relation *nsm_joint_angle_stop_new(const double *q1, const double *q2,
+                                       const double *axis, double limit, int upper)
+{
+    static const char who[] = "nsm_joint_angle_stop_new";
+    if (!isfinite(limit)) return nsm_ctor_fail("%s: limit = %g must be finite", who, limit);
+    static const double origin[3] = { 0, 0, 0 };
+    jframe f;
+    if (frame(who, q1, q2, origin, axis, 1, &f)) return NULL;
+    nsm_relation *r = nsm_rigid_alloc(1, f.nb, who);
+    if (!r) return NULL;
+    double u2[3], A[3];
+    nsm_cross3(f.u[0], f.u[1], u2);   /* axis × U1 */
+    double sgn = upper ? -1.0 : 1.0;
+    for (int c = 0; c < 3; c++) A[c] = sgn * (cos(limit) * u2[c] - sin(limit) * f.u[1][c]);
+    nsm_rigid_row *w = &r->rigid->row[0];
+    w->type = NSM_RROW_AXES;
+    nsm_mat3t_vec(f.R1, A, w->a);
+    if (f.nb == 2) nsm_mat3t_vec(f.R2, f.u[1], w->b); else memcpy(w->b, f.u[1], sizeof w->b);
+    w->c0 = 0.0;
+    return r;
+}

@@ -17,6 +17,7 @@
  *  - a cylindrical joint on a vertical axis: free fall along it while the
  *    spin about it is kept;
  *  - a ball joint (spherical pendulum): drift and energy;
+ *  - a revolute angle stop: the released link comes to rest on it;
  *  - bad input named. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -60,8 +61,12 @@ static double drift(nsm_sim *s, const int *ji, int nj)
     return d;
 }
 
-/* metric 1: the projection moves the bodies along W Hᵀ (mass-weighted) */
-static nsm_sim *sim(nsm_model *m, double h, int projection, int metric)
+/* metric 1: the projection moves the bodies along W Hᵀ (mass-weighted);
+ * all: project every live interaction (a stop reached within the step too) */
+static nsm_sim *sim_all(nsm_model *m, double h, int projection, int metric, int all);
+static nsm_sim *sim(nsm_model *m, double h, int projection, int metric) { return sim_all(m, h, projection, metric, 0); }
+
+static nsm_sim *sim_all(nsm_model *m, double h, int projection, int metric, int all)
 {
     nsm_sim_options o;
     nsm_sim_options_default(&o);
@@ -73,6 +78,7 @@ static nsm_sim *sim(nsm_model *m, double h, int projection, int metric)
     o.projection_tol = 1e-12;
     o.projection_tol_unilateral = 1e-12;
     o.projection_metric = metric;
+    o.projection_all = all;
     char err[256];
     nsm_sim *s = nsm_sim_new(m, &o, err);
     if (!s) fail_msg("nsm_sim_new: %s", err);
@@ -246,6 +252,39 @@ static void test_ball(void **state)
     nsm_model_free(m);
 }
 
+/* a link on a revolute joint to the ground, released horizontal, stopped
+ * at 45° below the horizontal by an angle stop (e = 0): it rests there.
+ * φ is the ground's rotation relative to the link (body 1 = the link), so
+ * the link turning down by θ about y is φ = −θ: the stop is φ ≥ −π/4. */
+static void test_revolute_angle_stop(void **state)
+{
+    (void)state;
+    const double L = 0.5, h = 1e-3, lim = 0.7853981633974483;
+    double q0[7] = { 0.5 * L, 0, 0, 1, 0, 0, 0 }, axis[3] = { 0, 1, 0 }, anchor[3] = { 0, 0, 0 };
+    nsm_model *m = nsm_model_new();
+    int b = nsm_model_add_ds(m, rod(1.0, L, q0, NULL));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(5));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_REVOLUTE, q0, NULL, anchor, axis), law, b, -1);
+    int l1 = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.0));
+    int st = nsm_model_add_interaction(m, nsm_joint_angle_stop_new(q0, NULL, axis, -lim, 0), l1, b, -1);
+    assert_true(ji >= 0 && st >= 0);
+    nsm_sim *s = sim_all(m, h, NSM_PROJECTION_DIRECT, 0, 1);
+    for (int k = 0; k < 1500; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        const double *q = nsm_sim_q(s, b);
+        double theta = atan2(-q[2], q[0]);   /* the link's angle below the horizontal */
+        if (!(theta <= lim + 1e-9)) fail_msg("step %d: theta = %.12f beyond the stop %.12f (y = %g)", k, theta, lim, nsm_sim_y(s, st, 0)[0]);
+    }
+    const double *q = nsm_sim_q(s, b), *v = nsm_sim_v(s, b);
+    double theta = atan2(-q[2], q[0]);
+    print_message("revolute angle stop: rests at %.12f rad (limit %.12f), |omega| = %.3g\n", theta, lim, fabs(v[4]));
+    assert_true(fabs(theta - lim) <= 1e-9);
+    assert_true(fabs(v[4]) <= 1e-9);
+    assert_true(drift(s, &ji, 1) <= 1e-10);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -263,6 +302,8 @@ static void test_bad_input(void **state)
     assert_non_null(strstr(nsm_constructor_error(), "q2"));
     assert_null(nsm_joint_stop_new(q, NULL, p, ax, NAN, 0));
     assert_non_null(strstr(nsm_constructor_error(), "limit"));
+    assert_null(nsm_joint_angle_stop_new(q, NULL, bad_ax, 0.1, 1));
+    assert_non_null(strstr(nsm_constructor_error(), "axis"));
     assert_int_equal(nsm_joint_size(NSM_JOINT_PRISMATIC), 5);
     assert_int_equal(nsm_joint_size((nsm_joint_type)-1), -1);
     /* a joint of size 5 cannot take a law of size 3 */
@@ -280,7 +321,7 @@ int main(void)
         cmocka_unit_test(test_three_link_pendulum), cmocka_unit_test(test_prismatic),
         cmocka_unit_test(test_prismatic_stop), cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_cylindrical), cmocka_unit_test(test_ball),
-        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_revolute_angle_stop), cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
