@@ -28,6 +28,8 @@
 struct nsm_ds {
     nsm_ds_type type;
     int n;
+    int nq;                   /* position coordinates (q0, q): n, or 7 for a
+                                 rigid body (position + unit quaternion) */
     double *q0, *v0;          /* Lagrangian initial state (n) */
     double *x0;               /* first-order initial state (n) */
     double *M, *C, *K;        /* LTI (n×n); C, K NULL = zero */
@@ -42,6 +44,8 @@ struct nsm_ds {
     double *Mx;               /* first order: constant mass matrix (n×n) or NULL = I */
     double theta;             /* θ of this system; NAN = the simulation's */
     int *bc_dof; double *bc_v0; nsm_time_fn bc_fn; void *bc_user; int nbc; /* prescribed velocities */
+    double body_mass, inertia[9]; /* Newton–Euler: mass, body-frame inertia (3×3) */
+    nsm_body_fns body;        /* Newton–Euler: force/torque callbacks */
 };
 
 struct nsm_relation {
@@ -57,6 +61,7 @@ struct nsm_relation {
     nsm_time_fn e_fn; void *e_user; /* optional time-varying offset e(t) (first-order linear) */
     nsm_fo_output_fn fo_h; nsm_fo_input_fn fo_g; /* first-order nonlinear */
     unsigned version;         /* bumped when H/b change */
+    struct nsm_rigid_rows *rigid; /* rigid-body relations (contacts, joints) */
 };
 
 struct nsm_nslaw {
@@ -74,7 +79,9 @@ typedef struct nsm_interaction {
     int law;
     int nds;
     int ds[2];
-    int off[2];               /* column offset of each system in Q */
+    int off[2];               /* column offset of each system in V (and in H) */
+    int qoff[2];              /* offset of each system in Q (positions) */
+    int nqcols;               /* length of Q: the systems' nq summed */
 } nsm_interaction;
 
 typedef struct nsm_intlist { int *v; int n, cap; } nsm_intlist;
@@ -110,6 +117,9 @@ void nsm_ctor_ok(void);
  *  systems j (vec indexed by system id). Shared by both schemes. */
 void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,
                       const double *const *vec, double *out);
+/** The same for positions (q, q_k: nq values per system, at I->qoff). */
+void nsm_inter_gather_q(const nsm_model *m, const nsm_interaction *I,
+                        const double *const *vec, double *out);
 
 /** The solve-and-retry loop of both schemes (osnsp/solve_retry.c): solve
  *  p with *cur; while the last solve ends without converging (an outcome
@@ -140,6 +150,7 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
 /* ---- simulation data ---- */
 typedef struct nsm_dsdata {
     int n;
+    int nq;                   /* length of q, q_k (n, or 7 for a rigid body) */
     int lagrangian;
     double theta;             /* θ of this system */
     double *q, *v;            /* Lagrangian state; x uses q */
@@ -161,6 +172,7 @@ typedef struct nsm_dsdata {
     double *rhs0, *base;      /* boundary conditions: free-state rhs and base */
     double *bcr;              /* boundary conditions: reaction impulse (n) */
     double *w1, *w2, *w3;     /* (n) work */
+    double *qth;              /* (nq) the θ-point position (forces_at_theta kinds) */
     double *J1, *J2;          /* (n×n) work, 2 n² each */
 } nsm_dsdata;
 

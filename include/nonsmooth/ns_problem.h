@@ -64,7 +64,7 @@ ns_problem *ns_problem_from_soclcp(ns_soclcp *p);
 ns_status ns_problem_validate(const ns_problem *p, char *err);
 
 /** Number of unknowns of the problem's main vector (lcp/relay/avi/equality
- *  n, mlcp n+m, fc d·nc, gfc d·nc, gmp n,
+ *  n, mlcp n+m, fc d·nc, gfc d·nc, gmp n, rfc d·nc, grfc d·nc,
  *  ncp/mcp/vi/cqp/soclcp n). */
 ns_int ns_problem_size(const ns_problem *p);
 

@@ -3,6 +3,7 @@
 #define NSM_H
 #include "nsm_ds.h"
 #include "nsm_relation.h"
+#include "nsm_rigid.h"
 #include "nsm_nslaw.h"
 #include "nsm_model.h"
 #include "nsm_simulation.h"

@@ -29,7 +29,8 @@ typedef enum nsm_ds_type {
     NSM_DS_FIRST_ORDER,         /* ẋ = f(t, x) + r, callbacks */
     NSM_DS_FIRST_ORDER_LINEAR,  /* ẋ = A(t) x + b(t) + r */
     NSM_DS_FIRST_ORDER_LTI,     /* ẋ = A x + b(t) + r, A constant */
-    NSM_DS_LAGRANGIAN_LTI_SPARSE /* M, C, K constant, kept in SPARSE storage */
+    NSM_DS_LAGRANGIAN_LTI_SPARSE, /* M, C, K constant, kept in SPARSE storage */
+    NSM_DS_NEWTON_EULER         /* rigid body: q = (x, quaternion), v = (v, ω body) */
 } nsm_ds_type;
 
 typedef struct nsm_ds nsm_ds;
@@ -63,6 +64,41 @@ typedef struct nsm_lagrangian_fns {
     void *user;
 } nsm_lagrangian_fns;
 
+/** Rigid-body callbacks (Newton–Euler): out (6) ← (f, τ), a force in the
+ *  world frame and a torque in the body frame, at (t, q (7), v (6)). */
+typedef int (*nsm_wrench_fn)(double t, const double *q, const double *v,
+                             double *out, void *user);
+/** Jq, Jv (6×6, column-major, zeroed by the caller) ← the wrench's
+ *  derivatives: Jv = ∂out/∂v; Jq = ∂out/∂δ for a displacement δ = (δx in
+ *  the world frame, δφ a body-frame rotation) of the body. */
+typedef int (*nsm_wrench_jac_fn)(double t, const double *q, const double *v,
+                                 double *Jq, double *Jv, void *user);
+/** Forces of a rigid body; every entry may be NULL (zero). f_int without
+ *  jac_fint is treated explicitly. */
+typedef struct nsm_body_fns {
+    nsm_wrench_fn fext;                          /* external wrench */
+    nsm_wrench_fn fint; nsm_wrench_jac_fn jac_fint; /* internal wrench */
+    void *user;
+} nsm_body_fns;
+/** Rigid body (Newton–Euler) with mass > 0 and a symmetric positive
+ *  definite body-frame inertia I (3×3, column-major; copied).
+ *  q0 (7) = (x, y, z, q0, q1, q2, q3): centre of mass in the world frame and
+ *  a unit quaternion (scalar first, body → world); v0 (6) = (linear
+ *  velocity, world frame; angular velocity ω, body frame); NULL: at rest at
+ *  the origin with the identity orientation. The equations:
+ *      m v̇ = f,   I ω̇ + ω × Iω = τ,   ẋ = v,   q̇ = ½ q ⊗ (0, ω).
+ *  Size n = 6 (velocities), nsm_ds_position_size 7. Forces: a constant
+ *  wrench (nsm_ds_set_fext_constant, 6 values: world force, body torque),
+ *  nsm_ds_set_fext (a function of t) and nsm_ds_newton_euler_set_forces.
+ *  Moreau–Jean evaluates them at the θ-point and moves the quaternion by
+ *  q_{k+1} = normalise(q_k + h T(q_k) ω_θ). NULL with the reason in
+ *  nsm_constructor_error() for a mass ≤ 0 or non-finite, an inertia that is
+ *  not symmetric positive definite, a quaternion whose norm is not 1 within
+ *  1e-10, or a non-finite entry. */
+nsm_ds *nsm_ds_newton_euler_new(double mass, const double *inertia,
+                                const double *q0, const double *v0);
+/** Sets the force callbacks of a rigid body (copied; NULL clears them). */
+ns_status nsm_ds_newton_euler_set_forces(nsm_ds *ds, const nsm_body_fns *fns);
 /** Linear time-invariant Lagrangian system: copies M (n×n), q0, v0 (n).
  *  C and K are zero until set. NULL on bad sizes or allocation failure. */
 nsm_ds *nsm_ds_lagrangian_lti_new(int n, const double *M, const double *q0,
@@ -120,8 +156,11 @@ ns_status nsm_ds_set_theta(nsm_ds *ds, double theta);
 ns_status nsm_ds_set_mass(nsm_ds *ds, const double *M);
 
 nsm_ds_type nsm_ds_get_type(const nsm_ds *ds);
-/** Dimension: n = size of q (Lagrangian) or of x (first order). */
+/** Dimension: n = size of v (Lagrangian; also of q except for a rigid
+ *  body) or of x (first order). */
 int nsm_ds_size(const nsm_ds *ds);
+/** Length of q: n, or 7 for a rigid body (position + quaternion). */
+int nsm_ds_position_size(const nsm_ds *ds);
 /** 1 for the Lagrangian types. */
 int nsm_ds_is_lagrangian(const nsm_ds *ds);
 

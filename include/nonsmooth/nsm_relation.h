@@ -32,7 +32,8 @@ typedef enum nsm_relation_type {
     NSM_REL_LAGRANGIAN_RHEONOMOUS,
     NSM_REL_FIRST_ORDER_LINEAR,
     NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR,
-    NSM_REL_FIRST_ORDER_NONLINEAR
+    NSM_REL_FIRST_ORDER_NONLINEAR,
+    NSM_REL_RIGID                  /* contacts and joints of rigid bodies (nsm_rigid.h) */
 } nsm_relation_type;
 
 typedef struct nsm_relation nsm_relation;

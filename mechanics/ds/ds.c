@@ -15,6 +15,7 @@ static const nsm_ds_kind *const kinds[] = {
     [NSM_DS_FIRST_ORDER_LINEAR] = &nsm_ds_kind_first_order_linear,
     [NSM_DS_FIRST_ORDER_LTI] = &nsm_ds_kind_first_order_lti,
     [NSM_DS_LAGRANGIAN_LTI_SPARSE] = &nsm_ds_kind_lagrangian_lti_sparse,
+    [NSM_DS_NEWTON_EULER] = &nsm_ds_kind_newton_euler,
 };
 
 const nsm_ds_kind *nsm_ds_kind_of(const nsm_ds *ds) { return kinds[ds->type]; }
@@ -34,6 +35,7 @@ nsm_ds *nsm_ds_alloc(nsm_ds_type type, int n, const char *who)
     nsm_ctor_ok();
     ds->type = type;
     ds->n = n;
+    ds->nq = n;
     ds->theta = NAN;
     return ds;
 }
@@ -126,8 +128,16 @@ ns_status nsm_ds_set_mass(nsm_ds *ds, const double *M)
     return M && !ds->Mx ? NS_NO_MEMORY : NS_OK;
 }
 
+void nsm_ds_advance(const nsm_ds *ds, const double *q, const double *dv, double *out)
+{
+    const nsm_ds_kind *k = nsm_ds_kind_of(ds);
+    if (k->advance) { k->advance(ds, q, dv, out); return; }
+    for (int i = 0; i < ds->n; i++) out[i] = q[i] + dv[i];
+}
+
 nsm_ds_type nsm_ds_get_type(const nsm_ds *ds) { return ds ? ds->type : (nsm_ds_type)-1; }
 int nsm_ds_size(const nsm_ds *ds) { return ds ? ds->n : 0; }
+int nsm_ds_position_size(const nsm_ds *ds) { return ds ? ds->nq : 0; }
 int nsm_ds_is_lagrangian(const nsm_ds *ds) { return ds && nsm_ds_kind_of(ds)->lagrangian; }
 
 void nsm_ds_free(nsm_ds *ds)

@@ -34,9 +34,21 @@ typedef struct nsm_ds_kind {
      * work: n + n². */
     int (*field)(const nsm_ds *ds, double t, const double *x, double *f,
                  double *J, double *work, const char **what);
+    /* Lagrangian: out (nq) ← q moved by dv (n), an increment in velocity
+     * coordinates: q + T(q) dv, back on its manifold (a rigid body's
+     * quaternion renormalised). out may be q. NULL: out = q + dv (nq = n). */
+    void (*advance)(const nsm_ds *ds, const double *q, const double *dv, double *out);
+    /* 1: Moreau–Jean evaluates the forces once per step at the θ-point
+     * (t_k + θh, q_k ⊕ θh v_θ, v_θ = θ v_{k+1} + (1−θ) v_k) instead of
+     * θ F_{k+1} + (1−θ) F_k: with θ = ½ the gyroscopic term ω × Iω then
+     * keeps ½ ωᵀIω and the angular momentum exactly (implicit midpoint). */
+    int forces_at_theta;
 } nsm_ds_kind;
 
-extern const nsm_ds_kind nsm_ds_kind_lagrangian_lti_sparse;
+extern const nsm_ds_kind nsm_ds_kind_lagrangian_lti_sparse, nsm_ds_kind_newton_euler;
+/** out (nq) ← q ⊕ dv through the kind's advance (q + dv when it has none);
+ *  out may be q. */
+void nsm_ds_advance(const nsm_ds *ds, const double *q, const double *dv, double *out);
 extern const nsm_ds_kind nsm_ds_kind_lagrangian, nsm_ds_kind_lagrangian_lti,
     nsm_ds_kind_first_order, nsm_ds_kind_first_order_linear,
     nsm_ds_kind_first_order_lti;

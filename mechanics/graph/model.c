@@ -126,6 +126,18 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
             goto fail;
         }
         sum += m->ds[ids[k]]->n;
+        if (m->ds[ids[k]]->nq != m->ds[ids[k]]->n && !nsm_relation_kind_of(rel)->velocity_jacobian) {
+            nsm_set_err(m->err, "add_interaction: system %d is a rigid body (q has %d coordinates, v %d); "
+                        "a %s relation cannot couple it: use a rigid-body relation (contact, joint)",
+                        ids[k], m->ds[ids[k]]->nq, m->ds[ids[k]]->n, nsm_relation_kind_of(rel)->name);
+            goto fail;
+        }
+        int qs = nsm_relation_kind_of(rel)->qsize;
+        if (qs > 0 && m->ds[ids[k]]->nq != qs) {
+            nsm_set_err(m->err, "add_interaction: a %s relation couples rigid bodies (%d position coordinates); "
+                        "system %d has %d", nsm_relation_kind_of(rel)->name, qs, ids[k], m->ds[ids[k]]->nq);
+            goto fail;
+        }
     }
     if (nds == 2 && ds1 == ds2) {
         nsm_set_err(m->err, "add_interaction: system %d given twice", ds1);
@@ -175,6 +187,8 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
     I->nds = nds;
     I->ds[0] = ds1; I->ds[1] = nds == 2 ? ds2 : -1;
     I->off[0] = 0; I->off[1] = m->ds[ds1]->n;
+    I->qoff[0] = 0; I->qoff[1] = m->ds[ds1]->nq;
+    I->nqcols = m->ds[ds1]->nq + (nds == 2 ? m->ds[ds2]->nq : 0);
     for (int k = 0; k < nds; k++)
         if (nsm_intlist_push(&m->ds_inter[ids[k]], slot) != 0) {
             nsm_set_err(m->err, "add_interaction: out of memory");
@@ -227,6 +241,15 @@ void nsm_inter_gather(const nsm_model *m, const nsm_interaction *I,
     for (int k = 0; k < I->nds; k++) {
         int j = I->ds[k];
         memcpy(out + I->off[k], vec[j], (size_t)m->ds[j]->n * sizeof *out);
+    }
+}
+
+void nsm_inter_gather_q(const nsm_model *m, const nsm_interaction *I,
+                        const double *const *vec, double *out)
+{
+    for (int k = 0; k < I->nds; k++) {
+        int j = I->ds[k];
+        memcpy(out + I->qoff[k], vec[j], (size_t)m->ds[j]->nq * sizeof *out);
     }
 }
 

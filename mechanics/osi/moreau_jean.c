@@ -11,7 +11,10 @@
  * step at the predictor (../shared/siconos-tutorials/README.md). For LTI
  * systems (f_int = C v + K q) one step is exact, W is constant and
  * factorised once: v_free = v_k + W h (f_ext,θ − C v_k − K (q_k + hθ v_k)).
- * W⁻¹ is factorised through ns_factor; a singular one is NS_SINGULAR. */
+ * W⁻¹ is factorised through ns_factor; a singular one is NS_SINGULAR.
+ * Positions move through the kind's advance (q ⊕ dv: a rigid body's
+ * quaternion, nq ≠ n); kinds with forces_at_theta evaluate F once, at the
+ * θ-point, in place of θ F_{k+1} + (1−θ) F_k (ds/ds_kind.h). */
 #include "osi/osi.h"
 #include "ds/ds_kind.h"
 #include <float.h>
@@ -102,6 +105,25 @@ static ns_status impose_bc(const nsm_ds *ds, int j, nsm_dsdata *d, double t1, co
     return NS_OK;
 }
 
+/* M, F, K_t, C_t at the iterate: (t_{k+1}, q, v), or for a kind with
+ * forces_at_theta at the θ-point (t_k + θh, q_k ⊕ θh v_θ, v_θ), with
+ * F_k ← F so that θ F + (1−θ) F_k below is F(θ-point). */
+static ns_status eval_at_iterate(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
+{
+    if (!nsm_ds_kind_of(ds)->forces_at_theta)
+        return nsm_ds_eval_lagrangian(ds, j, st->t1, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, err);
+    int n = ds->n;
+    double th = d->theta, *vth = d->w1, *dq = d->w2;
+    for (int i = 0; i < n; i++) {
+        vth[i] = th * d->v[i] + (1.0 - th) * d->vk[i];
+        dq[i] = th * st->h * vth[i];
+    }
+    nsm_ds_advance(ds, d->qk, dq, d->qth);
+    ns_status s = nsm_ds_eval_lagrangian(ds, j, st->t0 + th * st->h, d->qth, vth, d->Mq, d->F, d->J1, d->J2, d->w3, err);
+    if (s == NS_OK) memcpy(d->Fk, d->F, (size_t)n * sizeof(double));
+    return s;
+}
+
 static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
 {
     int n = ds->n;
@@ -141,9 +163,12 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
         return NS_OK;
     }
     if (st->iter == 0) {
-        s = nsm_ds_eval_lagrangian(ds, j, st->t0, d->qk, d->vk, NULL, d->Fk, NULL, NULL, d->w3, err);
-        if (s == NS_OK)
-            s = nsm_ds_eval_lagrangian(ds, j, st->t1, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, err);
+        if (nsm_ds_kind_of(ds)->forces_at_theta) s = eval_at_iterate(ds, j, d, st, err);
+        else {
+            s = nsm_ds_eval_lagrangian(ds, j, st->t0, d->qk, d->vk, NULL, d->Fk, NULL, NULL, d->w3, err);
+            if (s == NS_OK)
+                s = nsm_ds_eval_lagrangian(ds, j, st->t1, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, err);
+        }
         if (s != NS_OK) return s;
     }
     s = nsm_mj_build_W(ds, j, d, h, st->t1, err);
@@ -165,16 +190,18 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
 static void begin(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 {
     size_t n = (size_t)ds->n;
-    memcpy(d->qk, d->q, n * sizeof(double));
+    memcpy(d->qk, d->q, (size_t)d->nq * sizeof(double));
     memcpy(d->vk, d->v, n * sizeof(double));
-    for (size_t i = 0; i < n; i++) d->q[i] = d->qk[i] + st->h * d->vk[i];
+    for (size_t i = 0; i < n; i++) d->w2[i] = st->h * d->vk[i];
+    nsm_ds_advance(ds, d->qk, d->w2, d->q);
 }
 
 static void update(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 {
     double h = st->h, th = d->theta;
     int n = d->n;
-    for (int i = 0; i < n; i++) d->q[i] = d->qk[i] + h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
+    for (int i = 0; i < n; i++) d->w2[i] = h * (th * d->v[i] + (1.0 - th) * d->vk[i]);
+    nsm_ds_advance(ds, d->qk, d->w2, d->q);
     /* reaction of the prescribed velocities: the impulse that closes the
      * step's equation W⁻¹ (v − base) = rhs + p + R on their rows */
     for (int b = 0; d->Wfull && b < ds->nbc; b++) {
@@ -193,8 +220,7 @@ static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *s
     if (nsm_ds_kind_of(ds)->linear) return 0.0;
     int n = ds->n;
     double h = st->h, th = d->theta;
-    if (nsm_ds_eval_lagrangian(ds, j, st->t1, d->q, d->v, d->Mq, d->F, d->J1, d->J2, d->w3, err) != NS_OK)
-        return -1.0;
+    if (eval_at_iterate(ds, j, d, st, err) != NS_OK) return -1.0;
     double rmax = 0.0, scale = 0.0, r2 = 0.0;
     int above_roundoff = 0;
     for (int i = 0; i < n; i++) {

@@ -392,6 +392,16 @@ ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
         qa[c] += t;
         absq[c] += fabs(t);
     }
+    if (rk->theta_point && nsm_nslaw_kind_of(L)->rows == NSM_ROWS_EQUALITY && th > 0.0 && th < 1.0) {
+        /* H v_θ = 0: q += (1−θ)/θ H v_k, H the iterate's (the same H as p = Hᵀλ) */
+        nsm_inter_gather(m, I, s->vvk, Z);
+        nsm_matvec(r->m, r->ncols, d->H, Z, work);
+        for (int c = 0; c < r->m; c++) {
+            double t = (1.0 - th) / th * work[c];
+            qa[c] += t;
+            absq[c] += fabs(t);
+        }
+    }
     snap_roundoff(r->m, qa, absq);
     return NS_OK;
 }

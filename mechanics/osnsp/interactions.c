@@ -106,17 +106,20 @@ nsm_idata *nsm_sim_idata(nsm_sim *s, int inter)
     return d;
 }
 
-/* y (if want_y), H and G of one interaction at the state `which`. */
+/* y (if want_y), H and G of one interaction at the state `which` (0: the
+ * iterate, 1: the step start, 2: the θ-point positions, velocities of the
+ * iterate). */
 static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double t, int want_y)
 {
     const nsm_interaction *I = &s->model->inter[inter];
     const nsm_relation *r = I->rel;
     const nsm_relation_kind *k = nsm_relation_kind_of(r);
     int m = r->m, nc = r->ncols;
-    ns_status st = nsm_sim_work(s, 3 * nc + 3 * m);
+    ns_status st = nsm_sim_work(s, I->nqcols + 2 * nc + 3 * m);
     if (st != NS_OK) return st;
-    double *Q = s->qvec, *V = Q + nc, *work = V + nc, *y0 = work + nc + m, *y1 = y0 + m;
-    nsm_inter_gather(s->model, I, which ? s->vqk : s->vq, Q);
+    /* Q: positions (nq per system), V: velocities (n per system) */
+    double *Q = s->qvec, *V = Q + I->nqcols, *work = V + nc, *y0 = work + nc + m, *y1 = y0 + m;
+    nsm_inter_gather_q(s->model, I, which == 2 ? s->vqth : which ? s->vqk : s->vq, Q);
     if (k->lagrangian) nsm_inter_gather(s->model, I, which ? s->vvk : s->vv, V);
     st = nsm_relation_eval(r, inter, t, Q, k->lagrangian ? V : NULL, d->lam0,
                            want_y ? d->y0 : y0, want_y ? d->y1 : y1, s->xbuf_H, work, s->err);
@@ -203,10 +206,10 @@ static ns_status relative_degree(nsm_sim *s, int inter, nsm_idata *d)
     const nsm_relation *r = s->model->inter[inter].rel;
     const nsm_relation_kind *k = nsm_relation_kind_of(r);
     int deg = 0;
-    ns_status st = nsm_sim_work(s, 3 * r->ncols + 3 * r->m);
+    ns_status st = nsm_sim_work(s, s->model->inter[inter].nqcols + 2 * r->ncols + 3 * r->m);
     if (st != NS_OK) return st;
     double *X = s->qvec;   /* the coupled state now (nonlinear relations decide there) */
-    nsm_inter_gather(s->model, &s->model->inter[inter], s->vq, X);
+    nsm_inter_gather_q(s->model, &s->model->inter[inter], s->vq, X);
     const nsm_interaction *I = &s->model->inter[inter];
     nsm_minv minv = { minv_apply, s->model, I };
     int has_mass = 0;
@@ -260,9 +263,10 @@ ns_status nsm_osnsp_linearise(nsm_sim *s, double t)
     nsm_model *m = s->model;
     for (int a = 0; a < s->nact; a++) {
         int i = s->act[a];
-        if (nsm_relation_kind_of(m->inter[i].rel)->linear) continue;
+        const nsm_relation_kind *k = nsm_relation_kind_of(m->inter[i].rel);
+        if (k->linear) continue;
         ns_status st = h_buffer(s, m->inter[i].rel);
-        if (st == NS_OK) st = outputs(s, i, &s->id[i], 0, t, 0);
+        if (st == NS_OK) st = outputs(s, i, &s->id[i], k->theta_point ? 2 : 0, t, 0);
         if (st != NS_OK) return st;
     }
     return NS_OK;
@@ -274,6 +278,6 @@ ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y)
     if (st == NS_OK) st = outputs(s, inter, &s->id[inter], 0, s->step.t0, 0);
     const nsm_relation *r = s->model->inter[inter].rel;
     /* outputs() leaves y in the work buffer after Q, V, work */
-    *y = s->qvec + 3 * r->ncols + r->m;
+    *y = s->qvec + s->model->inter[inter].nqcols + 2 * r->ncols + r->m;
     return st;
 }

@@ -13,7 +13,8 @@
  *       equality rows w = 0; unilateral rows 0 ≤ w ⊥ λ ≥ 0 (direct) or
  *       w = 0 (combined: the contact is held on y = 0),
  *   an equality / LCP / MLCP (equality rows first), and move the positions
- *       q_j ← q_j + Wp_j Σ_α (H_α^j)ᵀ λ_α,
+ *       q_j ← q_j ⊕ Wp_j Σ_α (H_α^j)ᵀ λ_α   (q + dq; a rigid body's
+ *       quaternion moves by its rotation and is renormalised),
  *   Wp = I (Siconos' default, projection_metric 0) or the factorised
  *   iteration matrix W_j = (M + hθC + h²θ²K)⁻¹ (projection_metric 1: a
  *   mass-weighted, dimensionally consistent step).
@@ -31,6 +32,7 @@
 #include "simulation/sim_internal.h"
 #include "nslaw/nslaw_kind.h"
 #include "relation/relation_kind.h"
+#include "ds/ds_kind.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,7 +296,7 @@ static ns_status iterate(nsm_sim *s, prow *P, int np, int nr, int neq, const int
                 }
                 if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, dq, 1, n);
                 zero_bc(m->ds[j], dq, 1, n);
-                for (int i = 0; i < n; i++) s->d[j].q[i] += dq[i];
+                nsm_ds_advance(m->ds[j], s->d[j].q, dq, s->d[j].q);   /* q ⊕ dq */
             }
         }
         ns_status st = nsm_osnsp_refresh_outputs(s, 0, t1);

@@ -12,6 +12,7 @@ static const nsm_relation_kind *const kinds[] = {
     [NSM_REL_FIRST_ORDER_LINEAR] = &nsm_rel_kind_first_order_linear,
     [NSM_REL_LAGRANGIAN_COMPLIANT_LINEAR] = &nsm_rel_kind_lagrangian_compliant_linear,
     [NSM_REL_FIRST_ORDER_NONLINEAR] = &nsm_rel_kind_first_order_nonlinear,
+    [NSM_REL_RIGID] = &nsm_rel_kind_rigid,
 };
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r) { return kinds[r->type]; }
@@ -97,7 +98,7 @@ int nsm_relation_ncols(const nsm_relation *r) { return r ? r->ncols : 0; }
 void nsm_relation_free(nsm_relation *r)
 {
     if (!r) return;
-    free(r->H); free(r->b); free(r->C); free(r->D); free(r->B); free(r->e);
+    free(r->H); free(r->b); free(r->C); free(r->D); free(r->B); free(r->e); free(r->rigid);
     free(r);
 }
 

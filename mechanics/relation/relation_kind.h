@@ -25,6 +25,21 @@ typedef struct nsm_relation_kind {
     const char *name;
     int lagrangian;           /* couples Lagrangian systems (y, ẏ levels) */
     int linear;               /* H constant (changed only by nsm_relation_set_H) */
+    int velocity_jacobian;    /* H maps the systems' velocities v (a rigid
+                                 body's twist), not ∂h/∂q: the only kind that
+                                 may couple a system with nq ≠ n; output gets
+                                 Q = the positions (nq per system) */
+    int theta_point;          /* the step's H is taken at the θ-point
+                                 positions of the iterate (ds/ds_kind.h
+                                 forces_at_theta), and rows under an equality
+                                 law hold on the θ-point velocity, H v_θ = 0
+                                 (v_θ = θ v_{k+1} + (1−θ) v_k), H the same as
+                                 in p = Hᵀλ: the constraint impulse then does
+                                 no work in the θ = ½ energy balance and the
+                                 constraint drifts by O(h³) a step (joints);
+                                 the projection removes that drift */
+    int qsize;                /* position coordinates per system it reads
+                                 (7: rigid bodies); 0: any */
     int (*output)(const nsm_relation *r, double t, const double *Q,
                   const double *lam, double *y, double *H, double *work);
     int (*dhdt)(const nsm_relation *r, double t, const double *Q, double *out);
@@ -57,7 +72,7 @@ typedef struct nsm_relation_kind {
 extern const nsm_relation_kind nsm_rel_kind_lagrangian_linear,
     nsm_rel_kind_scleronomous, nsm_rel_kind_rheonomous,
     nsm_rel_kind_first_order_linear, nsm_rel_kind_lagrangian_compliant_linear,
-    nsm_rel_kind_first_order_nonlinear;
+    nsm_rel_kind_first_order_nonlinear, nsm_rel_kind_rigid;
 
 const nsm_relation_kind *nsm_relation_kind_of(const nsm_relation *r);
 

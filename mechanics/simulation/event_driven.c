@@ -72,6 +72,11 @@ static int check_model(const nsm_model *m, char *err)
                         "Lagrangian systems only (use the time-stepping scheme, nsm_sim)", j);
             return -1;
         }
+        if (ds->nq != ds->n) {
+            nsm_set_err(err, "nsm_ed_new: system %d is a rigid body (%d position coordinates, %d velocities); "
+                        "the event-driven scheme handles q̇ = v systems only (use nsm_sim)", j, ds->nq, ds->n);
+            return -1;
+        }
     }
     for (int i = 0; i < m->ninter_slots; i++) {
         const nsm_interaction *I = &m->inter[i];

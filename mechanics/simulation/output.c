@@ -23,7 +23,7 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
     for (int j = 0; j < m->nds; j++) {
         int n = m->ds[j]->n;
         if (nsm_ds_is_lagrangian(m->ds[j])) {
-            for (int i = 0; i < n; i++) fprintf(f, ",q%d_%d", j, i);
+            for (int i = 0; i < m->ds[j]->nq; i++) fprintf(f, ",q%d_%d", j, i);
             for (int i = 0; i < n; i++) fprintf(f, ",v%d_%d", j, i);
         } else {
             for (int i = 0; i < n; i++) fprintf(f, ",x%d_%d", j, i);
@@ -51,7 +51,7 @@ ns_status nsm_output_row(nsm_output *o, nsm_sim *s)
     fprintf(f, "%.10g", nsm_sim_time(s));
     for (int j = 0; j < o->nds; j++) {
         nsm_dsdata *d = &s->d[j];
-        for (int i = 0; i < d->n; i++) fprintf(f, ",%.10g", d->q[i]);
+        for (int i = 0; i < d->nq; i++) fprintf(f, ",%.10g", d->q[i]);
         if (d->lagrangian) for (int i = 0; i < d->n; i++) fprintf(f, ",%.10g", d->v[i]);
     }
     for (int k = 0; k < o->ninter; k++) {

@@ -14,6 +14,8 @@ struct nsm_sim {
     long k;
     nsm_dsdata *d; int nd;
     const double **vq, **vv, **vfree, **vqk, **vvk; /* (nd) per-system views for gathering */
+    const double **vqth;               /* (nd) θ-point positions (d->qth; d->q for kinds
+                                          without forces_at_theta) */
     nsm_step step;                     /* the step in progress */
     int newton;                        /* some system is nonlinear: iterate */
     nsm_idata *id; int cap_id;

@@ -62,7 +62,7 @@ static char *dupstr(const char *s)
 
 static void dsdata_free(nsm_dsdata *d)
 {
-    free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
+    free(d->qth); free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
     free(d->dv); free(d->Fk); free(d->F); free(d->Mq);
     free(d->Wfull); free(d->rhs0); free(d->base); free(d->bcr);
     free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
@@ -75,7 +75,7 @@ void nsm_sim_free(nsm_sim *s)
     if (!s) return;
     for (int j = 0; j < s->nd; j++) dsdata_free(&s->d[j]);
     free(s->d);
-    free(s->vq); free(s->vv); free(s->vfree); free(s->vqk); free(s->vvk);
+    free(s->vq); free(s->vv); free(s->vfree); free(s->vqk); free(s->vvk); free(s->vqth);
     for (int i = 0; i < s->cap_id; i++) nsm_idata_free(&s->id[i]);
     free(s->id);
     free(s->ord_tmp);
@@ -95,13 +95,15 @@ static ns_status dsdata_init(nsm_sim *s, int j)
 {
     const nsm_ds *ds = s->model->ds[j];
     nsm_dsdata *d = &s->d[j];
-    int n = ds->n;
+    int n = ds->n, nq = ds->nq;
     size_t nn = (size_t)n * n, sz = sizeof(double);
     d->n = n;
+    d->nq = nq;
     d->lagrangian = nsm_ds_is_lagrangian(ds);
     d->theta = isnan(ds->theta) ? s->theta : ds->theta;
-    d->q = calloc((size_t)n, sz); d->v = calloc((size_t)n, sz);
-    d->qk = calloc((size_t)n, sz); d->vk = calloc((size_t)n, sz);
+    d->q = calloc((size_t)nq, sz); d->v = calloc((size_t)n, sz);
+    d->qk = calloc((size_t)nq, sz); d->vk = calloc((size_t)n, sz);
+    d->qth = calloc((size_t)nq, sz);
     d->free = calloc((size_t)n, sz); d->p = calloc((size_t)n, sz);
     d->dv = calloc((size_t)n, sz); d->Fk = calloc((size_t)n, sz); d->F = calloc((size_t)n, sz);
     /* a sparse system never gets an n×n dense buffer (its W is built sparse) */
@@ -118,20 +120,21 @@ static ns_status dsdata_init(nsm_sim *s, int j)
         d->Wfull = calloc(nn, sz); d->rhs0 = calloc((size_t)n, sz); d->base = calloc((size_t)n, sz);
         if (!d->Wfull || !d->rhs0 || !d->base) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
     }
-    if (!d->bcr || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
+    if (!d->bcr || !d->qth || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
         !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
         nsm_set_err(s->err, "out of memory");
         return NS_NO_MEMORY;
     }
     if (d->lagrangian) {
-        memcpy(d->q, ds->q0, (size_t)n * sz);
+        memcpy(d->q, ds->q0, (size_t)nq * sz);
         memcpy(d->v, ds->v0, (size_t)n * sz);
     } else {
         memcpy(d->q, ds->x0, (size_t)n * sz);
     }
-    memcpy(d->qk, d->q, (size_t)n * sz);
+    memcpy(d->qk, d->q, (size_t)nq * sz);
     memcpy(d->vk, d->v, (size_t)n * sz);
     s->vq[j] = d->q; s->vv[j] = d->v; s->vfree[j] = d->free; s->vqk[j] = d->qk; s->vvk[j] = d->vk;
+    s->vqth[j] = nsm_ds_kind_of(ds)->forces_at_theta ? d->qth : d->q;
     const nsm_ds_kind *k = nsm_ds_kind_of(ds);
     d->W_const = k->constant;
     if (!k->constant && d->lagrangian) {
@@ -243,7 +246,8 @@ nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
     s->vq = calloc((size_t)s->nd, sizeof *s->vq); s->vv = calloc((size_t)s->nd, sizeof *s->vv);
     s->vfree = calloc((size_t)s->nd, sizeof *s->vfree);
     s->vqk = calloc((size_t)s->nd, sizeof *s->vqk); s->vvk = calloc((size_t)s->nd, sizeof *s->vvk);
-    if (!s->d || !s->vq || !s->vv || !s->vfree || !s->vqk || !s->vvk) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
+    s->vqth = calloc((size_t)s->nd, sizeof *s->vqth);
+    if (!s->d || !s->vq || !s->vv || !s->vfree || !s->vqk || !s->vvk || !s->vqth) { nsm_set_err(err, "out of memory"); nsm_sim_free(s); return NULL; }
     for (int j = 0; j < s->nd; j++) {
         if (nsm_ds_check_mass(model->ds[j], j, err) != NS_OK) { nsm_sim_free(s); return NULL; }
         if (dsdata_init(s, j) != NS_OK) { nsm_set_err(err, "%s", s->err); nsm_sim_free(s); return NULL; }
@@ -465,7 +469,7 @@ static ns_status combined_step(nsm_sim *s)
     for (int pass = 0; pass < 50; pass++) {
         if (pass > 0)
             for (int j = 0; j < s->nd; j++) {
-                memcpy(s->d[j].q, s->d[j].qk, (size_t)s->d[j].n * sizeof(double));
+                memcpy(s->d[j].q, s->d[j].qk, (size_t)s->d[j].nq * sizeof(double));
                 memcpy(s->d[j].v, s->d[j].vk, (size_t)s->d[j].n * sizeof(double));
             }
         s->stats.projection_passes++;

@@ -570,6 +570,119 @@ static PyObject *model_remove_interaction(pyns_Model *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* ---- rigid bodies (nsm_ds_newton_euler_new, nsm_rigid.h) ---- */
+
+static PyObject *model_add_rigid_body(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "mass", "inertia", "q0", "v0", "fext", NULL };
+    double mass;
+    PyObject *Io, *q0o = Py_None, *v0o = Py_None, *fo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "dO|OO$O:add_rigid_body", kwlist, &mass, &Io, &q0o, &v0o, &fo))
+        return NULL;
+    PyArrayObject *I = NULL, *q0 = NULL, *v0 = NULL, *fc = NULL;
+    PyObject *res = NULL;
+    nsm_ds *ds = NULL;
+    double Im[9] = { 0 };
+    PyArrayObject *Iv = (PyArrayObject *)PyArray_FROM_OTF(Io, NPY_DOUBLE, NPY_ARRAY_IN_ARRAY);
+    if (!Iv) return NULL;
+    int ndim = PyArray_NDIM(Iv);
+    Py_DECREF(Iv);
+    if (ndim == 1) {
+        if (!(I = fvec(Io, "inertia", 3))) goto done;
+        for (int k = 0; k < 3; k++) Im[4 * k] = ((double *)PyArray_DATA(I))[k];
+    } else {
+        if (!(I = fmat(Io, "inertia", 3, 3))) goto done;
+        memcpy(Im, PyArray_DATA(I), sizeof Im);
+    }
+    if (q0o != Py_None && !(q0 = fvec(q0o, "q0", 7))) goto done;
+    if (v0o != Py_None && !(v0 = fvec(v0o, "v0", 6))) goto done;
+    if (fo != Py_None && !PyCallable_Check(fo) && !(fc = fvec(fo, "fext", 6))) goto done;
+    ds = nsm_ds_newton_euler_new(mass, Im, q0 ? PyArray_DATA(q0) : NULL, v0 ? PyArray_DATA(v0) : NULL);
+    if (!ds) { PyErr_Format(pyns_InputError, "add_rigid_body: %s", nsm_constructor_error()); goto done; }
+    if (fc && nsm_ds_set_fext_constant(ds, PyArray_DATA(fc)) != NS_OK) { PyErr_NoMemory(); goto done; }
+    if (fo != Py_None && !fc) {
+        cbctx *c = new_ctx(self, 6);
+        if (!c) goto done;
+        Py_INCREF(fo);
+        c->fext = fo;
+        nsm_ds_set_fext(ds, tr_time, c);
+    }
+    res = add_ds(self, ds);
+    ds = NULL;
+done:
+    nsm_ds_free(ds);
+    Py_XDECREF(I); Py_XDECREF(q0); Py_XDECREF(v0); Py_XDECREF(fc);
+    return res;
+}
+
+static int vec3(PyObject *o, const char *name, double *out)
+{
+    if (o == Py_None) return 0;
+    PyArrayObject *a = fvec(o, name, 3);
+    if (!a) return -1;
+    memcpy(out, PyArray_DATA(a), 3 * sizeof(double));
+    Py_DECREF(a);
+    return 0;
+}
+
+static PyObject *model_add_contact(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "law", "ds", "ds2", "normal", "r1", "r2", "r1_world", "r2_world", "size", NULL };
+    int law, ds1, ds2 = -1, w1 = 0, w2 = 0, size = 3;
+    PyObject *no = NULL, *r1o = Py_None, *r2o = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "ii|i$OOOppi:add_contact", kwlist, &law, &ds1, &ds2, &no, &r1o,
+                                     &r2o, &w1, &w2, &size))
+        return NULL;
+    if (!no) { PyErr_SetString(PyExc_TypeError, "add_contact: normal is required"); return NULL; }
+    nsm_contact_frame f = { .r1_world = w1, .r2_world = w2 };
+    if (vec3(no, "normal", f.normal) < 0 || vec3(r1o, "r1", f.r1) < 0 || vec3(r2o, "r2", f.r2) < 0) return NULL;
+    nsm_relation *rel = nsm_relation_contact_new(size, ds2 >= 0 ? 2 : 1, &f);
+    if (!rel) { PyErr_Format(pyns_InputError, "add_contact: %s", nsm_constructor_error()); return NULL; }
+    int id = nsm_model_add_interaction(self->m, rel, law, ds1, ds2);
+    if (id < 0) return pyns_raise(NS_BAD_INPUT, nsm_model_error(self->m));
+    return PyLong_FromLong(id);
+}
+
+static PyObject *model_add_joint(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "kind", "law", "ds", "ds2", "q1", "q2", "anchor", "axis", NULL };
+    const char *kind;
+    int law, ds1, ds2 = -1;
+    PyObject *q1o = NULL, *q2o = Py_None, *ao = NULL, *axo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "sii|i$OOOO:add_joint", kwlist, &kind, &law, &ds1, &ds2, &q1o, &q2o,
+                                     &ao, &axo))
+        return NULL;
+    static const char *const names[] = { "ball", "revolute", "cylindrical", "prismatic", "fixed" };
+    int t = -1;
+    for (int k = 0; k < 5; k++) if (!strcmp(kind, names[k])) t = k;
+    if (t < 0) {
+        PyErr_Format(pyns_InputError, "add_joint: unknown kind '%s' (ball, revolute, cylindrical, prismatic, fixed)", kind);
+        return NULL;
+    }
+    if (!q1o || !ao) { PyErr_SetString(PyExc_TypeError, "add_joint: q1 and anchor are required"); return NULL; }
+    if ((ds2 >= 0) != (q2o != Py_None)) {
+        PyErr_SetString(PyExc_TypeError, "add_joint: q2 goes with ds2 (both or neither)");
+        return NULL;
+    }
+    PyArrayObject *q1 = fvec(q1o, "q1", 7), *q2 = NULL;
+    double anchor[3], axis[3] = { 0, 0, 1 };
+    PyObject *res = NULL;
+    if (!q1 || (q2o != Py_None && !(q2 = fvec(q2o, "q2", 7))) || vec3(ao, "anchor", anchor) < 0 ||
+        vec3(axo, "axis", axis) < 0)
+        goto done;
+    nsm_relation *rel = nsm_joint_new((nsm_joint_type)t, PyArray_DATA(q1), q2 ? PyArray_DATA(q2) : NULL, anchor,
+                                      axo == Py_None ? NULL : axis);
+    if (!rel) { PyErr_Format(pyns_InputError, "add_joint: %s", nsm_constructor_error()); goto done; }
+    int id = nsm_model_add_interaction(self->m, rel, law, ds1, ds2);
+    res = id < 0 ? pyns_raise(NS_BAD_INPUT, nsm_model_error(self->m)) : PyLong_FromLong(id);
+done:
+    Py_XDECREF(q1); Py_XDECREF(q2);
+    return res;
+}
+
 static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
 static PyObject *model_ninter(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_ninter(self->m)); }
 
@@ -604,6 +717,20 @@ static PyMethodDef model_methods[] = {
       "Lagrangian linear y = H Q + b; first-order linear y = C X + D lambda + e, r = B lambda; "
       "Lagrangian nonlinear y = h(t, Q) with jach(t, Q) -> dh/dQ (size × ncols) and, if y depends "
       "on t, dhdt(t, Q); size = len(y)." },
+    { "add_rigid_body", (PyCFunction)(void (*)(void))model_add_rigid_body, METH_VARARGS | METH_KEYWORDS,
+      "add_rigid_body(mass, inertia, q0=None, v0=None, *, fext=None) -> system id.\n"
+      "Newton-Euler rigid body (docs/rigid-bodies.md): q = (x, y, z, quaternion w, x, y, z), "
+      "v = (velocity, body angular velocity); inertia 3 principal moments or 3x3 (body frame); "
+      "fext a constant 6-vector (world force, body torque) or a callable t -> 6-vector." },
+    { "add_contact", (PyCFunction)(void (*)(void))model_add_contact, METH_VARARGS | METH_KEYWORDS,
+      "add_contact(law, ds, ds2=-1, *, normal, r1=None, r2=None, r1_world=False, r2_world=False, size=3) -> id.\n"
+      "Contact of rigid body ds with ds2 (or the ground): unit normal (world) from ds2 towards ds, arms r1, r2 "
+      "from the centres of mass (body frame, or world with r*_world; with one body r2 is the ground point); "
+      "size 3 (normal + 2 tangents, Newton-Coulomb law) or 1 (normal, Newton law)." },
+    { "add_joint", (PyCFunction)(void (*)(void))model_add_joint, METH_VARARGS | METH_KEYWORDS,
+      "add_joint(kind, law, ds, ds2=-1, *, q1, q2=None, anchor, axis=None) -> id.\n"
+      "kind 'ball', 'revolute', 'cylindrical', 'prismatic' or 'fixed' (3, 5, 4, 5, 6 rows: an equality law of "
+      "that size), built from the poses q1 (q2 with ds2), the anchor and the axis (world) as they are." },
     { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }
@@ -1082,7 +1209,7 @@ static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
         const nsm_ds *ds = nsm_model_ds_const(m, d);
         int n = nsm_ds_size(ds);
         if (nsm_ds_is_lagrangian(ds)) {
-            traj_add(&rec, 0, d, 0, n);
+            traj_add(&rec, 0, d, 0, nsm_ds_position_size(ds));   /* q: 7 for a rigid body */
             traj_add(&rec, 1, d, 0, n);
         } else {
             traj_add(&rec, 2, d, 0, n);
@@ -1140,7 +1267,8 @@ static PyObject *state(pyns_Sim *self, PyObject *args, int what)
                      nsm_ds_is_lagrangian(nsm_model_ds_const(self->model->m, ds)) ? "Lagrangian" : "first-order");
         return NULL;
     }
-    return pyns_array_copy(x, nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
+    const nsm_ds *d = nsm_model_ds_const(self->model->m, ds);
+    return pyns_array_copy(x, what == 0 ? nsm_ds_position_size(d) : nsm_ds_size(d));
 }
 
 static PyObject *sim_q(pyns_Sim *self, PyObject *a) { return state(self, a, 0); }
@@ -1160,10 +1288,11 @@ static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
         PyErr_Format(pyns_InputError, "no system %d", ds);
         return NULL;
     }
-    int n = nsm_ds_size(nsm_model_ds_const(self->model->m, ds));
+    const nsm_ds *dd = nsm_model_ds_const(self->model->m, ds);
     const char *nm[3] = { "q", "v", "x" };
     for (int i = 0; i < 3; i++) {
         if (o[i] == Py_None) continue;
+        int n = i == 0 ? nsm_ds_position_size(dd) : nsm_ds_size(dd);
         double *dst = i == 0 ? nsm_sim_q(self->s, ds) : i == 1 ? nsm_sim_v(self->s, ds) : nsm_sim_x(self->s, ds);
         if (!dst) { PyErr_Format(pyns_InputError, "system %d has no %s", ds, nm[i]); return NULL; }
         PyArrayObject *a = fvec(o[i], nm[i], n);

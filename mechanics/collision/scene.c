@@ -1,0 +1,414 @@
+/* scene.c — a scene of rigid bodies described by name (nsm_scene.h) and
+ * its build into a model, a Bullet collision set and a simulation. Public
+ * API only. */
+#include "ds/quaternion.h"
+#include "nonsmooth/nsm.h"
+#include "nonsmooth/nsm_scene.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { P_SPHERE, P_BOX, P_CYLINDER, P_CAPSULE, P_CONE, P_PLANE, P_CONVEX };
+static const char *const prim_names[] = { "Sphere", "Box", "Cylinder", "Capsule", "Cone", "Plane" };
+static const int prim_nparams[] = { 1, 3, 2, 2, 2, 0 };
+
+typedef struct sshape { char *name; int kind; double p[3]; double *pts; int npts; } sshape;
+typedef struct slaw { char *name; double e, mu; int g1, g2; } slaw;
+typedef struct sbody { char *name; int dynamic; double mass, I[9], x[3], q[4], v[6]; } sbody;
+typedef struct sctor { int body, shape, group; double t[3], q[4]; } sctor;
+typedef struct sjoint { char *name; int type; int b1, b2; double p[3], a[3]; int absolute; } sjoint;
+
+struct nsm_scene {
+    sshape *sh; int nsh, csh;
+    slaw *law; int nlaw, claw;
+    sbody *body; int nbody, cbody;
+    sctor *ct; int nct, cct;
+    sjoint *jt; int njt, cjt;
+    char err[NS_ERRMSG_LEN];
+};
+
+static ns_status fail(nsm_scene *sc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(sc->err, sizeof sc->err, fmt, ap);
+    va_end(ap);
+    return NS_BAD_INPUT;
+}
+
+static int grow(void **p, int *cap, int need, size_t elt)
+{
+    if (need <= *cap) return 0;
+    int c = *cap ? 2 * *cap : 8;
+    while (c < need) c *= 2;
+    void *q = realloc(*p, (size_t)c * elt);
+    if (!q) return -1;
+    *p = q;
+    *cap = c;
+    return 0;
+}
+
+static char *dupstr(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = malloc(n);
+    if (d) memcpy(d, s, n);
+    return d;
+}
+
+static int finite_n(const double *v, int n)
+{
+    for (int i = 0; i < n; i++) if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+nsm_scene *nsm_scene_new(void) { return calloc(1, sizeof(nsm_scene)); }
+const char *nsm_scene_error(const nsm_scene *sc) { return sc ? sc->err : "no scene"; }
+
+void nsm_scene_free(nsm_scene *sc)
+{
+    if (!sc) return;
+    for (int i = 0; i < sc->nsh; i++) { free(sc->sh[i].name); free(sc->sh[i].pts); }
+    for (int i = 0; i < sc->nlaw; i++) free(sc->law[i].name);
+    for (int i = 0; i < sc->nbody; i++) free(sc->body[i].name);
+    for (int i = 0; i < sc->njt; i++) free(sc->jt[i].name);
+    free(sc->sh); free(sc->law); free(sc->body); free(sc->ct); free(sc->jt);
+    free(sc);
+}
+
+static int find_shape(const nsm_scene *sc, const char *n)
+{
+    for (int i = 0; i < sc->nsh; i++) if (!strcmp(sc->sh[i].name, n)) return i;
+    return -1;
+}
+
+static int find_body(const nsm_scene *sc, const char *n)
+{
+    for (int i = 0; sc && n && i < sc->nbody; i++) if (!strcmp(sc->body[i].name, n)) return i;
+    return -1;
+}
+
+static ns_status new_shape(nsm_scene *sc, const char *name, sshape **out)
+{
+    if (find_shape(sc, name) >= 0) return fail(sc, "shape '%s': defined twice", name);
+    if (grow((void **)&sc->sh, &sc->csh, sc->nsh + 1, sizeof *sc->sh)) return fail(sc, "out of memory");
+    sshape *s = &sc->sh[sc->nsh];
+    memset(s, 0, sizeof *s);
+    if (!(s->name = dupstr(name))) return fail(sc, "out of memory");
+    sc->nsh++;
+    *out = s;
+    return NS_OK;
+}
+
+ns_status nsm_scene_primitive(nsm_scene *sc, const char *name, const char *primitive, int np, const double *params)
+{
+    if (!sc) return NS_BAD_INPUT;
+    if (!name || !primitive) return fail(sc, "primitive shape: NULL %s", name ? "primitive" : "name");
+    int k = -1;
+    for (int i = 0; i < 6; i++) if (!strcmp(primitive, prim_names[i])) k = i;
+    if (k < 0) return fail(sc, "shape '%s': unknown primitive '%s' (Sphere, Box, Cylinder, Capsule, Cone, Plane)", name, primitive);
+    if (np < prim_nparams[k] || (np > 0 && !params))
+        return fail(sc, "shape '%s' (%s): needs %d parameters, has %d", name, primitive, prim_nparams[k], np);
+    for (int i = 0; i < prim_nparams[k]; i++)
+        if (!(isfinite(params[i]) && params[i] > 0.0))
+            return fail(sc, "shape '%s' (%s): parameter %d = %g must be finite and > 0", name, primitive, i, params[i]);
+    sshape *s;
+    ns_status st = new_shape(sc, name, &s);
+    if (st != NS_OK) return st;
+    s->kind = k;
+    for (int i = 0; i < prim_nparams[k]; i++) s->p[i] = params[i];
+    return NS_OK;
+}
+
+ns_status nsm_scene_convex(nsm_scene *sc, const char *name, int n, const double *pts)
+{
+    if (!sc) return NS_BAD_INPUT;
+    if (!name) return fail(sc, "convex shape: NULL name");
+    if (n < 4 || !pts) return fail(sc, "shape '%s' (convex): needs at least 4 points, has %d", name, pts ? n : 0);
+    if (!finite_n(pts, 3 * n)) return fail(sc, "shape '%s' (convex): a point has a non-finite coordinate", name);
+    sshape *s;
+    ns_status st = new_shape(sc, name, &s);
+    if (st != NS_OK) return st;
+    s->kind = P_CONVEX;
+    s->npts = n;
+    s->pts = malloc(3 * (size_t)n * sizeof(double));
+    if (!s->pts) return fail(sc, "out of memory");
+    memcpy(s->pts, pts, 3 * (size_t)n * sizeof(double));
+    return NS_OK;
+}
+
+ns_status nsm_scene_law(nsm_scene *sc, const char *name, double e, double mu, int g1, int g2)
+{
+    if (!sc) return NS_BAD_INPUT;
+    if (!name) return fail(sc, "law: NULL name");
+    if (!(e >= 0.0 && e <= 1.0)) return fail(sc, "law '%s': e = %g must be in [0, 1]", name, e);
+    if (!isfinite(mu)) return fail(sc, "law '%s': mu = %g must be finite", name, mu);
+    if (g1 < 0 || g2 < 0) return fail(sc, "law '%s': groups gid1 = %d, gid2 = %d must be >= 0", name, g1, g2);
+    if (grow((void **)&sc->law, &sc->claw, sc->nlaw + 1, sizeof *sc->law)) return fail(sc, "out of memory");
+    slaw *l = &sc->law[sc->nlaw];
+    if (!(l->name = dupstr(name))) return fail(sc, "out of memory");
+    l->e = e; l->mu = mu; l->g1 = g1; l->g2 = g2;
+    sc->nlaw++;
+    return NS_OK;
+}
+
+static int unit_quat(const double *q)
+{
+    return finite_n(q, 4) && fabs(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0) <= 1e-6;
+}
+
+ns_status nsm_scene_body(nsm_scene *sc, const char *name, double mass, int ni, const double *I,
+                         const double *x, const double *q, const double *v)
+{
+    if (!sc) return NS_BAD_INPUT;
+    if (!name) return fail(sc, "body: NULL name");
+    if (find_body(sc, name) >= 0) return fail(sc, "object '%s': defined twice", name);
+    int dynamic = !isnan(mass);
+    if (dynamic && !(isfinite(mass) && mass > 0.0)) return fail(sc, "object '%s': mass = %g must be > 0 (or absent: static)", name, mass);
+    if (!x || !finite_n(x, 3)) return fail(sc, "object '%s': translation %s", name, x ? "has a non-finite entry" : "is missing");
+    if (q && !unit_quat(q)) {
+        double nr = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        return fail(sc, "object '%s': orientation is not a unit quaternion (norm %.17g)", name, nr);
+    }
+    if (v && !finite_n(v, 6)) return fail(sc, "object '%s': velocity has a non-finite entry", name);
+    double Im[9] = { 0 };
+    if (dynamic) {
+        if (!I || (ni != 3 && ni != 9)) return fail(sc, "object '%s': inertia %s", name, I ? "must have 3 or 9 values" : "is missing (dynamic object)");
+        if (!finite_n(I, ni)) return fail(sc, "object '%s': inertia has a non-finite entry", name);
+        if (ni == 3) { Im[0] = I[0]; Im[4] = I[1]; Im[8] = I[2]; } else memcpy(Im, I, sizeof Im);
+    }
+    if (grow((void **)&sc->body, &sc->cbody, sc->nbody + 1, sizeof *sc->body)) return fail(sc, "out of memory");
+    sbody *b = &sc->body[sc->nbody];
+    memset(b, 0, sizeof *b);
+    if (!(b->name = dupstr(name))) return fail(sc, "out of memory");
+    b->dynamic = dynamic;
+    b->mass = mass;
+    memcpy(b->I, Im, sizeof Im);
+    memcpy(b->x, x, sizeof b->x);
+    if (q) {
+        double nr = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+        for (int i = 0; i < 4; i++) b->q[i] = q[i] / nr;
+    } else b->q[0] = 1.0;
+    if (v) memcpy(b->v, v, sizeof b->v);
+    sc->nbody++;
+    return NS_OK;
+}
+
+ns_status nsm_scene_contactor(nsm_scene *sc, const char *body, const char *shape, int group,
+                              const double *t, const double *q)
+{
+    if (!sc) return NS_BAD_INPUT;
+    int b = find_body(sc, body);
+    if (b < 0) return fail(sc, "contactor: object '%s' does not exist", body ? body : "(null)");
+    int s = shape ? find_shape(sc, shape) : -1;
+    if (s < 0) return fail(sc, "object '%s': contactor shape '%s' is not defined", body, shape ? shape : "(null)");
+    if (group < 0) return fail(sc, "object '%s': contactor group %d must be >= 0", body, group);
+    if (t && !finite_n(t, 3)) return fail(sc, "object '%s': contactor translation has a non-finite entry", body);
+    if (q && !unit_quat(q)) return fail(sc, "object '%s': contactor orientation is not a unit quaternion", body);
+    if (sc->sh[s].kind == P_PLANE && sc->body[b].dynamic) return fail(sc, "object '%s': a Plane contactor ('%s') needs a static object", body, shape);
+    if (grow((void **)&sc->ct, &sc->cct, sc->nct + 1, sizeof *sc->ct)) return fail(sc, "out of memory");
+    sctor *c = &sc->ct[sc->nct++];
+    c->body = b; c->shape = s; c->group = group;
+    if (t) memcpy(c->t, t, sizeof c->t); else memset(c->t, 0, sizeof c->t);
+    if (q) memcpy(c->q, q, sizeof c->q); else { c->q[0] = 1; c->q[1] = c->q[2] = c->q[3] = 0; }
+    return NS_OK;
+}
+
+static const char *const joint_classes[] = { "KneeJointR", "PivotJointR", "CylindricalJointR", "PrismaticJointR", "FixedJointR" };
+static const nsm_joint_type joint_map[] = { NSM_JOINT_BALL, NSM_JOINT_REVOLUTE, NSM_JOINT_CYLINDRICAL, NSM_JOINT_PRISMATIC, NSM_JOINT_FIXED };
+
+ns_status nsm_scene_joint(nsm_scene *sc, const char *name, const char *type, const char *b1,
+                          const char *b2, const double *p, const double *a, int absolute)
+{
+    if (!sc) return NS_BAD_INPUT;
+    if (!name || !type) return fail(sc, "joint: NULL %s", name ? "type" : "name");
+    int k = -1;
+    for (int i = 0; i < 5; i++) if (!strcmp(type, joint_classes[i])) k = i;
+    if (k < 0) return fail(sc, "joint '%s': unknown type '%s' (KneeJointR, PivotJointR, CylindricalJointR, PrismaticJointR, FixedJointR)", name, type);
+    int i1 = find_body(sc, b1), i2 = b2 ? find_body(sc, b2) : -1;
+    if (i1 < 0 || !sc->body[i1].dynamic) return fail(sc, "joint '%s': object1 '%s' is not a dynamic object", name, b1 ? b1 : "(null)");
+    if (b2 && i2 < 0) return fail(sc, "joint '%s': object2 '%s' does not exist", name, b2);
+    int need_p = k <= 2, need_a = k >= 1 && k <= 3;
+    if (need_p && (!p || !finite_n(p, 3))) return fail(sc, "joint '%s' (%s): points[0] is missing or not finite", name, type);
+    if (need_a) {
+        double nr = a && finite_n(a, 3) ? sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) : 0.0;
+        if (!(nr > 0.0)) return fail(sc, "joint '%s' (%s): axes[0] is missing, zero or not finite", name, type);
+    }
+    if (grow((void **)&sc->jt, &sc->cjt, sc->njt + 1, sizeof *sc->jt)) return fail(sc, "out of memory");
+    sjoint *j = &sc->jt[sc->njt];
+    memset(j, 0, sizeof *j);
+    if (!(j->name = dupstr(name))) return fail(sc, "out of memory");
+    j->type = k; j->b1 = i1; j->b2 = i2; j->absolute = absolute;
+    if (need_p) memcpy(j->p, p, sizeof j->p);
+    if (need_a) {
+        double nr = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+        for (int c = 0; c < 3; c++) j->a[c] = a[c] / nr;
+    }
+    sc->njt++;
+    return NS_OK;
+}
+
+/* ---- build ---- */
+
+void nsm_scene_run_free(nsm_scene_run *r)
+{
+    if (!r) return;
+    nsm_sim_free(r->sim);
+    nsm_collision_free(r->collision);
+    nsm_model_free(r->model);
+    free(r->names);
+    free(r->masses);
+    free(r);
+}
+
+static nsm_scene_run *build_fail(nsm_scene_run *r, char *err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    if (err) vsnprintf(err, NS_ERRMSG_LEN, fmt, ap);
+    va_end(ap);
+    nsm_scene_run_free(r);
+    return NULL;
+}
+
+/* Siconos' cylinders, capsules and cones lie along y; ours along z:
+ * the contactor turns z onto y (a −90° rotation about x). */
+static void contactor_pose(const sshape *s, const sctor *c, double *pose)
+{
+    memcpy(pose, c->t, 3 * sizeof(double));
+    memcpy(pose + 3, c->q, 4 * sizeof(double));
+    if (s->kind == P_CYLINDER || s->kind == P_CAPSULE || s->kind == P_CONE) {
+        const double h = sqrt(0.5), rx[4] = { h, -h, 0, 0 };
+        nsm_quat_mul(c->q, rx, pose + 3);
+    }
+}
+
+nsm_scene_run *nsm_scene_build(const nsm_scene *sc, const nsm_sim_options *o, double g, char *err)
+{
+    if (!sc || !o) return build_fail(NULL, err, "nsm_scene_build: NULL %s", sc ? "options" : "scene");
+    if (!isfinite(g)) return build_fail(NULL, err, "nsm_scene_build: gravity %g is not finite", g);
+    nsm_scene_run *r = calloc(1, sizeof *r);
+    if (!r) return build_fail(NULL, err, "out of memory");
+    r->gravity = g;
+    r->model = nsm_model_new();
+    r->names = calloc((size_t)sc->nbody + 1, sizeof *r->names);
+    r->masses = calloc((size_t)sc->nbody + 1, sizeof *r->masses);
+    int *dsid = calloc((size_t)sc->nbody + 1, sizeof *dsid);
+    if (!r->model || !r->names || !r->masses || !dsid) { free(dsid); return build_fail(r, err, "out of memory"); }
+    for (int i = 0; i < sc->nbody; i++) {
+        const sbody *b = &sc->body[i];
+        dsid[i] = -1;
+        if (!b->dynamic) continue;
+        double q0[7] = { b->x[0], b->x[1], b->x[2], b->q[0], b->q[1], b->q[2], b->q[3] };
+        nsm_ds *d = nsm_ds_newton_euler_new(b->mass, b->I, q0, b->v);
+        if (!d) { free(dsid); return build_fail(r, err, "object '%s': %s", b->name, nsm_constructor_error()); }
+        double f[6] = { 0, 0, -b->mass * g, 0, 0, 0 };
+        nsm_ds_set_fext_constant(d, f);
+        dsid[i] = nsm_model_add_ds(r->model, d);
+        if (dsid[i] < 0) { free(dsid); return build_fail(r, err, "object '%s': %s", b->name, nsm_model_error(r->model)); }
+        r->masses[r->nbodies] = b->mass;
+        r->names[r->nbodies++] = b->name;
+    }
+    char e2[NS_ERRMSG_LEN];
+    r->collision = nsm_collision_new(r->model, e2);
+    if (!r->collision) { free(dsid); return build_fail(r, err, "%s", e2); }
+    int *shid = malloc(((size_t)sc->nsh + 1) * sizeof *shid);
+    if (!shid) { free(dsid); return build_fail(r, err, "out of memory"); }
+    nsm_collision *c = r->collision;
+    for (int i = 0; i < sc->nsh; i++) {
+        const sshape *s = &sc->sh[i];
+        static const double up[3] = { 0, 0, 1 };
+        double half[3] = { 0.5 * s->p[0], 0.5 * s->p[1], 0.5 * s->p[2] };
+        switch (s->kind) {
+        case P_SPHERE: shid[i] = nsm_collision_sphere(c, s->p[0]); break;
+        case P_BOX: shid[i] = nsm_collision_box(c, half); break;
+        case P_CYLINDER: shid[i] = nsm_collision_cylinder(c, s->p[0], 0.5 * s->p[1]); break;
+        case P_CAPSULE: shid[i] = nsm_collision_capsule(c, s->p[0], 0.5 * s->p[1]); break;
+        case P_CONE: shid[i] = nsm_collision_cone(c, s->p[0], s->p[1]); break;
+        case P_PLANE: shid[i] = nsm_collision_plane(c, up, 0.0); break;
+        default:
+            shid[i] = nsm_collision_convex_hull(c, s->npts, s->pts);
+            if (shid[i] >= 0) nsm_collision_set_shape_margin(c, shid[i], 0.0);
+            break;
+        }
+        if (shid[i] < 0) { free(dsid); free(shid); return build_fail(r, err, "shape '%s': %s", s->name, nsm_collision_error(c)); }
+    }
+    for (int i = 0; i < sc->nct; i++) {
+        const sctor *k = &sc->ct[i];
+        const sbody *b = &sc->body[k->body];
+        double pose[7], wp[7];
+        contactor_pose(&sc->sh[k->shape], k, pose);
+        const double *P = pose;
+        if (!b->dynamic) {   /* world pose = body ∘ contactor */
+            double R[9];
+            nsm_quat_matrix(b->q, R);
+            nsm_mat3_vec(R, pose, wp);
+            for (int j = 0; j < 3; j++) wp[j] += b->x[j];
+            nsm_quat_mul(b->q, pose + 3, wp + 3);
+            P = wp;
+        }
+        if (nsm_collision_add(c, dsid[k->body], shid[k->shape], P, k->group) < 0) {
+            free(dsid); free(shid);
+            return build_fail(r, err, "object '%s', contactor '%s': %s", b->name, sc->sh[k->shape].name, nsm_collision_error(c));
+        }
+    }
+    free(shid);
+    for (int i = 0; i < sc->nlaw; i++) {
+        const slaw *l = &sc->law[i];
+        int rows = l->mu >= 0.0 ? 3 : 1;
+        int id = nsm_model_add_law(r->model, rows == 3 ? nsm_nslaw_newton_coulomb_new(3, l->e, l->mu) : nsm_nslaw_newton_new(1, l->e));
+        if (id < 0 || nsm_collision_set_law(c, l->g1, l->g2, id, rows, 1e-2) != NS_OK) {
+            free(dsid);
+            return build_fail(r, err, "law '%s': %s", l->name, id < 0 ? nsm_model_error(r->model) : nsm_collision_error(c));
+        }
+    }
+    for (int i = 0; i < sc->njt; i++) {
+        const sjoint *j = &sc->jt[i];
+        const sbody *b1 = &sc->body[j->b1];
+        const sbody *b2 = j->b2 >= 0 ? &sc->body[j->b2] : NULL;
+        double q1[7] = { b1->x[0], b1->x[1], b1->x[2], b1->q[0], b1->q[1], b1->q[2], b1->q[3] }, q2[7];
+        int two = b2 && b2->dynamic;
+        if (two) { memcpy(q2, b2->x, 3 * sizeof(double)); memcpy(q2 + 3, b2->q, 4 * sizeof(double)); }
+        double P[3], A[3];
+        if (j->type == 3 || j->type == 4) memcpy(P, b1->x, sizeof P);   /* prismatic, fixed: no point */
+        else if (j->absolute) memcpy(P, j->p, sizeof P);
+        else {
+            double R[9];
+            nsm_quat_matrix(b1->q, R);
+            nsm_mat3_vec(R, j->p, P);
+            for (int k = 0; k < 3; k++) P[k] += b1->x[k];
+        }
+        if (j->absolute) memcpy(A, j->a, sizeof A);
+        else { double R[9]; nsm_quat_matrix(b1->q, R); nsm_mat3_vec(R, j->a, A); }
+        nsm_joint_type t = joint_map[j->type];
+        nsm_relation *rel = nsm_joint_new(t, q1, two ? q2 : NULL, P, A);
+        int law = nsm_model_add_law(r->model, nsm_nslaw_equality_new(nsm_joint_size(t)));
+        int id = rel && law >= 0 ? nsm_model_add_interaction(r->model, rel, law, dsid[j->b1], two ? dsid[j->b2] : -1) : -1;
+        if (id < 0) {
+            free(dsid);
+            return build_fail(r, err, "joint '%s': %s", j->name, rel ? nsm_model_error(r->model) : nsm_constructor_error());
+        }
+    }
+    free(dsid);
+    r->sim = nsm_sim_new(r->model, o, e2);
+    if (!r->sim) return build_fail(r, err, "simulation: %s", e2);
+    return r;
+}
+
+ns_status nsm_scene_step(nsm_scene_run *r)
+{
+    if (!r) return NS_BAD_INPUT;
+    ns_status st = nsm_collision_update(r->collision, r->sim);
+    return st == NS_OK ? nsm_sim_step(r->sim) : st;
+}
+
+double nsm_scene_energy(nsm_scene_run *r)
+{
+    if (!r) return NAN;
+    double E = 0.0;
+    for (int j = 0; j < r->nbodies; j++)
+        E += nsm_sim_kinetic_energy(r->sim, j) + nsm_sim_q(r->sim, j)[2] * r->masses[j] * r->gravity;
+    return E;
+}

@@ -1,0 +1,327 @@
+/* test_rigid_joints.c — joints between rigid bodies (nsm_joint_new) as
+ * equality relations with position projection:
+ *  - a three-link pendulum on revolute joints (y axis) released from the
+ *    horizontal: every joint row stays within 1e-8 of 0 at every step
+ *    (direct projection), and the energy drifts by at most 1e-6 m g L per
+ *    simulated second (h = 2.5e-4, mass-weighted projection). The joints
+ *    hold on the θ-point velocity with H at the θ-point, so the step itself
+ *    keeps the energy to round-off; the energy error is the projection's
+ *    (it removes an O(h³) drift a step, moving the links in the field of
+ *    gravity): it scales as h², 5.8e-6 m g L/s at h = 1e-3 with the
+ *    identity metric, 3.7e-6 with the mass metric;
+ *  - a prismatic joint on an inclined axis: the body slides with the
+ *    analytic acceleration g (axis · −e_z) and does not turn; with a lower
+ *    joint stop it comes to rest on the stop;
+ *  - a fixed joint holds a body against gravity and a torque (reaction =
+ *    the applied wrench);
+ *  - a cylindrical joint on a vertical axis: free fall along it while the
+ *    spin about it is kept;
+ *  - a ball joint (spherical pendulum): drift and energy;
+ *  - a revolute angle stop: the released link comes to rest on it;
+ *  - bad input named. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <string.h>
+#include "nonsmooth/nsm.h"
+
+#define G 9.81
+
+static nsm_ds *rod(double m, double L, const double *q0, const double *v0)
+{
+    double a = 0.5 * L, b = 0.02, c = 0.02;
+    double I[9] = { m / 3 * (b * b + c * c), 0, 0, 0, m / 3 * (a * a + c * c), 0, 0, 0, m / 3 * (a * a + b * b) };
+    nsm_ds *d = nsm_ds_newton_euler_new(m, I, q0, v0);
+    assert_non_null(d);
+    double f[6] = { 0, 0, -m * G, 0, 0, 0 };
+    assert_int_equal(nsm_ds_set_fext_constant(d, f), NS_OK);
+    return d;
+}
+
+static double energy(nsm_sim *s, nsm_model *m, int nb, const double *mass)
+{
+    double E = 0.0;
+    for (int j = 0; j < nb; j++) {
+        (void)m;
+        E += nsm_sim_kinetic_energy(s, j) + mass[j] * G * nsm_sim_q(s, j)[2];
+    }
+    return E;
+}
+
+static double drift(nsm_sim *s, const int *ji, int nj)
+{
+    double d = 0.0;
+    for (int k = 0; k < nj; k++) {
+        const double *y = nsm_sim_y(s, ji[k], 0);
+        for (int r = 0; r < nsm_model_inter_size(nsm_sim_model(s), ji[k]); r++) d = fmax(d, fabs(y[r]));
+    }
+    return d;
+}
+
+/* metric 1: the projection moves the bodies along W Hᵀ (mass-weighted);
+ * all: project every live interaction (a stop reached within the step too) */
+static nsm_sim *sim_all(nsm_model *m, double h, int projection, int metric, int all);
+static nsm_sim *sim(nsm_model *m, double h, int projection, int metric) { return sim_all(m, h, projection, metric, 0); }
+
+static nsm_sim *sim_all(nsm_model *m, double h, int projection, int metric, int all)
+{
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = h;
+    o.solver_options.tol = 1e-14;
+    o.newton_tol = 1e-13;
+    o.newton_max_iter = 50;
+    o.projection = projection;
+    o.projection_tol = 1e-12;
+    o.projection_tol_unilateral = 1e-12;
+    o.projection_metric = metric;
+    o.projection_all = all;
+    char err[256];
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("nsm_sim_new: %s", err);
+    return s;
+}
+
+static void test_three_link_pendulum(void **state)
+{
+    (void)state;
+    const double L = 0.5, T = 2.0, h = 2.5e-4;
+    double mass[3] = { 1.0, 0.8, 0.6 };
+    nsm_model *m = nsm_model_new();
+    double qs[3][7], axis[3] = { 0, 1, 0 };
+    for (int k = 0; k < 3; k++) {
+        double q[7] = { (k + 0.5) * L, 0, 0, 1, 0, 0, 0 };
+        memcpy(qs[k], q, sizeof q);
+        assert_int_equal(nsm_model_add_ds(m, rod(mass[k], L, q, NULL)), k);
+    }
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(5));
+    int ji[3];
+    for (int k = 0; k < 3; k++) {
+        double anchor[3] = { k * L, 0, 0 };
+        nsm_relation *r = nsm_joint_new(NSM_JOINT_REVOLUTE, qs[k], k ? qs[k - 1] : NULL, anchor, axis);
+        assert_non_null(r);
+        ji[k] = nsm_model_add_interaction(m, r, law, k, k ? k - 1 : -1);
+        assert_true(ji[k] >= 0);
+    }
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_DIRECT, 1);
+    double E0 = energy(s, m, 3, mass), worst_drift = 0.0, worst_E = 0.0, minz = 0.0;
+    int N = (int)(T / h + 0.5);
+    for (int k = 0; k < N; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        worst_drift = fmax(worst_drift, drift(s, ji, 3));
+        worst_E = fmax(worst_E, fabs(energy(s, m, 3, mass) - E0));
+        minz = fmin(minz, nsm_sim_q(s, 2)[2]);
+        for (int j = 0; j < 3; j++) assert_true(fabs(nsm_sim_q(s, j)[1]) <= 1e-9);   /* stays in the x–z plane */
+    }
+    double scale = (mass[0] + mass[1] + mass[2]) * G * L;
+    print_message("three-link pendulum: max joint drift %.3g, max |E - E0| = %.3g (%.3g m g L per second), lowest z %.3f\n",
+                  worst_drift, worst_E, worst_E / scale / T, minz);
+    assert_true(minz < -L);                   /* it swung down */
+    assert_true(worst_drift <= 1e-8);
+    assert_true(worst_E / scale / T <= 1e-6);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void prismatic(int with_stop)
+{
+    double beta = 0.4, axis[3] = { cos(beta), 0, -sin(beta) }, h = 1e-3;
+    double q0[7] = { 0, 0, 1, 1, 0, 0, 0 }, anchor[3] = { 0, 0, 1 };
+    nsm_model *m = nsm_model_new();
+    int b = nsm_model_add_ds(m, rod(2.0, 0.3, q0, NULL));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(5));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_PRISMATIC, q0, NULL, anchor, axis), law, b, -1);
+    assert_true(ji >= 0);
+    int stop = -1;
+    const double limit = 0.05;
+    if (with_stop) {
+        /* s = displacement of the ground's anchor from the body's along
+         * the axis: the body moving along +axis makes s negative; an upper
+         * stop s ≤ … is a lower one on the body: s ≥ −limit */
+        int l1 = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.0));
+        stop = nsm_model_add_interaction(m, nsm_joint_stop_new(q0, NULL, anchor, axis, -limit, 0), l1, b, -1);
+        assert_true(stop >= 0);
+    }
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_DIRECT, 0);
+    int N = 400;
+    double a = G * sin(beta), T = N * h;
+    for (int k = 0; k < N; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        const double *v = nsm_sim_v(s, b);
+        for (int i = 3; i < 6; i++) assert_true(fabs(v[i]) <= 1e-10);
+        assert_true(drift(s, &ji, 1) <= 1e-10);
+    }
+    const double *q = nsm_sim_q(s, b), *v = nsm_sim_v(s, b);
+    double along = (q[0] - q0[0]) * axis[0] + (q[2] - q0[2]) * axis[2];
+    double speed = v[0] * axis[0] + v[2] * axis[2];
+    if (!with_stop) {
+        print_message("prismatic: a = %.12g, exact %.12g\n", speed / T, a);
+        assert_true(fabs(speed / T - a) <= 1e-9 * a);
+        assert_true(fabs(along - 0.5 * a * T * T) <= 1e-9 * a * T * T);
+    } else {
+        print_message("prismatic with stop: travel %.12g (limit %.3g), speed %.3g\n", along, limit, speed);
+        assert_true(fabs(along - limit) <= 1e-9);
+        assert_true(fabs(speed) <= 1e-9);
+    }
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_prismatic(void **state) { (void)state; prismatic(0); }
+static void test_prismatic_stop(void **state) { (void)state; prismatic(1); }
+
+static void test_fixed(void **state)
+{
+    (void)state;
+    double q0[7] = { 0.2, 0.1, 0.5, cos(0.3), 0, sin(0.3), 0 }, anchor[3] = { 0, 0, 0.5 }, h = 1e-3;
+    nsm_model *m = nsm_model_new();
+    nsm_ds *d = rod(1.5, 0.4, q0, NULL);
+    double f[6] = { 0.3, 0, -1.5 * G, 0.2, -0.1, 0.4 };
+    nsm_ds_set_fext_constant(d, f);
+    int b = nsm_model_add_ds(m, d);
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(6));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_FIXED, q0, NULL, anchor, NULL), law, b, -1);
+    assert_true(ji >= 0);
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_DIRECT, 0);
+    for (int k = 0; k < 500; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        const double *q = nsm_sim_q(s, b), *v = nsm_sim_v(s, b), *p = nsm_sim_p(s, b);
+        for (int i = 0; i < 7; i++) assert_true(fabs(q[i] - q0[i]) <= 1e-12);
+        for (int i = 0; i < 6; i++) {
+            assert_true(fabs(v[i]) <= 1e-12);
+            assert_true(fabs(p[i] + h * f[i]) <= 1e-12);   /* the joint's impulse cancels the wrench */
+        }
+    }
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_cylindrical(void **state)
+{
+    (void)state;
+    double q0[7] = { 0, 0, 2, 1, 0, 0, 0 }, v0[6] = { 0, 0, 0, 0, 0, 3.0 }, axis[3] = { 0, 0, 1 }, h = 1e-3;
+    double anchor[3] = { 0, 0, 2 };
+    nsm_model *m = nsm_model_new();
+    int b = nsm_model_add_ds(m, rod(1.0, 0.4, q0, v0));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(4));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_CYLINDRICAL, q0, NULL, anchor, axis), law, b, -1);
+    assert_true(ji >= 0);
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_DIRECT, 0);
+    for (int k = 0; k < 300; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        double t = nsm_sim_time(s);
+        const double *q = nsm_sim_q(s, b), *v = nsm_sim_v(s, b);
+        assert_true(fabs(q[2] - (2 - 0.5 * G * t * t)) <= 1e-10);
+        assert_true(fabs(v[5] - 3.0) <= 1e-10);
+        assert_true(fabs(q[0]) + fabs(q[1]) + fabs(v[3]) + fabs(v[4]) <= 1e-10);
+        /* the angle about the axis: 2 atan2(q3, q0) = 3 t */
+        assert_true(fabs(2 * atan2(q[6], q[3]) - 3.0 * t) <= 1e-5);
+    }
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_ball(void **state)
+{
+    (void)state;
+    /* a rod hanging from the origin by its end, tilted and spun about z */
+    double L = 0.6, c = cos(0.25), sn = sin(0.25), h = 1e-3;
+    double q0[7] = { 0.5 * L * sn, 0, -0.5 * L * c, cos(0.5 * (1.5707963267948966 - 0.25)), 0, sin(0.5 * (1.5707963267948966 - 0.25)), 0 };
+    double anchor[3] = { 0, 0, 0 }, mass = 1.0;
+    nsm_model *m = nsm_model_new();
+    double v0[6] = { 0, 0.8, 0, 0, 0, 0 };
+    int b = nsm_model_add_ds(m, rod(mass, L, q0, v0));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(3));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_BALL, q0, NULL, anchor, NULL), law, b, -1);
+    assert_true(ji >= 0);
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_DIRECT, 0);
+    double E0 = energy(s, m, 1, &mass), worst_E = 0.0, worst_d = 0.0;
+    for (int k = 0; k < 2000; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        worst_d = fmax(worst_d, drift(s, &ji, 1));
+        worst_E = fmax(worst_E, fabs(energy(s, m, 1, &mass) - E0));
+    }
+    print_message("ball joint: drift %.3g, |E - E0| = %.3g (%.3g m g L per second)\n", worst_d, worst_E,
+                  worst_E / (mass * G * L) / 2.0);
+    assert_true(worst_d <= 1e-8);
+    assert_true(worst_E / (mass * G * L) / 2.0 <= 1e-6);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+/* a link on a revolute joint to the ground, released horizontal, stopped
+ * at 45° below the horizontal by an angle stop (e = 0): it rests there.
+ * φ is the ground's rotation relative to the link (body 1 = the link), so
+ * the link turning down by θ about y is φ = −θ: the stop is φ ≥ −π/4. */
+static void test_revolute_angle_stop(void **state)
+{
+    (void)state;
+    const double L = 0.5, h = 1e-3, lim = 0.7853981633974483;
+    double q0[7] = { 0.5 * L, 0, 0, 1, 0, 0, 0 }, axis[3] = { 0, 1, 0 }, anchor[3] = { 0, 0, 0 };
+    nsm_model *m = nsm_model_new();
+    int b = nsm_model_add_ds(m, rod(1.0, L, q0, NULL));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(5));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_REVOLUTE, q0, NULL, anchor, axis), law, b, -1);
+    int l1 = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.0));
+    int st = nsm_model_add_interaction(m, nsm_joint_angle_stop_new(q0, NULL, axis, -lim, 0), l1, b, -1);
+    assert_true(ji >= 0 && st >= 0);
+    nsm_sim *s = sim_all(m, h, NSM_PROJECTION_DIRECT, 0, 1);
+    for (int k = 0; k < 1500; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        const double *q = nsm_sim_q(s, b);
+        double theta = atan2(-q[2], q[0]);   /* the link's angle below the horizontal */
+        if (!(theta <= lim + 1e-9)) fail_msg("step %d: theta = %.12f beyond the stop %.12f (y = %g)", k, theta, lim, nsm_sim_y(s, st, 0)[0]);
+    }
+    const double *q = nsm_sim_q(s, b), *v = nsm_sim_v(s, b);
+    double theta = atan2(-q[2], q[0]);
+    print_message("revolute angle stop: rests at %.12f rad (limit %.12f), |omega| = %.3g\n", theta, lim, fabs(v[4]));
+    assert_true(fabs(theta - lim) <= 1e-9);
+    assert_true(fabs(v[4]) <= 1e-9);
+    assert_true(drift(s, &ji, 1) <= 1e-10);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    double q[7] = { 0, 0, 0, 1, 0, 0, 0 }, p[3] = { 0 }, ax[3] = { 0, 0, 1 }, bad_ax[3] = { 0, 0, 2 };
+    assert_null(nsm_joint_new(NSM_JOINT_REVOLUTE, q, NULL, p, bad_ax));
+    assert_non_null(strstr(nsm_constructor_error(), "axis"));
+    assert_null(nsm_joint_new(NSM_JOINT_REVOLUTE, q, NULL, p, NULL));
+    assert_non_null(strstr(nsm_constructor_error(), "axis is NULL"));
+    assert_null(nsm_joint_new(NSM_JOINT_BALL, q, NULL, NULL, NULL));
+    assert_non_null(strstr(nsm_constructor_error(), "anchor"));
+    assert_null(nsm_joint_new((nsm_joint_type)42, q, NULL, p, ax));
+    assert_non_null(strstr(nsm_constructor_error(), "unknown joint type"));
+    double qn[7] = { 0, 0, 0, 1, 1, 0, 0 };
+    assert_null(nsm_joint_new(NSM_JOINT_FIXED, q, qn, p, NULL));
+    assert_non_null(strstr(nsm_constructor_error(), "q2"));
+    assert_null(nsm_joint_stop_new(q, NULL, p, ax, NAN, 0));
+    assert_non_null(strstr(nsm_constructor_error(), "limit"));
+    assert_null(nsm_joint_angle_stop_new(q, NULL, bad_ax, 0.1, 1));
+    assert_non_null(strstr(nsm_constructor_error(), "axis"));
+    assert_int_equal(nsm_joint_size(NSM_JOINT_PRISMATIC), 5);
+    assert_int_equal(nsm_joint_size((nsm_joint_type)-1), -1);
+    /* a joint of size 5 cannot take a law of size 3 */
+    nsm_model *m = nsm_model_new();
+    double I[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    int b = nsm_model_add_ds(m, nsm_ds_newton_euler_new(1.0, I, q, NULL));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(3));
+    assert_int_equal(nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_REVOLUTE, q, NULL, p, ax), law, b, -1), -1);
+    nsm_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_link_pendulum), cmocka_unit_test(test_prismatic),
+        cmocka_unit_test(test_prismatic_stop), cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_cylindrical), cmocka_unit_test(test_ball),
+        cmocka_unit_test(test_revolute_angle_stop), cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
