@@ -705,7 +705,10 @@ static nsm_hook_action py_solve_hook(const nsm_solve_info *info, nsm_solve_setti
     if (sv == Py_None) next->solver = NULL;
     else if (sv) {
         const char *name = PyUnicode_Check(sv) ? PyUnicode_AsUTF8(sv) : NULL;
-        if (!name || !ns_solver_find(name, info->problem->kind)) {
+        char sname[NS_SOLVER_NAME_LEN];
+        ns_options scratch;
+        ns_options_default(&scratch);
+        if (!name || ns_solver_spec_parse(name, info->problem->kind, sname, sizeof sname, &scratch, NULL) != NS_OK) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "solve_hook: solver %R does not solve the step's %s problem",
                              sv, ns_kind_name(info->problem->kind));
@@ -888,13 +891,17 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "solver must be a str");
             return NULL;
         }
-        int known = 0;
-        for (size_t i = 0; i < ns_solver_count() && !known; i++)
-            known = !strcmp(ns_solver_at(i)->name, o.solver);
-        if (!known) {
+        /* a solver spec NAME[/key=value]...: the name and keys checked here
+         * (against every kind having the name), the kind by nsm_sim_new */
+        char sname[NS_SOLVER_NAME_LEN], serr[NS_ERRMSG_LEN] = "";
+        ns_options scratch;
+        ns_options_default(&scratch);
+        ns_status sst = ns_solver_spec_parse(o.solver, NS_KIND_NONE, sname, sizeof sname, &scratch, serr);
+        if (sst == NS_NOT_FOUND) {
             PyErr_Format(pyns_InputError, "unknown solver '%s' (nonsmooth.solvers() lists them)", o.solver);
             return NULL;
         }
+        if (sst != NS_OK) { PyErr_SetString(pyns_InputError, serr); return NULL; }
     }
     simhook *hook;
     if (simhook_setup(kw, &hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0)

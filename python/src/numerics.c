@@ -672,8 +672,16 @@ static PyObject *py_read(PyObject *m, PyObject *args, PyObject *kw)
 /* =============================================================== solve */
 
 static const char *const option_names =
-    "tol, max_iter, time_limit, omega, check_every, shuffle, seed, local_solver, fc_norm, "
-    "record_history, x0";
+    "tol, max_iter, time_limit, omega, anderson, threads, sweep, check_every, shuffle, seed, "
+    "local_solver, fc_norm, verbosity, record_history, x0";
+
+/* verbosity > 0: the library's messages on the process's stderr (C stdio:
+ * the solve may run without the GIL) */
+static void log_stderr(void *user, int level, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "nonsmooth: [%d] %s\n", level, message);
+}
 
 int pyns_parse_options(PyObject *kw, ns_options *o, const char *const *skip)
 {
@@ -689,6 +697,17 @@ int pyns_parse_options(PyObject *kw, ns_options *o, const char *const *skip)
         else if (pyns_key_is(k, "check_every")) { if (pyns_get_int(v, "check_every", 0, 2147483647L, &l) < 0) return -1; o->check_every = (int)l; }
         else if (pyns_key_is(k, "shuffle")) { int b = PyObject_IsTrue(v); if (b < 0) return -1; o->shuffle = b; }
         else if (pyns_key_is(k, "seed")) { if (pyns_get_int(v, "seed", 0, 4294967295L, &l) < 0) return -1; o->seed = (unsigned)l; }
+        else if (pyns_key_is(k, "anderson")) { if (pyns_get_int(v, "anderson", 0, 16, &l) < 0) return -1; o->anderson = (int)l; }
+        else if (pyns_key_is(k, "threads")) { if (pyns_get_int(v, "threads", 0, 4096, &l) < 0) return -1; o->threads = (int)l; }
+        else if (pyns_key_is(k, "sweep")) {
+            if (pyns_key_is(v, "forward")) o->sweep = 0;
+            else if (pyns_key_is(v, "symmetric")) o->sweep = 1;
+            else { PyErr_Format(PyExc_ValueError, "sweep must be 'forward' or 'symmetric', not %R", v); return -1; }
+        } else if (pyns_key_is(k, "verbosity")) {
+            if (pyns_get_int(v, "verbosity", 0, 3, &l) < 0) return -1;
+            o->verbosity = (int)l;
+            o->log = l > 0 ? log_stderr : NULL;
+        }
         else if (pyns_key_is(k, "record_history")) { int b = PyObject_IsTrue(v); if (b < 0) return -1; o->record_history = b; }
         else if (pyns_key_is(k, "local_solver")) {
             if (v == Py_None) o->local_solver = NULL;
@@ -730,6 +749,15 @@ int pyns_solver_name(PyObject *obj, ns_kind kind, const char **name)
     const char *s = PyUnicode_AsUTF8(obj);
     if (!s) return -1;
     if (ns_solver_find(s, kind)) { *name = s; return 0; }
+    {   /* a solver spec NAME[/key=value]... (ns_solver_spec_parse): checked
+         * here, applied by the caller */
+        char sname[NS_SOLVER_NAME_LEN], err[NS_ERRMSG_LEN] = "";
+        ns_options scratch;
+        ns_options_default(&scratch);
+        ns_status st = ns_solver_spec_parse(s, kind, sname, sizeof sname, &scratch, err);
+        if (st == NS_OK) { *name = s; return 0; }
+        if (st == NS_BAD_INPUT) { pyns_raise(NS_BAD_INPUT, err); return -1; }
+    }
     char list[1024] = "";
     size_t len = 0;
     for (size_t i = 0; i < ns_solver_count(); i++) {
@@ -773,9 +801,17 @@ static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
     }
     ns_options o;
     ns_options_default(&o);
-    if (pyns_parse_options(kw, &o, solve_skip) < 0) return NULL;
     const char *solver;
     if (pyns_solver_name(so, p->kind, &solver) < 0) return NULL;
+    /* a spec's keys first, then the keyword options (which win) */
+    char sname[NS_SOLVER_NAME_LEN];
+    if (solver && strchr(solver, '/')) {
+        char err[NS_ERRMSG_LEN] = "";
+        if (ns_solver_spec_parse(solver, p->kind, sname, sizeof sname, &o, err) != NS_OK)
+            return pyns_raise(NS_BAD_INPUT, err);
+        solver = sname;
+    }
+    if (pyns_parse_options(kw, &o, solve_skip) < 0) return NULL;
     ns_solution *s = ns_solution_new(p);
     if (!s) return PyErr_NoMemory();
     if (x0 && x0 != Py_None) {
@@ -906,8 +942,10 @@ PyMethodDef pyns_numerics_methods[] = {
       "read(path, kind=None) -> Problem: a .dat or FCLIB .hdf5 file (kind detected unless given)." },
     { "solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
       "solve(problem, solver='auto', *, tol=1e-8, max_iter=0, time_limit=0, omega=0, "
-      "check_every=0, shuffle=False, seed=0, local_solver=None, fc_norm='siconos', "
-      "record_history=False, x0=None) -> Result" },
+      "anderson=0, threads=0, sweep='forward', check_every=0, shuffle=False, seed=0, "
+      "local_solver=None, fc_norm='siconos', verbosity=0, record_history=False, x0=None) -> Result\n\n"
+      "solver is a name or a spec NAME[/key=value]... ('nsgs-ac/anderson=3/threads=2'); "
+      "keyword options override the spec's keys." },
     { "solvers", (PyCFunction)(void (*)(void))py_solvers, METH_VARARGS | METH_KEYWORDS,
       "solvers(kind=None) -> list of dicts (name, kind, description, default, max_iter)." },
     { "lcp", (PyCFunction)(void (*)(void))py_lcp, METH_VARARGS | METH_KEYWORDS,
