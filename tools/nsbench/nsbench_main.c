@@ -137,6 +137,10 @@ static int split_solvers(cli *c, const char *arg)
     nb_config *g = &c->cfg;
     ns_kind kind = NS_KIND_NONE;
     const char *eq = strchr(arg, '=');
+    /* "KIND=..." only when the '=' comes before any '/' or ',' (a solver
+     * spec's keys come after its name's '/') */
+    if (eq && (memchr(arg, '/', (size_t)(eq - arg)) || memchr(arg, ',', (size_t)(eq - arg))))
+        eq = NULL;
     if (eq) {
         char kn[32];
         snprintf(kn, sizeof kn, "%.*s", (int)(eq - arg < 31 ? eq - arg : 31), arg);
