@@ -62,7 +62,10 @@ typedef struct ns_options {
                                 OpenMP) */
     unsigned seed;           /* for shuffle */
     const char *local_solver;/* one-block solver name, NULL = default */
-    int record_history;      /* 1: ns_result.history gets the error per iteration */
+    int record_history;      /* 1: ns_result.history gets one entry per iteration of
+                                the solver's main loop: the error it computed there
+                                (NaN for the sweeps or pivots where it computed none;
+                                the auto chains: one entry per stage) */
     ns_workspace *workspace; /* borrowed reusable buffers (see above); NULL = none */
     int (*cancel)(void *user);/* asked between iterations of the iterative solvers'
                                 main loops (and between the stages of auto): a

@@ -53,6 +53,7 @@ typedef struct {
     double best_err, last_err, t0;
     const ns_options *o;
     int iters;
+    int interrupted;    /* a stage was stopped by o->cancel: no more stages */
 } chain;
 
 typedef struct {
@@ -67,7 +68,7 @@ typedef struct {
 
 static int time_up(const chain *c)
 {
-    return c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit;
+    return c->interrupted || (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
 }
 
 /* Runs one stage; returns 1 when tol is reached or time is up. The stage's
@@ -92,9 +93,11 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
                           : ns_fc_nsgs_run(c->p, c->r, c->u, &so, s->f, &sr);
     c->iters += sr.iterations;
     res->iterations = c->iters;
-    if (st == NS_NO_MEMORY) return 1;
+    if (st == NS_INTERRUPTED) c->interrupted = 1;
+    if (st == NS_NO_MEMORY || st == NS_INTERRUPTED) return 1;
     double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     c->last_err = isfinite(e) ? e : INFINITY;
+    if (ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
     ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
            s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
     if (e < c->best_err) { c->best_err = e; memcpy(c->best, c->r, c->m * sizeof(double)); }
@@ -205,7 +208,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     }
     if (st) { ns_matrix_free(owned); return st; }
     chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
-                INFINITY, ns_now(), o, 0 };
+                INFINITY, ns_now(), o, 0, 0 };
     /* best, start, keep: one buffer of the caller's workspace (slot 3) or our own */
     double *buf = ns_ws_take(o->workspace, 3, 3 * (c.m ? c.m : 1), sizeof(double));
     if (!buf) {
@@ -285,6 +288,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     memcpy(r, c.best, c.m * sizeof(double));
     res->error = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     if (res->error <= tol) st = NS_CONVERGED;
+    else if (c.interrupted) st = NS_INTERRUPTED;
     else if (time_up(&c)) st = NS_TIME_LIMIT;
     else st = NS_MAX_ITER;
     ns_ws_give(o->workspace, 3, buf);

@@ -1181,10 +1181,25 @@ static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-static PyObject *inter_vec(pyns_Sim *self, PyObject *args, int lam)
+/* level=None (or left out): the natural level (lam: 1 for Lagrangian
+ * interactions, 0 for first-order ones; y: 0) */
+static int level_arg(PyObject *o, int *level)
 {
+    if (!o || o == Py_None) return 0;
+    long l;
+    if (pyns_get_int(o, "level", 0, 2, &l) < 0) return -1;
+    *level = (int)l;
+    return 0;
+}
+
+static PyObject *inter_vec(pyns_Sim *self, PyObject *args, PyObject *kw, int lam)
+{
+    static char *kwlist[] = { "inter", "level", NULL };
     int id, level = -1;
-    if (!PyArg_ParseTuple(args, lam ? "i|i:lam" : "i|i:y", &id, &level)) return NULL;
+    PyObject *lo = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, lam ? "i|O:lam" : "i|O:y", kwlist, &id, &lo) ||
+        level_arg(lo, &level) < 0)
+        return NULL;
     nsm_model *m = self->model->m;
     if (!nsm_model_inter_alive(m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
     int first = nsm_relation_get_type(nsm_model_relation(m, id)) == NSM_REL_FIRST_ORDER_LINEAR;
@@ -1197,8 +1212,8 @@ static PyObject *inter_vec(pyns_Sim *self, PyObject *args, int lam)
     return pyns_array_copy(x, nsm_model_inter_size(m, id));
 }
 
-static PyObject *sim_y(pyns_Sim *self, PyObject *a) { return inter_vec(self, a, 0); }
-static PyObject *sim_lam(pyns_Sim *self, PyObject *a) { return inter_vec(self, a, 1); }
+static PyObject *sim_y(pyns_Sim *self, PyObject *a, PyObject *kw) { return inter_vec(self, a, kw, 0); }
+static PyObject *sim_lam(pyns_Sim *self, PyObject *a, PyObject *kw) { return inter_vec(self, a, kw, 1); }
 
 static PyObject *sim_kinetic_energy(pyns_Sim *self, PyObject *args)
 {
@@ -1207,10 +1222,11 @@ static PyObject *sim_kinetic_energy(pyns_Sim *self, PyObject *args)
     return PyFloat_FromDouble(nsm_sim_kinetic_energy(self->s, ds));
 }
 
-static PyObject *sim_index_set(pyns_Sim *self, PyObject *args)
+static PyObject *sim_index_set(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = { "level", NULL };
     int level = 1;
-    if (!PyArg_ParseTuple(args, "|i:index_set", &level)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i:index_set", kwlist, &level)) return NULL;
     int cap = nsm_model_inter_capacity(self->model->m) + 1;
     int *ids = PyMem_Malloc((size_t)cap * sizeof(int));
     if (!ids) return PyErr_NoMemory();
@@ -1274,11 +1290,14 @@ static PyMethodDef sim_methods[] = {
     { "p", (PyCFunction)sim_p, METH_VARARGS, "p(ds) -> impulse / input r put on ds by the last step." },
     { "set_state", (PyCFunction)(void (*)(void))sim_set_state, METH_VARARGS | METH_KEYWORDS,
       "set_state(ds, *, q=None, v=None, x=None): overwrites a state between steps." },
-    { "y", (PyCFunction)sim_y, METH_VARARGS, "y(inter, level=0) -> output y[level] (copy)." },
-    { "lam", (PyCFunction)sim_lam, METH_VARARGS,
-      "lam(inter, level=None) -> lambda[level] (default: 1 = impulse P for Lagrangian, 0 for first order)." },
+    { "y", (PyCFunction)(void (*)(void))sim_y, METH_VARARGS | METH_KEYWORDS,
+      "y($self, inter, level=0)\n--\n\nOutput y[level] of an interaction (copy)." },
+    { "lam", (PyCFunction)(void (*)(void))sim_lam, METH_VARARGS | METH_KEYWORDS,
+      "lam($self, inter, level=None)\n--\n\nlambda[level] of an interaction (copy); default level: "
+      "1 (impulse P) for Lagrangian, 0 for first-order interactions." },
     { "kinetic_energy", (PyCFunction)sim_kinetic_energy, METH_VARARGS, "kinetic_energy(ds) -> 1/2 v'Mv." },
-    { "index_set", (PyCFunction)sim_index_set, METH_VARARGS, "index_set(level=1) -> list of interaction ids." },
+    { "index_set", (PyCFunction)(void (*)(void))sim_index_set, METH_VARARGS | METH_KEYWORDS,
+      "index_set($self, level=1)\n--\n\nList of the ids of the interactions in index set I_level." },
     { NULL, NULL, 0, NULL }
 };
 
@@ -1765,10 +1784,11 @@ static PyObject *ed_set_state(pyns_ED *self, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, int lam)
+static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, PyObject *kw, int lam)
 {
+    static char *kwlist[] = { "inter", "level", NULL };
     int id, level = lam ? 2 : 0;
-    if (!PyArg_ParseTuple(args, lam ? "i|i:lam" : "i|i:y", &id, &level)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, lam ? "i|i:lam" : "i|i:y", kwlist, &id, &level)) return NULL;
     nsm_model *m = self->model->m;
     if (!nsm_model_inter_alive(m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
     const double *x = lam ? nsm_ed_lambda(self->s, id, level) : nsm_ed_y(self->s, id, level);
@@ -1779,13 +1799,14 @@ static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, int lam)
     }
     return pyns_array_copy(x, nsm_model_inter_size(m, id));
 }
-static PyObject *ed_y(pyns_ED *self, PyObject *a) { return ed_inter_vec(self, a, 0); }
-static PyObject *ed_lam(pyns_ED *self, PyObject *a) { return ed_inter_vec(self, a, 1); }
+static PyObject *ed_y(pyns_ED *self, PyObject *a, PyObject *kw) { return ed_inter_vec(self, a, kw, 0); }
+static PyObject *ed_lam(pyns_ED *self, PyObject *a, PyObject *kw) { return ed_inter_vec(self, a, kw, 1); }
 
-static PyObject *ed_index_set(pyns_ED *self, PyObject *args)
+static PyObject *ed_index_set(pyns_ED *self, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = { "level", NULL };
     int level = 1;
-    if (!PyArg_ParseTuple(args, "|i:index_set", &level)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i:index_set", kwlist, &level)) return NULL;
     if (level < 0 || level > 2) { PyErr_Format(pyns_InputError, "index_set: level %d is not 0, 1 or 2", level); return NULL; }
     int n = nsm_ed_index_set(self->s, level, NULL, 0);
     int *ids = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
@@ -1871,10 +1892,13 @@ static PyMethodDef ed_methods[] = {
       "from time-stepping; the time events already behind are skipped)." },
     { "copy_state_to", (PyCFunction)ed_copy_state_to, METH_O,
       "copy_state_to(sim): puts q, v into a Simulation of the same Model (not its time)." },
-    { "y", (PyCFunction)ed_y, METH_VARARGS, "y(inter, level=0) -> y[level], level 0, 1, 2 (copy)." },
-    { "lam", (PyCFunction)ed_lam, METH_VARARGS,
-      "lam(inter, level=2) -> lambda[2] (contact force) or lambda[1] (impulse of the current event)." },
-    { "index_set", (PyCFunction)ed_index_set, METH_VARARGS, "index_set(level=1) -> list of interaction ids." },
+    { "y", (PyCFunction)(void (*)(void))ed_y, METH_VARARGS | METH_KEYWORDS,
+      "y($self, inter, level=0)\n--\n\ny[level] of an interaction, level 0, 1, 2 (copy)." },
+    { "lam", (PyCFunction)(void (*)(void))ed_lam, METH_VARARGS | METH_KEYWORDS,
+      "lam($self, inter, level=2)\n--\n\nlambda[2] (contact force) or lambda[1] (impulse of the "
+      "current event) of an interaction (copy)." },
+    { "index_set", (PyCFunction)(void (*)(void))ed_index_set, METH_VARARGS | METH_KEYWORDS,
+      "index_set($self, level=1)\n--\n\nList of the ids of the interactions in index set I_level." },
 #endif
     { NULL, NULL, 0, NULL }
 };
