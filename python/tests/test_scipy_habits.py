@@ -169,3 +169,26 @@ def test_ctrl_c_interrupts_a_long_solve_quickly(shared):
     t.join()
     assert sent and caught - sent[0] < 0.1, caught - sent[0]
     assert caught - start < 5
+
+
+def test_type_stub_matches_the_package():
+    """The .pyi stub (and py.typed) ship with the package; every public name
+    is in it, each function with the runtime's parameter names and order,
+    each class with methods the runtime class has."""
+    import ast
+    import pathlib
+    pkg = pathlib.Path(ns.__file__).parent
+    assert (pkg / "py.typed").exists()
+    tree = ast.parse((pkg / "__init__.pyi").read_text())
+    funcs = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+    for name in ns.__all__:
+        assert name in funcs or name in classes, name
+    for name, node in funcs.items():
+        a = node.args
+        stub = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
+        assert stub == list(inspect.signature(getattr(ns, name)).parameters), name
+    for name, node in classes.items():
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef) and not item.name.startswith("__"):
+                assert hasattr(getattr(ns, name), item.name), (name, item.name)
