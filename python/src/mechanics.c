@@ -570,6 +570,31 @@ static PyObject *model_remove_interaction(pyns_Model *self, PyObject *arg)
     Py_RETURN_NONE;
 }
 
+/* set_relation(inter, H, b=None): a live contact's H (and b) between steps */
+static PyObject *model_set_relation(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "inter", "H", "b", NULL };
+    int id;
+    PyObject *Ho, *bo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iO|O:set_relation", kwlist, &id, &Ho, &bo)) return NULL;
+    if (!nsm_model_inter_alive(self->m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
+    nsm_relation *r = nsm_model_relation(self->m, id);
+    if (nsm_relation_get_type(r) != NSM_REL_LAGRANGIAN_LINEAR) {
+        PyErr_Format(pyns_InputError, "set_relation: interaction %d is not Lagrangian linear (y = H q + b)", id);
+        return NULL;
+    }
+    int rows = nsm_relation_size(r), cols = nsm_relation_ncols(r);
+    PyArrayObject *H = fmat(Ho, "H", rows, cols), *b = NULL;
+    if (!H) return NULL;
+    if (bo != Py_None && !(b = fvec(bo, "b", rows))) { Py_DECREF(H); return NULL; }
+    ns_status st = nsm_relation_set_H(r, PyArray_DATA(H), b ? PyArray_DATA(b) : NULL);
+    Py_DECREF(H);
+    Py_XDECREF(b);
+    if (st != NS_OK) return pyns_raise(st, "set_relation: H refused");
+    Py_RETURN_NONE;
+}
+
 static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
 static PyObject *model_ninter(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_ninter(self->m)); }
 
@@ -604,6 +629,10 @@ static PyMethodDef model_methods[] = {
       "Lagrangian linear y = H Q + b; first-order linear y = C X + D lambda + e, r = B lambda; "
       "Lagrangian nonlinear y = h(t, Q) with jach(t, Q) -> dh/dQ (size × ncols) and, if y depends "
       "on t, dhdt(t, Q); size = len(y)." },
+    { "set_relation", (PyCFunction)(void (*)(void))model_set_relation, METH_VARARGS | METH_KEYWORDS,
+      "set_relation($self, inter, H, b=None)\n--\n\nReplaces H (and b) of a Lagrangian linear "
+      "interaction y = H q + b between steps (a contact whose normal turns); shapes as at "
+      "add_interaction." },
     { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }
@@ -1063,6 +1092,20 @@ static const double *col_ptr(void *src, const col *c)
 
 static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw);
 
+/* run()'s before_step / after_step: called between steps (the simulation
+ * is not stepping then, so the hook may change the model and the state);
+ * -1 on an exception, 1 when it returned something true (stop), else 0. */
+static int sim_hook_call(pyns_Sim *self, PyObject *fn)
+{
+    sim_leave(self);
+    PyObject *r = PyObject_CallOneArg(fn, (PyObject *)self);
+    sim_enter(self);
+    if (!r) return -1;
+    int stop = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return stop;
+}
+
 static PyObject *sim_run(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
     if (sim_busy(self)) return NULL;
@@ -1074,10 +1117,16 @@ static PyObject *sim_run(pyns_Sim *self, PyObject *args, PyObject *kw)
 
 static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "T", "every", NULL };
+    static char *kwlist[] = { "T", "every", "before_step", "after_step", NULL };
     double T;
     long every = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|l:run", kwlist, &T, &every)) return NULL;
+    PyObject *before = Py_None, *after = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|l$OO:run", kwlist, &T, &every, &before, &after))
+        return NULL;
+    if ((before != Py_None && !PyCallable_Check(before)) || (after != Py_None && !PyCallable_Check(after))) {
+        PyErr_SetString(PyExc_TypeError, "run: before_step and after_step must be callables (sim) -> bool");
+        return NULL;
+    }
     if (!isfinite(T)) { PyErr_SetString(PyExc_ValueError, "T must be finite"); return NULL; }
     if (every < 1) { PyErr_SetString(PyExc_ValueError, "every must be >= 1"); return NULL; }
     nsm_sim *s = self->s;
@@ -1111,8 +1160,21 @@ static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
     for (long k = 0;; k++) {
         if (k % every == 0 && traj_push(&rec, nsm_sim_time(s), col_ptr, s) < 0) goto done;
         if (!(nsm_sim_time(s) < T - 0.5 * h)) break;
+        if (before != Py_None) {   /* the model may change here (set_relation, set_state, ...) */
+            int stop = sim_hook_call(self, before);
+            if (stop < 0) goto done;
+            if (stop) break;
+        }
         st = nsm_sim_step(s);
         if (st != NS_OK || PyErr_Occurred()) { step_failed(self, st); goto done; }
+        if (after != Py_None) {
+            int stop = sim_hook_call(self, after);
+            if (stop < 0) goto done;
+            if (stop) {   /* the state it stopped at is the last row */
+                if (traj_push(&rec, nsm_sim_time(s), col_ptr, s) < 0) goto done;
+                break;
+            }
+        }
         if ((k & 1023) == 1023 && PyErr_CheckSignals() < 0) goto done;
         if ((k + 1) % every != 0 && !(nsm_sim_time(s) < T - 0.5 * h)) k = -1; /* record the last state */
     }
@@ -1177,6 +1239,63 @@ static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
         if (!a) return NULL;
         memcpy(dst, PyArray_DATA(a), (size_t)n * sizeof(double));
         Py_DECREF(a);
+    }
+    Py_RETURN_NONE;
+}
+
+/* Bulk state of the Lagrangian systems, in system id order (first-order
+ * systems are left out): offsets[d] .. offsets[d + 1] are system d's
+ * entries (equal offsets: a first-order system). */
+static PyObject *sim_state(pyns_Sim *self, PyObject *noargs)
+{
+    nsm_model *m = self->model->m;
+    int nds = nsm_model_nds(m);
+    npy_intp total = 0, no = (npy_intp)nds + 1;
+    for (int d = 0; d < nds; d++)
+        if (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d))) total += nsm_ds_size(nsm_model_ds_const(m, d));
+    PyObject *q = PyArray_SimpleNew(1, &total, NPY_DOUBLE), *v = PyArray_SimpleNew(1, &total, NPY_DOUBLE);
+    PyObject *off = PyArray_SimpleNew(1, &no, NPY_INTP);
+    if (!q || !v || !off) { Py_XDECREF(q); Py_XDECREF(v); Py_XDECREF(off); return NULL; }
+    double *qd = PyArray_DATA((PyArrayObject *)q), *vd = PyArray_DATA((PyArrayObject *)v);
+    npy_intp *od = PyArray_DATA((PyArrayObject *)off), k = 0;
+    for (int d = 0; d < nds; d++) {
+        od[d] = k;
+        const nsm_ds *ds = nsm_model_ds_const(m, d);
+        if (!nsm_ds_is_lagrangian(ds)) continue;
+        int n = nsm_ds_size(ds);
+        memcpy(qd + k, nsm_sim_q(self->s, d), (size_t)n * sizeof(double));
+        memcpy(vd + k, nsm_sim_v(self->s, d), (size_t)n * sizeof(double));
+        k += n;
+    }
+    od[nds] = k;
+    return Py_BuildValue("{s:N,s:N,s:N}", "q", q, "v", v, "offsets", off);
+}
+
+static PyObject *sim_set_states(pyns_Sim *self, PyObject *args, PyObject *kw)
+{
+    if (sim_busy(self)) return NULL;
+    static char *kwlist[] = { "q", "v", NULL };
+    PyObject *o[2] = { Py_None, Py_None };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OO:set_states", kwlist, &o[0], &o[1])) return NULL;
+    nsm_model *m = self->model->m;
+    int nds = nsm_model_nds(m);
+    npy_intp total = 0;
+    for (int d = 0; d < nds; d++)
+        if (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d))) total += nsm_ds_size(nsm_model_ds_const(m, d));
+    PyArrayObject *a[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++)   /* both checked before either is written */
+        if (o[i] != Py_None && !(a[i] = fvec(o[i], i ? "v" : "q", total))) { Py_XDECREF(a[0]); return NULL; }
+    for (int i = 0; i < 2; i++) {
+        if (!a[i]) continue;
+        const double *src = PyArray_DATA(a[i]);
+        for (int d = 0; d < nds; d++) {
+            const nsm_ds *ds = nsm_model_ds_const(m, d);
+            if (!nsm_ds_is_lagrangian(ds)) continue;
+            int n = nsm_ds_size(ds);
+            memcpy(i ? nsm_sim_v(self->s, d) : nsm_sim_q(self->s, d), src, (size_t)n * sizeof(double));
+            src += n;
+        }
+        Py_DECREF(a[i]);
     }
     Py_RETURN_NONE;
 }
@@ -1279,13 +1398,23 @@ static PyObject *sim_repr(pyns_Sim *self)
 static PyMethodDef sim_methods[] = {
     { "step", (PyCFunction)sim_step, METH_NOARGS, "step(): one time step." },
     { "run", (PyCFunction)(void (*)(void))sim_run, METH_VARARGS | METH_KEYWORDS,
-      "run(T, every=1) -> dict: steps while t < T and returns the trajectory as NumPy arrays: "
+      "run(T, every=1, *, before_step=None, after_step=None) -> dict: steps while t < T and "
+      "returns the trajectory as NumPy arrays; before_step(sim) / after_step(sim) are called "
+      "around every step (they may change the model: set_relation, add_interaction, set_state; "
+      "a true return value stops the run; interactions added after the start are not in the "
+      "trajectory): "
       "'t' (N,), and dicts keyed by id of (N, n) arrays: 'q', 'v' (Lagrangian systems), 'x' "
       "(first order), 'y', 'ydot' (Lagrangian interactions), 'lambda' (impulse P of the step for "
       "Lagrangian interactions, lambda for first-order ones). Row 0 is the state at the start; "
       "then every `every` steps and the last one." },
     { "q", (PyCFunction)sim_q, METH_VARARGS, "q(ds) -> positions (copy)." },
     { "v", (PyCFunction)sim_v, METH_VARARGS, "v(ds) -> velocities (copy)." },
+    { "state", (PyCFunction)sim_state, METH_NOARGS,
+      "state($self)\n--\n\nThe q and v of every Lagrangian system at once: dict with 'q', 'v' "
+      "(concatenated in system id order, copies) and 'offsets' (system d: offsets[d]:offsets[d+1])." },
+    { "set_states", (PyCFunction)(void (*)(void))sim_set_states, METH_VARARGS | METH_KEYWORDS,
+      "set_states($self, *, q=None, v=None)\n--\n\nOverwrites the q and/or v of every Lagrangian "
+      "system at once (layout of state()), between steps." },
     { "x", (PyCFunction)sim_x, METH_VARARGS, "x(ds) -> first-order state (copy)." },
     { "p", (PyCFunction)sim_p, METH_VARARGS, "p(ds) -> impulse / input r put on ds by the last step." },
     { "set_state", (PyCFunction)(void (*)(void))sim_set_state, METH_VARARGS | METH_KEYWORDS,
