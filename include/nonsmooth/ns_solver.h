@@ -122,6 +122,9 @@ typedef struct ns_result {
     double *history;         /* (history_len) owned when record_history */
     int history_len;
     ns_certificate cert;     /* with status no_solution: the checked certificate */
+    char method[48];         /* the method whose iterate is returned: the solver's
+                                name, or for the auto chains the stage's
+                                ("nsn-ac", "lemke", "newton-fb", ...) */
 } ns_result;
 
 /** Zeroes r (no allocation). */

@@ -54,6 +54,7 @@ typedef struct {
     const ns_options *o;
     int iters;
     int interrupted;    /* a stage was stopped by o->cancel: no more stages */
+    const char *best_by;/* the stage that found the best point (ns_result.method) */
 } chain;
 
 typedef struct {
@@ -69,6 +70,14 @@ typedef struct {
 static int time_up(const chain *c)
 {
     return c->interrupted || (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
+}
+
+/* The registry's name of what a stage runs. */
+static const char *stage_name(const stage_spec *s)
+{
+    if (s->phi) return s->phi == ns_fc_phi_ac ? "nsn-ac" : s->phi == ns_fc_phi_fb ? "nsn-fb" : "nsn-nm";
+    return s->f == ns_fc_local_ac ? "nsgs-ac" : s->f == ns_fc_local_fb ? "nsgs-fb"
+         : s->f == ns_fc_local_nm ? "nsgs-nm" : "nsgs-proj";
 }
 
 /* Runs one stage; returns 1 when tol is reached or time is up. The stage's
@@ -100,7 +109,11 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     if (ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
     ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
            s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
-    if (e < c->best_err) { c->best_err = e; memcpy(c->best, c->r, c->m * sizeof(double)); }
+    if (e < c->best_err) {
+        c->best_err = e;
+        memcpy(c->best, c->r, c->m * sizeof(double));
+        c->best_by = stage_name(s);
+    }
     return c->best_err <= c->o->tol || time_up(c);
 }
 
@@ -188,6 +201,7 @@ static ns_status fc2d_lcp_route(const ns_fc *p, double *r, double *u, const ns_o
     res->error = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);   /* of the r returned */
     if (st == NS_OK && !(res->error <= o->tol)) st = NS_MAX_ITER;
     ns_log(o, 1, "auto: LCP reformulation (%s): %s, error %.3g", by, ns_status_name(st), res->error);
+    snprintf(res->method, sizeof res->method, "%s", by);
     if (st == NS_OK) { res->message[0] = '\0'; return st; }   /* message: a failure's reason only */
     char note[NS_ERRMSG_LEN];
     snprintf(note, sizeof note, "auto: %.120s: LCP reformulation (%s)%s%.200s", why, by,
@@ -208,7 +222,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     }
     if (st) { ns_matrix_free(owned); return st; }
     chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
-                INFINITY, ns_now(), o, 0, 0 };
+                INFINITY, ns_now(), o, 0, 0, NULL };
     /* best, start, keep: one buffer of the caller's workspace (slot 3) or our own */
     double *buf = ns_ws_take(o->workspace, 3, 3 * (c.m ? c.m : 1), sizeof(double));
     if (!buf) {
@@ -280,12 +294,13 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         c.iters += pr.iterations;
         res->iterations = c.iters;
         double e = ns_fc_error(c.p, c.r, c.u, (ns_fc_norm)o->fc_norm);
-        if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); }
+        if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); c.best_by = "prox"; }
         done = c.best_err <= tol || time_up(&c);
         ns_log(o, 1, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e, ns_now() - c.t0);
     }
     for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     memcpy(r, c.best, c.m * sizeof(double));
+    snprintf(res->method, sizeof res->method, "%s", c.best_by ? c.best_by : "start");
     res->error = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     if (res->error <= tol) st = NS_CONVERGED;
     else if (c.interrupted) st = NS_INTERRUPTED;

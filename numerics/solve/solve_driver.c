@@ -96,6 +96,7 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
     double t0 = ns_now();
     st = dispatch(info, p, sol, &eff, res);
     res->seconds = ns_now() - t0;
+    if (!res->method[0]) snprintf(res->method, sizeof res->method, "%s", info->name);
     if (!ns_status_is_outcome(st)) return finish(res, st, NULL);
 
     /* The error that counts is the kind's, recomputed from the unknowns. */

@@ -31,6 +31,7 @@ class Result:
     status: str
     message: str
     solver: str
+    method: str
     kind: str
     solution: dict[str, np.ndarray]
     history: Optional[np.ndarray]

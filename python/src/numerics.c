@@ -230,7 +230,7 @@ PyTypeObject pyns_ProblemType = {
 
 typedef struct {
     PyObject_HEAD
-    PyObject *status, *message, *solver, *kind, *solution, *history, *certificate;
+    PyObject *status, *message, *solver, *kind, *solution, *history, *certificate, *method;
     double error, seconds;
     int iterations;
 } pyns_Result;
@@ -239,7 +239,7 @@ static void result_dealloc(pyns_Result *self)
 {
     Py_XDECREF(self->status); Py_XDECREF(self->message); Py_XDECREF(self->solver);
     Py_XDECREF(self->kind); Py_XDECREF(self->solution); Py_XDECREF(self->history);
-    Py_XDECREF(self->certificate);
+    Py_XDECREF(self->certificate); Py_XDECREF(self->method);
     PyObject_Free(self);
 }
 
@@ -255,8 +255,9 @@ PyObject *pyns_result_new(const ns_problem *p, const char *solver, const ns_resu
     o->solution = PyDict_New();
     o->history = NULL;
     o->certificate = NULL;
+    o->method = PyUnicode_FromString(r->method[0] ? r->method : solver);
     o->error = r->error; o->seconds = r->seconds; o->iterations = r->iterations;
-    if (!o->status || !o->message || !o->solver || !o->kind || !o->solution) goto fail;
+    if (!o->status || !o->message || !o->solver || !o->kind || !o->solution || !o->method) goto fail;
     for (int i = 0; i < s->nvec; i++)
         if (set_vec(o->solution, s->name[i], s->vec[i], s->len[i]) < 0) goto fail;
     if (r->history) {   /* record_history: an array, empty when no iteration recorded */
@@ -315,23 +316,25 @@ static PyObject *result_reduce(pyns_Result *self, PyObject *noargs)
     PyObject *fn = PyObject_GetAttrString(mod, "_result_from_state");
     Py_DECREF(mod);
     if (!fn) return NULL;
-    return Py_BuildValue("(N(OOOOOOOddi))", fn, self->status, self->message, self->solver,
+    return Py_BuildValue("(N(OOOOOOOddiO))", fn, self->status, self->message, self->solver,
                          self->kind, self->solution, self->history, self->certificate,
-                         self->error, self->seconds, self->iterations);
+                         self->error, self->seconds, self->iterations, self->method);
 }
 
 PyObject *pyns_result_from_state(PyObject *m, PyObject *args)
 {
-    PyObject *status, *message, *solver, *kind, *solution, *history, *cert;
+    PyObject *status, *message, *solver, *kind, *solution, *history, *cert, *method;
     double error, seconds;
     int iterations;
-    if (!PyArg_ParseTuple(args, "UUUUO!OOddi:_result_from_state", &status, &message, &solver, &kind,
-                          &PyDict_Type, &solution, &history, &cert, &error, &seconds, &iterations))
+    if (!PyArg_ParseTuple(args, "UUUUO!OOddiU:_result_from_state", &status, &message, &solver, &kind,
+                          &PyDict_Type, &solution, &history, &cert, &error, &seconds, &iterations,
+                          &method))
         return NULL;
     pyns_Result *o = PyObject_New(pyns_Result, &pyns_ResultType);
     if (!o) return NULL;
-    PyObject *all[7] = { status, message, solver, kind, solution, history, cert };
-    for (int k = 0; k < 7; k++) Py_INCREF(all[k]);
+    PyObject *all[8] = { status, message, solver, kind, solution, history, cert, method };
+    for (int k = 0; k < 8; k++) Py_INCREF(all[k]);
+    o->method = method;
     o->status = status; o->message = message; o->solver = solver; o->kind = kind;
     o->solution = solution; o->history = history; o->certificate = cert;
     o->error = error; o->seconds = seconds; o->iterations = iterations;
@@ -351,7 +354,8 @@ static PyObject *result_dir(PyObject *self, PyObject *noargs)
 {
     PyObject *names = PyList_New(0);
     const char *fixed[] = { "status", "converged", "success", "error", "iterations", "seconds",
-                            "message", "solver", "kind", "solution", "history", "certificate" };
+                            "message", "solver", "method", "kind", "solution", "history",
+                            "certificate" };
     if (!names) return NULL;
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
         PyObject *s = PyUnicode_FromString(fixed[i]);
@@ -371,6 +375,9 @@ static PyMemberDef result_members[] = {
       "'converged', 'max_iter', 'no_solution', 'singular', 'time_limit' or 'diverged'" },
     { "message", T_OBJECT, offsetof(pyns_Result, message), READONLY, "reason of a failure, '' otherwise" },
     { "solver", T_OBJECT, offsetof(pyns_Result, solver), READONLY, "solver that ran" },
+    { "method", T_OBJECT, offsetof(pyns_Result, method), READONLY,
+      "the method whose iterate is returned: the solver, or for an auto chain the stage "
+      "('nsn-ac', 'lemke', 'newton-fb', ...)" },
     { "kind", T_OBJECT, offsetof(pyns_Result, kind), READONLY, "problem kind" },
     { "solution", T_OBJECT, offsetof(pyns_Result, solution), READONLY,
       "dict of the solution vectors (also attributes: z, w, r, u, v, ...)" },

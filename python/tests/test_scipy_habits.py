@@ -192,3 +192,18 @@ def test_type_stub_matches_the_package():
         for item in node.body:
             if isinstance(item, ast.FunctionDef) and not item.name.startswith("__"):
                 assert hasattr(getattr(ns, name), item.name), (name, item.name)
+
+
+def test_result_method_names_what_auto_ran(shared):
+    p = ns.read(str(shared / "fc3d" / "Capsules-i100-889.dat"))
+    r = ns.solve(p)
+    names = {s["name"] for s in ns.solvers("fc3d")}
+    assert r.solver == "auto" and r.method in names - {"auto"}
+    assert ns.solve(p, "nsgs-ac", max_iter=10).method == "nsgs-ac"
+    # an LCP Lemke solves: the chain stops at its first step
+    assert ns.solve(ns.lcp([[2.0, 1.0], [1.0, 2.0]], [-5.0, -6.0])).method == "lemke"
+    # an LCP whose auto chain needs a later step: M = -I (not copositive), q = -1 has
+    # no solution; the certificate comes from Lemke's ray or the Farkas search
+    r = ns.solve(ns.lcp(-np.eye(3), -np.ones(3)))
+    assert r.status == "no_solution" and r.method in ("lemke", "farkas search")
+    assert pickle.loads(pickle.dumps(r)).method == r.method
