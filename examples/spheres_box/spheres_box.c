@@ -45,7 +45,15 @@
  *                  comma-separated; nsolve --list-solvers --options), timed,
  *                  error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
- *   --max-iter N   NSGS sweeps per step at most (default: the library's, 10⁵)
+ *   --max-iter N   sweeps per step at most (default: the library's, 10⁵)
+ *   --budget S     seconds per step's solve at most (solver_options.time_limit;
+ *                  default none): the chain returns its best point then
+ *   --projection P direct (default) or none: after each velocity step, the
+ *                  positions are projected so that no contact (every live
+ *                  contact interaction, projection_all) overlaps by more
+ *                  than --proj-tol (default 1e-6 m), mass-weighted
+ *                  (projection_metric 1); velocities are left as the step
+ *                  gave them (docs/mechanics-api.md, position projection)
  *   --accept-nonconverged  go on after a step whose problem missed --tol
  *                  (nsm_sim_options.accept_nonconverged; counted in the
  *                  summary's "not converged"); without it the run stops
@@ -55,10 +63,11 @@
  *   --init FILE    start from the state in FILE (a final.csv of an earlier
  *                  run with the same scene, n and seed: x, y, z, v, ω per
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
- * Defaults: h = 1e-3, 2000 steps (T = 2 s), solver nsgs-ac with Anderson
- * acceleration (memory 3) at tol 1e-4
- * (--solver, --tol: the FC3D default "auto" at tol 1e-8 spends up to 10⁵
- * iterations on some stacked configurations).
+ * Defaults: h = 1e-3, 2000 steps (T = 2 s), the library's FC3D default
+ * (auto: Anderson-accelerated NSGS-AC sweeps until they converge or
+ * stall, then the rest of the chain, docs/scale.md) at tol 1e-4, direct
+ * position projection. The sweeps alone: --solver nsgs-ac (plain with
+ * --anderson 0).
  *
  * --out DIR: DIR/trajectory.csv (one row per saved step: t, kinetic and
  *   potential energy, active contacts, contact interactions, max
@@ -485,7 +494,8 @@ int main(int argc, char **argv)
     double anderson = 3, threads = 0, order = 1, max_iter = 0;
     long dump_every = 1;
     int accept = 0;
-    const char *scene = "box", *replay_spec = NULL, *init_path = NULL;
+    const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "direct";
+    double proj_tol = 1e-6;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     *(void **)&alloc_count = dlsym(RTLD_DEFAULT, "nsalloc_count");
     *(void **)&alloc_region = dlsym(RTLD_DEFAULT, "nsalloc_region");
@@ -497,6 +507,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--init")) { init_path = argv[++i]; continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--projection")) { projection = argv[++i]; continue; }
         if (!strcmp(argv[i], "--accept-nonconverged")) { accept = 1; continue; }
         av[ac++] = argv[i];
     }
@@ -511,10 +522,18 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--threads", &threads);
     nsx_take_double(&ac, av, "--order", &order);
     nsx_take_double(&ac, av, "--max-iter", &max_iter);
+    nsx_take_double(&ac, av, "--proj-tol", &proj_tol);
+    double budget = 0;
+    nsx_take_double(&ac, av, "--budget", &budget);
+    if (!(budget >= 0) || isinf(budget) || !(proj_tol > 0) || isinf(proj_tol)) {
+        fprintf(stderr, "spheres_box: --budget must be >= 0 seconds, --proj-tol > 0 metres\n");
+        return 2;
+    }
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
-                                    "[--max-iter N] [--accept-nonconverged]");
+                                    "[--max-iter N] [--budget S] [--projection direct|none] [--proj-tol T] "
+                                    "[--accept-nonconverged]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2 : -1;
@@ -635,12 +654,22 @@ int main(int argc, char **argv)
     o.h = h;
     o.theta = 0.5;
     o.dump_prefix = "spheres_box";
-    o.solver = "nsgs-ac";
+    o.solver = NULL;   /* the library's FC3D default: the auto chain */
     o.solver_options.tol = 1e-4;
+    if (!strcmp(projection, "direct")) {
+        o.projection = NSM_PROJECTION_DIRECT;
+        o.projection_metric = 1;
+        o.projection_tol_unilateral = proj_tol;
+        o.projection_all = 1;   /* also contacts that closed within the step */
+    } else if (strcmp(projection, "none")) {
+        fprintf(stderr, "spheres_box: --projection '%s' is not none or direct\n", projection);
+        return 2;
+    }
     o.solver_options.omega = omega;
     o.solver_options.anderson = (int)anderson;
     o.solver_options.threads = (int)threads;
     if (max_iter > 0) o.solver_options.max_iter = (int)max_iter;
+    o.solver_options.time_limit = budget;
     o.accept_nonconverged = accept;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);

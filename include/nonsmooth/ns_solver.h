@@ -37,6 +37,14 @@ void ns_workspace_free(ns_workspace *w);
 /** Bytes held by w's buffers. */
 size_t ns_workspace_bytes(const ns_workspace *w);
 
+/** Told by a chain of methods (the friction-contact `auto`) that one of
+ *  its methods ended above tol and the chain goes on to the next: method
+ *  (e.g. "nsgs-ac", "nsn-ac"), the best error so far and the iterations of
+ *  the whole chain so far. Return 0 to go on, nonzero to stop the chain
+ *  there (the solve returns its best iterate with status max_iter and a
+ *  message saying so). */
+typedef int (*ns_switch_fn)(void *user, const char *method, double best_error, int iterations);
+
 typedef struct ns_options {
     double tol;              /* on the kind's relative error (default 1e-8) */
     int max_iter;            /* iterations/sweeps; 0 = the solver's default */
@@ -67,6 +75,9 @@ typedef struct ns_options {
                                 (NaN for the sweeps or pivots where it computed none;
                                 the auto chains: one entry per stage) */
     ns_workspace *workspace; /* borrowed reusable buffers (see above); NULL = none */
+    ns_switch_fn on_switch;  /* chains (auto of fc2d/fc3d/gfc): told of every
+                                switch of method; NULL = none */
+    void *switch_user;
     int (*cancel)(void *user);/* asked between iterations of the iterative solvers'
                                 main loops (and between the stages of auto): a
                                 non-zero return stops the solve with status

@@ -81,6 +81,129 @@ static double violation(const nsm_sim *s, const prow *P, int np, int *run)
     return vmax;
 }
 
+/* Above this many rows the position problem is assembled in CSC storage
+ * (its nonzeros are the pairs of rows whose interactions share a system:
+ * O(rows) for a contact network, where the dense matrix was O(rows²)
+ * memory and its pivoting solve O(rows³)) and solved by projected
+ * Gauss–Seidel sweeps from the last projection's multipliers; the outer
+ * loop of projections makes up for an inexact sweep solve. */
+enum { SPARSE_ROWS = 64 };
+
+typedef struct pwork {
+    double *acc;      /* (nr · maxm) column accumulators */
+    int *mark;        /* (nr) last column block that touched a row, −1 */
+    int *touched;     /* (nr) rows touched by the current column block */
+    ns_int *ti;       /* CSC under construction: row indices, */
+    double *tx;       /* values, */
+    size_t cap, nnz;  /* room and fill */
+} pwork;
+
+static int cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Adds H_a^j Wp_j (H_b^j)ᵀ over the systems j that interactions a and b
+ * share into column block b: dense (A ≠ NULL) or the accumulators of w. */
+static void assemble_column(nsm_sim *s, const prow *P, int b, const int *pos, int nr, double *X,
+                            ns_matrix *A, pwork *w, int *ntouched)
+{
+    nsm_model *m = s->model;
+    const nsm_interaction *IB = &m->inter[P[b].inter];
+    const nsm_idata *db = &s->id[P[b].inter];
+    for (int kb = 0; kb < IB->nds; kb++) {
+        int j = IB->ds[kb], n = s->d[j].n, offb = IB->off[kb], mb = P[b].nrows;
+        for (int c = 0; c < mb; c++)
+            for (int i = 0; i < n; i++) X[i + (size_t)c * n] = db->H[c + (size_t)(offb + i) * db->m];
+        if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, X, mb, n);
+        zero_bc(m->ds[j], X, mb, n);
+        const nsm_intlist *lj = &m->ds_inter[j];
+        for (int t = 0; t < lj->n; t++) {
+            int a = pos[lj->v[t]];
+            if (a < 0) continue;
+            const nsm_interaction *IA = &m->inter[P[a].inter];
+            const nsm_idata *da = &s->id[P[a].inter];
+            for (int ka = 0; ka < IA->nds; ka++) {
+                if (IA->ds[ka] != j) continue;
+                int offa = IA->off[ka];
+                for (int r = 0; r < P[a].nrows; r++) {
+                    int row = P[a].start + r;
+                    if (w && w->mark[row] != b) {
+                        w->mark[row] = b;
+                        w->touched[(*ntouched)++] = row;
+                        for (int c = 0; c < mb; c++) w->acc[row + (size_t)c * nr] = 0.0;
+                    }
+                    for (int c = 0; c < mb; c++) {
+                        double acc = 0.0;
+                        for (int i = 0; i < n; i++)
+                            acc += da->H[r + (size_t)(offa + i) * da->m] * X[i + (size_t)c * n];
+                        if (A) A->dense[row + (size_t)(P[b].start + c) * nr] += acc;
+                        else w->acc[row + (size_t)c * nr] += acc;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* The position problem's matrix A = Σ_j H^j Wp_j (H^j)ᵀ over the rows P:
+ * dense for small sets and sets with equality rows (the MLCP and
+ * equality solvers' storage), CSC otherwise above SPARSE_ROWS. */
+static ns_matrix *assemble(nsm_sim *s, const prow *P, int np, int nr, const int *pos, double *X,
+                           int maxm, int sparse)
+{
+    if (!sparse) {
+        ns_matrix *A = ns_matrix_dense_new(nr, nr);
+        if (!A) return NULL;
+        for (int b = 0; b < np; b++) assemble_column(s, P, b, pos, nr, X, A, NULL, NULL);
+        return A;
+    }
+    pwork w = { 0 };
+    w.acc = malloc((size_t)nr * (size_t)maxm * sizeof *w.acc);
+    w.mark = malloc((size_t)nr * sizeof *w.mark);
+    w.touched = malloc((size_t)nr * sizeof *w.touched);
+    ns_int *colp = malloc(((size_t)nr + 1) * sizeof *colp);
+    w.cap = 16 * (size_t)nr;
+    w.ti = malloc(w.cap * sizeof *w.ti);
+    w.tx = malloc(w.cap * sizeof *w.tx);
+    ns_matrix *A = NULL;
+    if (!w.acc || !w.mark || !w.touched || !colp || !w.ti || !w.tx) goto done;
+    for (int i = 0; i < nr; i++) w.mark[i] = -1;
+    colp[0] = 0;
+    for (int b = 0; b < np; b++) {
+        int nt = 0;
+        assemble_column(s, P, b, pos, nr, X, NULL, &w, &nt);
+        qsort(w.touched, (size_t)nt, sizeof *w.touched, cmp_int);
+        for (int c = 0; c < P[b].nrows; c++) {
+            if (w.nnz + (size_t)nt > w.cap) {
+                size_t cap = 2 * w.cap + (size_t)nt;
+                ns_int *ti = realloc(w.ti, cap * sizeof *ti);
+                if (ti) w.ti = ti;
+                double *tx = ti ? realloc(w.tx, cap * sizeof *tx) : NULL;
+                if (!ti || !tx) goto done;
+                w.tx = tx;
+                w.cap = cap;
+            }
+            for (int t = 0; t < nt; t++) {
+                w.ti[w.nnz] = w.touched[t];
+                w.tx[w.nnz] = w.acc[w.touched[t] + (size_t)c * nr];
+                w.nnz++;
+            }
+            colp[P[b].start + c + 1] = (ns_int)w.nnz;
+        }
+    }
+    A = ns_matrix_sparse_new(nr, nr, (ns_int)w.nnz);
+    if (A) {
+        memcpy(A->csc.p, colp, ((size_t)nr + 1) * sizeof *colp);
+        memcpy(A->csc.i, w.ti, w.nnz * sizeof *w.ti);
+        memcpy(A->csc.x, w.tx, w.nnz * sizeof *w.tx);
+    }
+done:
+    free(w.acc); free(w.mark); free(w.touched); free(colp); free(w.ti); free(w.tx);
+    return A;
+}
+
 /* The position problems of one step over the projected rows P (np
  * interactions, nr rows, the neq equality rows first); pos maps an
  * interaction to its index in P (−1: not projected). */
@@ -90,53 +213,23 @@ static ns_status iterate(nsm_sim *s, prow *P, int np, int nr, int neq, const int
     double t1 = nsm_sim_t_next(s);
     int maxn = 0;
     for (int j = 0; j < s->nd; j++) if (s->d[j].n > maxn) maxn = s->d[j].n;
+    const int sparse = nr > SPARSE_ROWS && neq == 0;
     for (int it = 0; it < s->o.projection_max_iter; it++) {
         int run;
         s->stats.projection_violation = violation(s, P, np, &run);
         if (!run) break;
         s->stats.projection_iterations++;
-        ns_matrix *A = ns_matrix_dense_new(nr, nr);
-        if (!A) goto oom;
         /* work: y (nr), column X (maxn · max m) */
         int maxm = 0;
         for (int a = 0; a < np; a++) if (P[a].nrows > maxm) maxm = P[a].nrows;
-        if (nsm_sim_work(s, nr + maxn * maxm + 1) != NS_OK) { ns_matrix_free(A); return NS_NO_MEMORY; }
+        if (nsm_sim_work(s, nr + maxn * maxm + 1) != NS_OK) return NS_NO_MEMORY;
         double *y = s->qvec, *X = y + nr;
         for (int a = 0; a < np; a++) {
             const nsm_idata *da = &s->id[P[a].inter];
             for (int c = 0; c < P[a].nrows; c++) y[P[a].start + c] = da->y0[c];
         }
-        /* A_ab = Σ_{j shared} H_a^j Wp_j (H_b^j)ᵀ, over the interactions
-         * that share a system (the model's per-system lists) */
-        for (int b = 0; b < np; b++) {
-            const nsm_interaction *IB = &m->inter[P[b].inter];
-            const nsm_idata *db = &s->id[P[b].inter];
-            for (int kb = 0; kb < IB->nds; kb++) {
-                int j = IB->ds[kb], n = s->d[j].n, offb = IB->off[kb], mb = P[b].nrows;
-                for (int c = 0; c < mb; c++)
-                    for (int i = 0; i < n; i++) X[i + (size_t)c * n] = db->H[c + (size_t)(offb + i) * db->m];
-                if (s->o.projection_metric == 1) ns_factor_solve(s->d[j].F_W, X, mb, n);
-                zero_bc(m->ds[j], X, mb, n);
-                const nsm_intlist *lj = &m->ds_inter[j];
-                for (int t = 0; t < lj->n; t++) {
-                    int a = pos[lj->v[t]];
-                    if (a < 0) continue;
-                    const nsm_interaction *IA = &m->inter[P[a].inter];
-                    const nsm_idata *da = &s->id[P[a].inter];
-                    for (int ka = 0; ka < IA->nds; ka++) {
-                        if (IA->ds[ka] != j) continue;
-                        int offa = IA->off[ka];
-                        for (int c = 0; c < mb; c++)
-                            for (int r = 0; r < P[a].nrows; r++) {
-                                double acc = 0.0;
-                                for (int i = 0; i < n; i++)
-                                    acc += da->H[r + (size_t)(offa + i) * da->m] * X[i + (size_t)c * n];
-                                A->dense[(P[a].start + r) + (size_t)(P[b].start + c) * nr] += acc;
-                            }
-                    }
-                }
-            }
-        }
+        ns_matrix *A = assemble(s, P, np, nr, pos, X, maxm, sparse);
+        if (!A) goto oom;
         ns_problem *pb;
         if (neq == nr) pb = ns_problem_from_equality(ns_equality_new(A, y));
         else if (neq == 0) pb = ns_problem_from_lcp(ns_lcp_new(A, y));
@@ -147,9 +240,29 @@ static ns_status iterate(nsm_sim *s, prow *P, int np, int nr, int neq, const int
         ns_options opt;
         ns_options_default(&opt);
         opt.tol = 1e-12;
+        const char *solver = NULL;
+        if (sparse) {
+            /* sweeps, to the accuracy the tolerance needs (the outer loop
+             * refines what they leave); the first problem of a step starts
+             * from the multipliers of the last step's: a resting contact
+             * network drifts by about the same amount every step */
+            solver = "pgs";
+            double ny = 0.0;
+            for (int r = 0; r < nr; r++) ny += y[r] * y[r];
+            ny = sqrt(ny);
+            opt.tol = ny > 0 ? fmin(1e-4, fmax(1e-12, 0.1 * s->o.projection_tol_unilateral / ny)) : 1e-12;
+            opt.max_iter = 1000;
+            if (it == 0) {
+                opt.warm_start = 1;
+                for (int a = 0; a < np; a++) {
+                    const nsm_idata *da = &s->id[P[a].inter];
+                    for (int c = 0; c < P[a].nrows; c++) sol->vec[0][P[a].start + c] = da->lam0[c];
+                }
+            }
+        }
         ns_result res;
         ns_result_init(&res);
-        ns_status rs = ns_solve(pb, NULL, &opt, sol, &res);
+        ns_status rs = ns_solve(pb, solver, &opt, sol, &res);
         if (!ns_status_is_outcome(rs)) {
             nsm_set_err(s->err, "t = %g: the position projection (%s) failed: %s (%s)", t1,
                         ns_kind_name(pb->kind), ns_status_name(rs), res.message);
@@ -224,7 +337,10 @@ ns_status nsm_projection_run(nsm_sim *s)
     if (!pos) goto oom;
     for (int i = 0; i < m->ninter_slots; i++) pos[i] = -1;
     for (int a = 0; a < np; a++) pos[P[a].inter] = a;
-    for (int a = 0; a < np; a++) memset(s->id[P[a].inter].lam0, 0, (size_t)P[a].nrows * sizeof(double));
+    /* λ[0] starts at 0, except where the sparse sweeps start from the last
+     * step's multipliers (iterate) */
+    if (nr <= SPARSE_ROWS || neq > 0)
+        for (int a = 0; a < np; a++) memset(s->id[P[a].inter].lam0, 0, (size_t)P[a].nrows * sizeof(double));
     ns_status st = iterate(s, P, np, nr, neq, pos);
     free(pos);
     return st;

@@ -42,8 +42,8 @@ void *ns_calloc(size_t n, size_t size);
  *  kept), held until ns_ws_give; when w is NULL or the slot is already
  *  held (a nested solve), a fresh ns_malloc buffer instead, which
  *  ns_ws_give frees. NULL on overflow or out of memory. Slots: nsgs 0
- *  (ints), 1 (increments), 2 (Anderson); auto 3. */
-enum { NS_WS_SLOTS = 4 };
+ *  (ints), 1 (increments), 2 (Anderson), 4 (stall test); auto 3. */
+enum { NS_WS_SLOTS = 5 };
 typedef struct ns_workspace ns_workspace;
 void *ns_ws_take(ns_workspace *w, int slot, size_t n, size_t size);
 void ns_ws_give(ns_workspace *w, int slot, void *p);

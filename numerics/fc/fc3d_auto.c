@@ -46,6 +46,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Stage 1's settings: Anderson memory when the caller asks for none, and
+ * the stall test of its sweeps (ns_fc_nsgs_ctl). */
+enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 200 };
+#define STALL_FACTOR 0.75
+
 typedef struct {
     const ns_fc *p;
     double *r, *u, *best, *start, *keep;
@@ -53,9 +58,46 @@ typedef struct {
     double best_err, last_err, t0;
     const ns_options *o;
     int iters;
+    char trail[320];    /* "method error, ..." of the stages run, for the message */
+    size_t trail_len;
+    size_t last_entry_at;
+    int last_entry;
+    const char *current;/* the method of the running (or last) stage */
+    int stopped;        /* the caller's on_switch stopped the chain */
     int interrupted;    /* a stage was stopped by o->cancel: no more stages */
     const char *best_by;/* the stage that found the best point (ns_result.method) */
 } chain;
+
+/* The trail of methods tried ("name best-error, ..."; a method run in
+ * several chunks in a row appears once, with its last error): the message
+ * of a chain that ends above tol names them all. */
+static void note_stage(chain *c, const char *name, double err)
+{
+    size_t len = strlen(name);
+    if (c->last_entry && !strncmp(c->trail + c->last_entry_at, name, len) &&
+        c->trail[c->last_entry_at + len] == ' ')
+        c->trail_len = c->last_entry_at + len;       /* same method again: new error */
+    else {
+        if (c->trail_len + len + 16 >= sizeof c->trail) return;
+        if (c->trail_len) c->trail_len += (size_t)snprintf(c->trail + c->trail_len, 3, ", ");
+        c->last_entry_at = c->trail_len;
+        c->last_entry = 1;
+        c->trail_len += (size_t)snprintf(c->trail + c->trail_len, sizeof c->trail - c->trail_len, "%s", name);
+    }
+    c->trail_len += (size_t)snprintf(c->trail + c->trail_len, sizeof c->trail - c->trail_len, " %.2e", err);
+}
+
+/* A stage of method `name` starts: when the chain moves to another method
+ * than the last stage's, the caller's on_switch hears of it and may stop
+ * the chain (returns 1 then). */
+static int begin_stage(chain *c, const char *name)
+{
+    if (c->current && strcmp(c->current, name) && c->o->on_switch &&
+        c->o->on_switch(c->o->switch_user, name, c->best_err, c->iters) != 0)
+        c->stopped = 1;
+    c->current = name;
+    return c->stopped;
+}
 
 typedef struct {
     ns_fc_local_fn f;   /* NSGS with this one-contact solver, or */
@@ -65,19 +107,13 @@ typedef struct {
     int shuffle;        /* NSGS contact order shuffled each sweep */
     unsigned seed;
     int from_best;      /* 0: continue from c->r (the last stage's iterate) */
+    const char *name;   /* the method, for the trail and on_switch */
 } stage_spec;
 
 static int time_up(const chain *c)
 {
-    return c->interrupted || (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
-}
-
-/* The registry's name of what a stage runs. */
-static const char *stage_name(const stage_spec *s)
-{
-    if (s->phi) return s->phi == ns_fc_phi_ac ? "nsn-ac" : s->phi == ns_fc_phi_fb ? "nsn-fb" : "nsn-nm";
-    return s->f == ns_fc_local_ac ? "nsgs-ac" : s->f == ns_fc_local_fb ? "nsgs-fb"
-         : s->f == ns_fc_local_nm ? "nsgs-nm" : "nsgs-proj";
+    return c->stopped || c->interrupted ||
+           (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
 }
 
 /* Runs one stage; returns 1 when tol is reached or time is up. The stage's
@@ -95,6 +131,7 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
         if (left <= 0) return 1;
         so.time_limit = left;
     }
+    if (begin_stage(c, s->name)) return 1;
     if (s->from_best) memcpy(c->r, c->best, c->m * sizeof(double));
     ns_result sr;
     ns_result_init(&sr);
@@ -102,56 +139,70 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
                           : ns_fc_nsgs_run(c->p, c->r, c->u, &so, s->f, &sr);
     c->iters += sr.iterations;
     res->iterations = c->iters;
+    ns_result_clear(&sr);
+    if (st == NS_NO_MEMORY) return 1;
     if (st == NS_INTERRUPTED) c->interrupted = 1;
-    if (st == NS_NO_MEMORY || st == NS_INTERRUPTED) return 1;
     double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     c->last_err = isfinite(e) ? e : INFINITY;
-    if (ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
+    if (!c->interrupted && ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
     ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
            s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
     if (e < c->best_err) {
         c->best_err = e;
         memcpy(c->best, c->r, c->m * sizeof(double));
-        c->best_by = stage_name(s);
+        c->best_by = s->name;
     }
+    note_stage(c, s->name, e);
     return c->best_err <= c->o->tol || time_up(c);
 }
 
-/* Stage 1: NSGS-AC chunks with a rate test. */
+/* Stage 1: accelerated NSGS-AC in one run (the Anderson history kept
+ * throughout), stopped by the sweeps' own stall test or when, below the
+ * handover error, the rate of the last half of the run says tol is out of
+ * reach within the stage's budget. */
 static int nsgs_first(chain *c, int budget, ns_result *res)
 {
-    const double handover = fmax(100 * c->o->tol, 1e-4);
-    const int chunk = 100;
-    memcpy(c->r, c->best, c->m * sizeof(double));
-    double prev = c->best_err;
-    for (int used = 0; used < budget;) {
-        int n = budget - used < chunk ? budget - used : chunk;
-        int before = c->iters;
-        stage_spec s = { ns_fc_local_ac, NULL, n, c->o->tol, 0, 0, 0 };
-        if (stage(c, &s, res)) return 1;
-        int swept = c->iters - before;
-        used += swept > 0 ? swept : n;
-        double e = c->last_err;
-        if (!(e < prev) || swept <= 0) return 0; /* no progress: Newton's turn */
-        /* sweeps still needed at the rate of this chunk */
-        double need = log(c->o->tol / e) / log(e / prev) * swept;
-        if (e <= handover && need > budget - used) return 0;
-        prev = e;
+    ns_options so = *c->o;
+    so.max_iter = budget;
+    so.omega = 0;
+    so.anderson = c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON;
+    if (c->o->time_limit > 0) {
+        double left = c->o->time_limit - (ns_now() - c->t0);
+        if (left <= 0) return 1;
+        so.time_limit = left;
     }
-    return 0;
+    begin_stage(c, "nsgs-ac");
+    memcpy(c->r, c->best, c->m * sizeof(double));
+    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0 };
+    ns_result sr;
+    ns_result_init(&sr);
+    ns_status st = ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, ns_fc_local_ac, &sr, &ctl);
+    c->iters += sr.iterations;
+    res->iterations = c->iters;
+    ns_result_clear(&sr);
+    if (st == NS_INTERRUPTED) c->interrupted = 1;
+    if (ctl.best_err < c->best_err) c->best_by = "nsgs-ac";
+    c->best_err = ctl.best_err;
+    if (!c->interrupted && ns_iteration(c->o, res, c->best_err)) c->interrupted = 1;
+    c->last_err = sr.error;
+    ns_log(c->o, 1, "auto: nsgs-ac (anderson %d) %d sweeps, error %.3e, best %.3e%s, %.2f s", so.anderson,
+           sr.iterations, sr.error, c->best_err, ctl.stalled ? ", stalled" : "", ns_now() - c->t0);
+    note_stage(c, "nsgs-ac", c->best_err);
+    if (st == NS_NO_MEMORY) return 1;
+    return c->best_err <= c->o->tol || time_up(c);
 }
 
 /* Global Newton from the best point in chunks of 25 iterations, each
  * continuing the last, while a chunk at least halves the error (a Newton
  * that converges does so in a few iterations; one that crawls is stopped
  * early instead of eating the time of the sweeps). */
-static int newton_chunked(chain *c, ns_fc_phi_fn phi, int max_iter, int chunk,
+static int newton_chunked(chain *c, ns_fc_phi_fn phi, const char *name, int max_iter, int chunk,
                           ns_result *res)
 {
     double prev = c->best_err;
     for (int used = 0, from_best = 1; used < max_iter; used += chunk, from_best = 0) {
         stage_spec s = { NULL, phi, max_iter - used < chunk ? max_iter - used : chunk,
-                         c->o->tol, 0, 0, from_best };
+                         c->o->tol, 0, 0, from_best, name };
         if (stage(c, &s, res)) return 1;
         if (!(c->last_err <= 0.5 * prev)) return 0;
         prev = c->last_err;
@@ -159,9 +210,9 @@ static int newton_chunked(chain *c, ns_fc_phi_fn phi, int max_iter, int chunk,
     return 0;
 }
 
-static int newton(chain *c, ns_fc_phi_fn phi, int max_iter, ns_result *res)
+static int newton(chain *c, ns_fc_phi_fn phi, const char *name, int max_iter, ns_result *res)
 {
-    return newton_chunked(c, phi, max_iter, 25, res);
+    return newton_chunked(c, phi, name, max_iter, 25, res);
 }
 
 /* FC2D, a diagonal block not monotone (res->message says which): Lemke on
@@ -221,8 +272,8 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         return NS_BAD_INPUT;
     }
     if (st) { ns_matrix_free(owned); return st; }
-    chain c = { &view, r, u, NULL, NULL, NULL, (size_t)p->dim * (size_t)p->nc, INFINITY,
-                INFINITY, ns_now(), o, 0, 0, NULL };
+    chain c = { .p = &view, .r = r, .u = u, .m = (size_t)p->dim * (size_t)p->nc,
+                .best_err = INFINITY, .last_err = INFINITY, .t0 = ns_now(), .o = o };
     /* best, start, keep: one buffer of the caller's workspace (slot 3) or our own */
     double *buf = ns_ws_take(o->workspace, 3, 3 * (c.m ? c.m : 1), sizeof(double));
     if (!buf) {
@@ -241,13 +292,13 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     int first = sweeps < 2000 ? sweeps : 2000;
     int done = c.best_err <= tol;
     if (!done) done = nsgs_first(&c, first, res);
-    if (!done) done = newton(&c, ns_fc_phi_ac, 200, res);
+    if (!done) done = newton(&c, ns_fc_phi_ac, "nsn-ac", 200, res);
     if (!done) { /* Newton from the caller's start point, not NSGS's */
         memcpy(c.keep, c.best, c.m * sizeof(double));
         memcpy(c.best, c.start, c.m * sizeof(double));
         double keep = c.best_err;
         c.best_err = INFINITY;
-        done = newton_chunked(&c, ns_fc_phi_ac, 300, 300, res);
+        done = newton_chunked(&c, ns_fc_phi_ac, "nsn-ac from start", 300, 300, res);
         if (!done && c.best_err > keep) {
             memcpy(c.best, c.keep, c.m * sizeof(double));
             c.best_err = keep;
@@ -262,7 +313,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
          * error wanders, restarts from the best would undo their progress */
         if (shuffle) memcpy(c.r, c.keep, c.m * sizeof(double));
         stage_spec s = { ns_fc_local_ac, NULL, left < 5000 ? left : 5000, tol, shuffle,
-                         o->seed + (unsigned)chunks, !shuffle };
+                         o->seed + (unsigned)chunks, !shuffle, shuffle ? "nsgs-ac shuffled" : "nsgs-ac" };
         done = stage(&c, &s, res);
         if (!done && !shuffle && !(c.best_err <= 0.5 * before)) {
             shuffle = 1;
@@ -273,39 +324,51 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         else flat += shuffle; /* 2 shuffled chunks without halving: stagnation */
         if (!done && ++chunks % gap == 0) { /* Newton after 1, 2, 4, ... chunks while it fails */
             before = c.best_err;
-            done = newton(&c, ns_fc_phi_ac, 100, res);
+            done = newton(&c, ns_fc_phi_ac, "nsn-ac", 100, res);
             gap = c.best_err <= 0.5 * before ? 1 : 2 * gap;
         }
     }
     const stage_spec last[] = {
-        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1 },
-        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1 },
+        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb" },
+        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj" },
     };
-    if (!done) done = newton(&c, ns_fc_phi_nm, 300, res);
-    if (!done) done = newton(&c, ns_fc_phi_fb, 300, res);
+    if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
+    if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
     if (!done) { /* proximal point from the best point */
         ns_options po = *o;
         po.max_iter = 1000;
         if (o->time_limit > 0) po.time_limit = fmax(o->time_limit - (ns_now() - c.t0), 1e-3);
         memcpy(c.r, c.best, c.m * sizeof(double));
+        begin_stage(&c, "prox");
         ns_result pr;
         ns_result_init(&pr);
-        ns_fc3d_prox(c.p, c.r, c.u, &po, &pr);
+        if (!c.stopped) ns_fc3d_prox(c.p, c.r, c.u, &po, &pr);
         c.iters += pr.iterations;
         res->iterations = c.iters;
         double e = ns_fc_error(c.p, c.r, c.u, (ns_fc_norm)o->fc_norm);
         if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); c.best_by = "prox"; }
+        if (ns_iteration(o, res, e)) c.interrupted = 1;
         done = c.best_err <= tol || time_up(&c);
         ns_log(o, 1, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e, ns_now() - c.t0);
+        note_stage(&c, "prox", e);
+        done = done || c.stopped;
     }
     for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     memcpy(r, c.best, c.m * sizeof(double));
-    snprintf(res->method, sizeof res->method, "%s", c.best_by ? c.best_by : "start");
+    /* the method of the point returned: the registry name (first word of the stage's) */
+    const char *by = c.best_by ? c.best_by : "start";
+    snprintf(res->method, sizeof res->method, "%.*s", (int)strcspn(by, " "), by);
     res->error = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     if (res->error <= tol) st = NS_CONVERGED;
     else if (c.interrupted) st = NS_INTERRUPTED;
+    else if (c.stopped) st = NS_MAX_ITER;
     else if (time_up(&c)) st = NS_TIME_LIMIT;
     else st = NS_MAX_ITER;
+    if (st != NS_CONVERGED)   /* the methods tried, each with its error */
+        snprintf(res->message, sizeof res->message, "auto: %s after %s (best %.3g)",
+                 c.stopped ? "stopped by on_switch" : st == NS_TIME_LIMIT ? "time limit"
+                 : st == NS_INTERRUPTED ? "interrupted" : "no method reached tol",
+                 c.trail, c.best_err);
     ns_ws_give(o->workspace, 3, buf);
     ns_matrix_free(owned);
     return st;

@@ -27,6 +27,30 @@ ns_int ns_fc_bad_diagonal(const ns_fc *view, char *err);
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                          const ns_options *o, ns_fc_local_fn f, ns_result *res);
 
+/** What a chain asks of one NSGS run besides ns_options (see
+ *  ns_fc_nsgs_run_ctl). */
+typedef struct ns_fc_nsgs_ctl {
+    /* Stall test, made at each global error check from sweep min_sweeps on
+     * (0: no test): the run stops (NS_MAX_ITER, stalled = 1) when the best
+     * error of the checks after sweep s/2 is not below factor × the best
+     * of the checks of sweeps 1..s/2. A steady but slow (power-law) decay
+     * e ~ s^-p passes while 2^-p < factor; cycling and stagnation do not.
+     * The start point's own error takes no part (warm starts raise the
+     * error before they lower it). */
+    int min_sweeps;
+    double factor;
+    /* best (length dim·nc, or NULL): receives the iterate of the best
+     * global check, start included; *best_err its error (in: the start's
+     * error, or INFINITY). */
+    double *best;
+    double best_err;
+    int stalled;             /* out: the stall test stopped the run */
+} ns_fc_nsgs_ctl;
+
+/** ns_fc_nsgs_run with a chain's controls (ctl may be NULL). */
+ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_options *o,
+                             ns_fc_local_fn f, ns_result *res, ns_fc_nsgs_ctl *ctl);
+
 /** Global semismooth Newton on Φ(r, W r + q) = 0 (phi = ac, fb or nm):
  *  J = blockdiag(A) + blockdiag(B) W, factored by UMFPACK with the symbolic
  *  analysis done once, Armijo line search on ½‖Φ‖². NS_SINGULAR when J

@@ -354,8 +354,42 @@ static void ws_done(ns_workspace *ws, void *order, void *inc, void *aw)
     ns_ws_give(ws, 0, order); ns_ws_give(ws, 1, inc); ns_ws_give(ws, 2, aw);
 }
 
+/* The stall test's memory: the best error at the checks where it fell
+ * by 3 % or more since the last entry (a decreasing sequence, so the best
+ * up to any sweep is the last entry at or before it). 1024 entries span
+ * 13 decades; a longer run forgets every other entry. */
+enum { STALL_LOG = 1024 };
+typedef struct { int n; int sweep[STALL_LOG]; double err[STALL_LOG]; } stall_log;
+
+static void stall_note(stall_log *L, int sweep, double e)
+{
+    if (L->n > 0 && !(e < 0.97 * L->err[L->n - 1])) return;
+    if (L->n == STALL_LOG) {
+        int k = 0;
+        for (int i = 0; i < L->n; i += 2, k++) { L->sweep[k] = L->sweep[i]; L->err[k] = L->err[i]; }
+        L->n = k;
+    }
+    L->sweep[L->n] = sweep;
+    L->err[L->n] = e;
+    L->n++;
+}
+
+/* The best error noted up to sweep s (INFINITY: none yet). */
+static double stall_best_until(const stall_log *L, int s)
+{
+    double b = INFINITY;
+    for (int i = 0; i < L->n && L->sweep[i] <= s; i++) b = L->err[i];
+    return b;
+}
+
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                          const ns_options *o, ns_fc_local_fn f, ns_result *res)
+{
+    return ns_fc_nsgs_run_ctl(view, r, u, o, f, res, NULL);
+}
+
+ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_options *o,
+                             ns_fc_local_fn f, ns_result *res, ns_fc_nsgs_ctl *ctl)
 {
     const ns_int nc = view->nc;
     const ns_block *B = &view->W->block;
@@ -407,7 +441,21 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
     ns_status st = NS_MAX_ITER;
     double t0 = ns_now();
     res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
-    if (res->error <= o->tol) { ws_done(ws, order, inc, aw); return NS_CONVERGED; }
+    const size_t len = (size_t)view->dim * (size_t)nc;
+    stall_log *slog = NULL;
+    if (ctl) {
+        ctl->stalled = 0;
+        if (ctl->best && res->error < ctl->best_err) {
+            ctl->best_err = res->error;
+            memcpy(ctl->best, r, len * sizeof *r);
+        }
+        if (ctl->min_sweeps > 0 && !(slog = ns_ws_take(ws, 4, 1, sizeof *slog))) {
+            ws_done(ws, order, inc, aw);
+            return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
+        }
+        if (slog) slog->n = 0;
+    }
+    if (res->error <= o->tol) { ws_done(ws, order, inc, aw); ns_ws_give(ws, 4, slog); return NS_CONVERGED; }
     double kappa = 1.0, best_error = res->error;
     int last_check = 0, aa_misses = 0;
     for (int it = 1; it <= o->max_iter; it++) {
@@ -453,8 +501,24 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         if (light > 0 && isfinite(res->error)) kappa = res->error / light;
         ns_log(o, 2, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
         int stop = ns_iteration(o, res, res->error);
+        if (ctl && ctl->best && res->error < ctl->best_err) {
+            ctl->best_err = res->error;
+            memcpy(ctl->best, r, len * sizeof *r);
+        }
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
+        if (slog) {
+            stall_note(slog, it, res->error);
+            if (it >= ctl->min_sweeps) {
+                double half = stall_best_until(slog, it / 2), now = slog->err[slog->n - 1];
+                if (isfinite(half) && !(now < ctl->factor * half)) {
+                    ns_log(o, 2, "nsgs: stalled at sweep %d (best %.3e, %.3e by sweep %d)", it, now,
+                           half, it / 2);
+                    ctl->stalled = 1;
+                    break;
+                }
+            }
+        }
         /* Anderson's safety net: two global checks in a row that do not
          * improve on the best one end the acceleration; plain sweeps go on
          * from there. The checks of the first AA_GRACE sweeps only set the
@@ -471,6 +535,7 @@ ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
         if (stop) { st = NS_INTERRUPTED; break; }
     }
     ws_done(ws, order, inc, aw);
+    ns_ws_give(ws, 4, slog);
     return st;
 }
 

@@ -40,6 +40,7 @@ static const struct { const char *file, *solver; } cases[] = {
     { "gmp/Example1_Fc3D_SBM.dat", "gmp-nsgs" },
     { "fc2d/FrictionContactProblem00031.dat", "nsgs" },
     { "gfc2d/gfc2d_granularflowonwall_00069_00350.dat", "nsn-ac" },
+    { "fc3d/Capsules-i100-889.dat", "prox" },
 };
 
 static void test_cancel_stops_every_iterative_solver(void **state)

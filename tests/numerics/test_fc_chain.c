@@ -1,0 +1,199 @@
+/* test_fc_chain.c — the friction-contact `auto` chain on a problem where
+ * the sweeps cycle: the one-step problem of step 880 of the spheres
+ * example's box scene with the warm start the time-stepping gave it
+ * (tests/numerics/data/README.md). From there NSGS-AC sweeps, plain or
+ * accelerated, never reach tol 1e-4; `auto` notices the stall, goes on to
+ * the global Newton and converges — checked with u = W r + q and the
+ * natural-map error recomputed here from a dense copy of W. on_switch hears
+ * of every switch of method and can stop the chain; a chain that ends
+ * above tol names every method it tried. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ns_test.h"
+#include "nonsmooth/nonsmooth.h"
+
+static ns_problem *g_p;
+static ns_solution *g_guess;
+
+static int setup(void **state)
+{
+    (void)state;
+    char path[1024], err[NS_ERRMSG_LEN] = "";
+    snprintf(path, sizeof path, "%s/tests/numerics/data/spheres_box_step880.dat", NS_SOURCE_DIR);
+    if (ns_problem_read(path, NS_KIND_NONE, &g_p, err) != NS_OK) { fprintf(stderr, "%s\n", err); return -1; }
+    g_guess = ns_solution_new(g_p);
+    snprintf(path, sizeof path, "%s/tests/numerics/data/spheres_box_step880.guess", NS_SOURCE_DIR);
+    if (!g_guess || ns_solution_read(path, g_guess, err) != NS_OK) { fprintf(stderr, "%s\n", err); return -1; }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    ns_solution_free(g_guess);
+    ns_problem_free(g_p);
+    return 0;
+}
+
+/* ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖) with û = u + μ‖u_T‖e_N, from a
+ * dense W: the library's error written again, independently. */
+static double own_error(const ns_fc *p, const double *r)
+{
+    ns_matrix *D = ns_matrix_to_dense(p->W);
+    assert_non_null(D);
+    ns_int m = 3 * p->nc;
+    double *u = malloc((size_t)m * sizeof *u);
+    assert_non_null(u);
+    double nq = 0, nr = 0, nu = 0, e2 = 0;
+    for (ns_int i = 0; i < m; i++) {
+        long double s = p->q[i];
+        for (ns_int j = 0; j < m; j++) s += (long double)D->dense[i + (size_t)j * m] * r[j];
+        u[i] = (double)s;
+        nq += p->q[i] * p->q[i]; nr += r[i] * r[i]; nu += u[i] * u[i];
+    }
+    for (ns_int a = 0; a < p->nc; a++) {
+        const double *ra = r + 3 * a, *ua = u + 3 * a;
+        double mu = p->mu[a];
+        double x[3] = { ra[0] - (ua[0] + mu * hypot(ua[1], ua[2])), ra[1] - ua[1], ra[2] - ua[2] };
+        /* projection on K = {‖x_T‖ ≤ μ x_N} */
+        double xt = hypot(x[1], x[2]), pr[3];
+        if (xt <= mu * x[0]) { pr[0] = x[0]; pr[1] = x[1]; pr[2] = x[2]; }
+        else if (mu * xt <= -x[0]) { pr[0] = pr[1] = pr[2] = 0.0; }
+        else {
+            double t = (x[0] + mu * xt) / (1 + mu * mu);
+            pr[0] = t; pr[1] = mu * t * x[1] / xt; pr[2] = mu * t * x[2] / xt;
+        }
+        for (int k = 0; k < 3; k++) e2 += (ra[k] - pr[k]) * (ra[k] - pr[k]);
+    }
+    free(u);
+    ns_matrix_free(D);
+    return sqrt(e2) / fmax(sqrt(fmax(nq, fmax(nr, nu))), 1e-300);
+}
+
+static ns_status solve_from_guess(const char *solver, ns_options *o, ns_solution *s, ns_result *r)
+{
+    for (int v = 0; v < s->nvec; v++) memcpy(s->vec[v], g_guess->vec[v], (size_t)s->len[v] * sizeof(double));
+    o->warm_start = 1;
+    ns_result_init(r);
+    return ns_solve(g_p, solver, o, s, r);
+}
+
+static void test_sweeps_cycle(void **state)
+{
+    (void)state;
+    for (int anderson = 0; anderson <= 3; anderson += 3) {
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-4;
+        o.max_iter = 5000;
+        o.anderson = anderson;
+        ns_solution *s = ns_solution_new(g_p);
+        ns_result r;
+        ns_status st = solve_from_guess("nsgs-ac", &o, s, &r);
+        print_message("nsgs-ac anderson %d: %s after %d sweeps, error %.3g\n", anderson, ns_status_name(st),
+                      r.iterations, r.error);
+        assert_int_equal(st, NS_MAX_ITER);
+        assert_true(r.error > 1e-4);
+        ns_result_clear(&r);
+        ns_solution_free(s);
+    }
+}
+
+typedef struct { int calls, stop_at; char methods[512]; } switches;
+
+static int on_switch(void *user, const char *method, double best, int iterations)
+{
+    switches *w = user;
+    assert_true(best > 0 && iterations >= 0);
+    size_t n = strlen(w->methods);
+    snprintf(w->methods + n, sizeof w->methods - n, "%s;", method);
+    return ++w->calls == w->stop_at;
+}
+
+static void test_auto_converges(void **state)
+{
+    (void)state;
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-4;
+    switches w = { 0, 0, "" };
+    o.on_switch = on_switch;
+    o.switch_user = &w;
+    ns_solution *s = ns_solution_new(g_p);
+    ns_result r;
+    ns_status st = solve_from_guess("auto", &o, s, &r);
+    double own = own_error(g_p->u.fc, s->vec[0]);
+    print_message("auto: %s, %d iterations, error %.3g (recomputed %.3g), switches: %s\n", ns_status_name(st),
+                  r.iterations, r.error, own, w.methods);
+    assert_int_equal(st, NS_OK);
+    assert_true(own <= 1e-4);
+    assert_true(fabs(own - r.error) <= 1e-6 * fmax(own, 1e-12) + 1e-12);
+    assert_true(w.calls >= 1);                       /* the sweeps stalled: a switch */
+    assert_non_null(strstr(w.methods, "nsn-ac"));
+    ns_result_clear(&r);
+    ns_solution_free(s);
+}
+
+static void test_switch_stops(void **state)
+{
+    (void)state;
+    double start = own_error(g_p->u.fc, g_guess->vec[0]);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-4;
+    switches w = { 0, 1, "" };
+    o.on_switch = on_switch;
+    o.switch_user = &w;
+    ns_solution *s = ns_solution_new(g_p);
+    ns_result r;
+    ns_status st = solve_from_guess("auto", &o, s, &r);
+    print_message("stopped: %s, %s\n", ns_status_name(st), r.message);
+    assert_int_equal(st, NS_MAX_ITER);
+    assert_int_equal(w.calls, 1);
+    assert_non_null(strstr(r.message, "stopped by on_switch"));
+    assert_non_null(strstr(r.message, "nsgs-ac"));
+    double own = own_error(g_p->u.fc, s->vec[0]);
+    assert_true(own <= start);                       /* the best point, not the last */
+    assert_true(fabs(own - r.error) <= 1e-6 * own);
+    ns_result_clear(&r);
+    ns_solution_free(s);
+}
+
+/* An unreachable tol within a time limit: the message names the methods
+ * tried, each with its error. */
+static void test_message_names_methods(void **state)
+{
+    (void)state;
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-30;
+    o.time_limit = 1.0;
+    ns_solution *s = ns_solution_new(g_p);
+    ns_result r;
+    ns_status st = solve_from_guess("auto", &o, s, &r);
+    print_message("%s: %s\n", ns_status_name(st), r.message);
+    assert_true(st == NS_TIME_LIMIT || st == NS_MAX_ITER);
+    assert_non_null(strstr(r.message, "nsgs-ac "));
+    assert_non_null(strstr(r.message, "nsn-ac"));
+    assert_true(r.error <= 1e-4);
+    ns_result_clear(&r);
+    ns_solution_free(s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweeps_cycle),
+        cmocka_unit_test(test_auto_converges),
+        cmocka_unit_test(test_switch_stops),
+        cmocka_unit_test(test_message_names_methods),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
