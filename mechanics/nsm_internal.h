@@ -98,6 +98,9 @@ struct nsm_model {
 
 int nsm_intlist_push(nsm_intlist *l, int x);
 void nsm_intlist_remove(nsm_intlist *l, int x);
+/** 1 if the solver spec NAME[/key=value]... names a solver of kind k with
+ *  keys of that solver (ns_solver_spec_parse; osnsp/solver_spec.c). */
+int nsm_spec_applies(const char *spec, ns_kind k);
 void nsm_set_err(char *err, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

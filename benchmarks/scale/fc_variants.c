@@ -2,8 +2,9 @@
  * registered solver) from a cold start: status, sweeps, seconds and the
  * error recomputed here from W's blocks (u = W r + q, De Saxcé's û,
  * projection on each cone, Siconos' normalisation).
- *   fc_variants FILE TOL "SOLVER[/omega=W][/sweep=S][/anderson=M][/threads=T][/shuffle]" ...
- * (also /check=K, /max_iter=N, /verbose: the solver's messages on stderr).
+ *   fc_variants FILE TOL SPEC[/verbose] ...
+ * SPEC: a solver spec NAME[/key=value]... (e.g. nsgs-ac/anderson=3/sweep=symmetric,
+ * nsolve --list-solvers --options); /verbose: the solver's messages on stderr.
  * One line per variant: variant status sweeps seconds (wall) error cpu_s
  * (process CPU time of the solve, all threads); FCV_GUESS=FILE starts every
  * variant from FILE's solution (ns_solution_read); FCV_WORST=K in the environment also prints the K contacts
@@ -115,22 +116,17 @@ int main(int argc, char **argv)
         ns_options o;
         ns_options_default(&o);
         o.tol = tol;
-        char *slash = strchr(buf, '/');
-        if (slash) *slash = '\0';
-        snprintf(solver, sizeof solver, "%s", buf);
-        for (char *a = slash ? slash + 1 : NULL; a && *a;) {
-            char *next = strchr(a, '/');
-            if (next) *next++ = '\0';
-            if (!strncmp(a, "omega=", 6)) o.omega = atof(a + 6);
-            else if (!strcmp(a, "shuffle")) o.shuffle = 1;
-            else if (!strncmp(a, "threads=", 8)) o.threads = atoi(a + 8);
-            else if (!strncmp(a, "sweep=", 6)) o.sweep = atoi(a + 6);
-            else if (!strncmp(a, "anderson=", 9)) o.anderson = atoi(a + 9);
-            else if (!strncmp(a, "check=", 6)) o.check_every = atoi(a + 6);
-            else if (!strncmp(a, "max_iter=", 9)) o.max_iter = atoi(a + 9);
-            else if (!strcmp(a, "verbose")) { o.verbosity = 2; o.log = log_stderr; }
-            else { fprintf(stderr, "fc_variants: unknown '%s'\n", a); return 2; }
-            a = next;
+        /* a trailing /verbose: the solver's messages on stderr; the rest is a
+         * solver spec NAME[/key=value]... (ns_solver_spec_parse) */
+        size_t bl = strlen(buf);
+        if (bl > 8 && !strcmp(buf + bl - 8, "/verbose")) {
+            buf[bl - 8] = '\0';
+            o.verbosity = 2;
+            o.log = log_stderr;
+        }
+        if (ns_solver_spec_parse(buf, p->kind, solver, sizeof solver, &o, err) != NS_OK) {
+            fprintf(stderr, "fc_variants: %s\n", err);
+            return 2;
         }
         ns_solution *sol = ns_solution_new(p);
         const char *guess = getenv("FCV_GUESS");   /* a warm start (ns_solution_read) */

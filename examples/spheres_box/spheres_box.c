@@ -40,8 +40,10 @@
  *                  0: interaction slot order
  *   --replay LIST  with --profile: each profiled step's one-step problem is
  *                  solved again, from the same warm start, by each variant
- *                  of LIST ("SOLVER[/omega=W][/shuffle][/sweep=S][/threads=T]",
- *                  comma-separated), timed, error recomputed here
+ *                  of LIST (fc3d solver specs NAME[/key=value]..., e.g.
+ *                  "nsgs-ac/omega=1.2,nsgs-ac/sweep=symmetric/threads=2",
+ *                  comma-separated; nsolve --list-solvers --options), timed,
+ *                  error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
  *   --max-iter N   sweeps per step at most (default: the library's, 10⁵)
  *   --budget S     seconds per step's solve at most (solver_options.time_limit;
@@ -282,10 +284,10 @@ static double own_error(nsm_sim *sim, const ns_fc *fc, double *buf, int *ids)
 /* --replay: every profiled step's one-step problem solved again by each
  * variant from the same warm start as the simulation's solve (the λ the
  * interactions held before the step), timed, the error recomputed by
- * fc_error_own. Variants: "SOLVER[/omega=W][/shuffle][/sym][/threads=T]"
- * separated by commas. */
+ * fc_error_own. Variants: fc3d solver specs NAME[/key=value]... (the
+ * library's grammar, ns_solver_spec_parse) separated by commas. */
 typedef struct variant {
-    char label[64], solver[32];
+    char label[64], solver[NS_SOLVER_NAME_LEN];
     ns_options o;
     double secs, worst;
     long iters, solves, nonconv;
@@ -311,19 +313,10 @@ static int replay_parse(replay *R, const char *spec, double tol)
         snprintf(v->label, sizeof v->label, "%s", tok);
         ns_options_default(&v->o);
         v->o.tol = tol;
-        char *slash = strchr(tok, '/');
-        if (slash) *slash = '\0';
-        snprintf(v->solver, sizeof v->solver, "%s", tok);
-        for (char *a = slash ? slash + 1 : NULL; a && *a;) {
-            char *next = strchr(a, '/');
-            if (next) *next++ = '\0';
-            if (!strncmp(a, "omega=", 6)) v->o.omega = atof(a + 6);
-            else if (!strcmp(a, "shuffle")) v->o.shuffle = 1;
-            else if (!strncmp(a, "threads=", 8)) v->o.threads = atoi(a + 8);
-            else if (!strncmp(a, "sweep=", 6)) v->o.sweep = atoi(a + 6);
-            else if (!strncmp(a, "anderson=", 9)) v->o.anderson = atoi(a + 9);
-            else { fprintf(stderr, "spheres_box: --replay: unknown '%s'\n", a); return -1; }
-            a = next;
+        char err[NS_ERRMSG_LEN];
+        if (ns_solver_spec_parse(tok, NS_KIND_FC3D, v->solver, sizeof v->solver, &v->o, err) != NS_OK) {
+            fprintf(stderr, "spheres_box: --replay: %s\n", err);
+            return -1;
         }
         R->nv++;
     }

@@ -2,6 +2,7 @@
 #ifndef NONSMOOTH_H
 #define NONSMOOTH_H
 #include "ns_version.h"
+#include "ns_config.h"
 #include "ns_status.h"
 #include "ns_kind.h"
 #include "ns_matrix.h"

@@ -70,11 +70,19 @@ typedef struct ns_options {
                                 OpenMP) */
     unsigned seed;           /* for shuffle */
     const char *local_solver;/* one-block solver name, NULL = default */
-    int record_history;      /* 1: ns_result.history gets the error per iteration */
+    int record_history;      /* 1: ns_result.history gets one entry per iteration of
+                                the solver's main loop: the error it computed there
+                                (NaN for the sweeps or pivots where it computed none;
+                                the auto chains: one entry per stage) */
     ns_workspace *workspace; /* borrowed reusable buffers (see above); NULL = none */
     ns_switch_fn on_switch;  /* chains (auto of fc2d/fc3d/gfc): told of every
                                 switch of method; NULL = none */
     void *switch_user;
+    int (*cancel)(void *user);/* asked between iterations of the iterative solvers'
+                                main loops (and between the stages of auto): a
+                                non-zero return stops the solve with status
+                                NS_INTERRUPTED; NULL = never */
+    void *cancel_user;       /* passed to cancel */
 } ns_options;
 
 /** Defaults: tol 1e-8, max_iter 0, no time limit, silent. */
@@ -125,6 +133,9 @@ typedef struct ns_result {
     double *history;         /* (history_len) owned when record_history */
     int history_len;
     ns_certificate cert;     /* with status no_solution: the checked certificate */
+    char method[48];         /* the method whose iterate is returned: the solver's
+                                name, or for the auto chains the stage's
+                                ("nsn-ac", "lemke", "newton-fb", ...) */
 } ns_result;
 
 /** Zeroes r (no allocation). */
@@ -206,6 +217,67 @@ const ns_solver_info *ns_solver_find(const char *name, ns_kind kind);
 
 /** Default solver of a kind; NULL if the kind has none yet. */
 const ns_solver_info *ns_solver_default(ns_kind kind);
+
+/* ---- solver specs: NAME[/key=value]... ----
+ * One grammar for naming a solver and its options everywhere (nsolve
+ * --solver, nsbench --solvers, Python solve(), nsm_sim_options.solver),
+ * e.g. "nsgs/anderson=3/omega=1.2/threads=2/local=ac" or "pgs/max_iter=50".
+ * Every solver accepts the common keys (tol, max_iter, time_limit) and the
+ * keys of its own option table; anything else is an error that lists the
+ * solver's valid keys. */
+
+/** Type of a solver option's value. */
+typedef enum ns_option_type {
+    NS_OPT_INT = 0,          /* decimal integer within [min, max] */
+    NS_OPT_DOUBLE,           /* finite number within [min, max] (max excluded
+                                when max_open) */
+    NS_OPT_CHOICE,           /* one of the comma-separated words of choices:
+                                an int field gets its index, a string field
+                                (local_solver) a static copy of the word */
+    NS_OPT_SOLVER            /* the name of a solver of kind solver_kind */
+} ns_option_type;
+
+/** One option a solver reads from ns_options, as a spec key. Static data
+ *  owned by the library. */
+typedef struct ns_solver_option {
+    const char *key;         /* spec key, e.g. "anderson" */
+    ns_option_type type;
+    const char *default_value; /* the default, as text ("0", "1.2", "ac") */
+    const char *meaning;     /* one line */
+    const char *choices;     /* NS_OPT_CHOICE: "forward,symmetric"; else NULL */
+    double min, max;         /* NS_OPT_INT / NS_OPT_DOUBLE: allowed range */
+    int max_open;            /* 1: max itself is excluded */
+    ns_kind solver_kind;     /* NS_OPT_SOLVER: kind of the named solver */
+    size_t offset;           /* offsetof the ns_options field it sets */
+} ns_solver_option;
+
+/** The keys every solver accepts (tol, max_iter, time_limit); *n gets
+ *  their number (n may be NULL). Static, owned by the library. */
+const ns_solver_option *ns_solver_common_options(size_t *n);
+
+/** The options solver s declares beyond the common ones; *n gets their
+ *  number (0 and a non-NULL pointer for none; NULL s: NULL). Static. */
+const ns_solver_option *ns_solver_options(const ns_solver_info *s, size_t *n);
+
+/** Longest solver name, with its terminating NUL, that
+ *  ns_solver_spec_parse writes. */
+#define NS_SOLVER_NAME_LEN 64
+
+/** Parses spec "NAME[/key=value]..." for problems of the given kind: checks
+ *  that NAME is a solver of that kind (an empty NAME, or a NULL spec, means
+ *  the kind's default), that every key is one of its options (common or
+ *  declared) and every value has the option's type and range, then writes
+ *  the solver's name into name_out (len bytes, at least
+ *  NS_SOLVER_NAME_LEN) and sets the named fields of o (other fields are
+ *  left as they are: call ns_options_default first). A key given twice:
+ *  the last value wins. kind NS_KIND_NONE accepts NAME if some kind has it
+ *  and checks each key against every solver of that name (valid if one of
+ *  them declares it). NS_OK; NS_NOT_FOUND for an unknown solver;
+ *  NS_BAD_INPUT for anything else wrong, with err (NS_ERRMSG_LEN, may be
+ *  NULL) naming the spec, the solver, the key and the valid keys. On
+ *  failure o may hold some of the values already parsed. */
+ns_status ns_solver_spec_parse(const char *spec, ns_kind kind, char *name_out,
+                               size_t len, ns_options *o, char *err);
 
 /** Solves p with the named solver (NULL = the kind's default). sol must come
  *  from ns_solution_new(p). res is filled in every case: res->status is also

@@ -31,6 +31,7 @@ typedef enum ns_status {
     NS_FAILED = 6,          /* the method stopped without a solution and without a
                                proof that none exists (e.g. a ray of Lemke's method
                                whose infeasibility certificate does not check) */
+    NS_INTERRUPTED = 7,     /* stopped by the caller (ns_options.cancel) */
     NS_BAD_INPUT = 10,      /* invalid argument, problem or file */
     NS_NO_MEMORY = 11,      /* allocation failed */
     NS_IO_ERROR = 12,       /* file could not be opened, read or written */
@@ -41,7 +42,7 @@ typedef enum ns_status {
 /** Lower-case name of a status ("converged", "max_iter", ...). Never NULL. */
 const char *ns_status_name(ns_status s);
 
-/** 1 if s is an outcome of a solve (converged .. failed), 0 if a failure
+/** 1 if s is an outcome of a solve (converged .. interrupted), 0 if a failure
  *  of the call. */
 int ns_status_is_outcome(ns_status s);
 

@@ -50,9 +50,15 @@
 #include "nsm_model.h"
 #include "nsm_simulation.h"
 #include "ns_solver.h"
+#include "ns_config.h"
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The event-driven scheme exists only in builds with SUNDIALS CVODE
+ * (ns_config.h: NSM_HAVE_EVENT_DRIVEN); without it nothing below but
+ * nsm_relation_set_d2hdt2 is declared. */
+#ifdef NSM_HAVE_EVENT_DRIVEN
 
 typedef struct nsm_ed nsm_ed;
 
@@ -123,7 +129,8 @@ typedef struct nsm_ed_options {
                                 integrator's resolution (default 100 atol) */
     double lambda_tol;       /* λ[2] ≤ lambda_tol: no contact force (1e-10) */
     double acc_tol;          /* y[2] > acc_tol: separating (default 1e-10) */
-    const char *solver;      /* LCP solver for ≥ 2 rows (NULL = "lemke") */
+    const char *solver;      /* LCP solver spec for ≥ 2 rows, NAME[/key=value]...
+                                (ns_solver_spec_parse; NULL = "lemke") */
     ns_options solver_options;
     long history;            /* past events kept (default 4096; older dropped) */
     int accept_nonconverged; /* an impact or acceleration LCP that does not
@@ -244,6 +251,7 @@ typedef struct nsm_ed_stats {
 const nsm_ed_stats *nsm_ed_get_stats(const nsm_ed *s);
 
 const char *nsm_ed_error(const nsm_ed *s);
+#endif /* NSM_HAVE_EVENT_DRIVEN */
 
 /** Optional exact ∂²h/∂t² of a rheonomous relation (out: m values), used in
  *  γ of the acceleration level; without it the event-driven scheme takes a

@@ -106,7 +106,9 @@ typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
     double h;               /* time step (required > 0) */
     double theta;           /* θ of Moreau–Jean / Euler–Moreau (default 0.5) */
-    const char *solver;     /* numerics solver name; NULL = kind's default */
+    const char *solver;     /* numerics solver spec NAME[/key=value]... (ns_solver_spec_parse,
+                               e.g. "nsgs-ac/anderson=3/threads=2"); its keys override
+                               solver_options; NULL = the kind's default */
     ns_options solver_options; /* numerics options (defaults: tol 1e-8,
                                anderson 3: Anderson-accelerated NSGS sweeps,
                                docs/scale.md; 0 = plain sweeps) */

@@ -29,7 +29,15 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
     for (;;) {
         ns_result_clear(res);
         ns_result_init(res);
-        ns_status st = ns_solve(p, cur->solver, &cur->options, sol, res);
+        /* cur->solver is a solver spec NAME[/key=value]...: its keys are
+         * applied over cur->options for this solve */
+        ns_options so = cur->options;
+        char sname[NS_SOLVER_NAME_LEN];
+        const char *name = cur->solver;
+        if (name && ns_solver_spec_parse(name, p->kind, sname, sizeof sname, &so, NULL) == NS_OK)
+            name = sname;
+        else so = cur->options;   /* not this kind's: ns_solve says so (not_found) */
+        ns_status st = ns_solve(p, name, &so, sol, res);
         R->attempts++;
         R->seconds += res->seconds;
         R->iterations += res->iterations;
@@ -61,7 +69,10 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
             R->bad_hook = 1;
             return NS_BAD_INPUT;
         }
-        if (next.solver && !ns_solver_find(next.solver, p->kind)) {
+        ns_options scratch = next.options;
+        char sname2[NS_SOLVER_NAME_LEN];
+        if (next.solver && ns_solver_spec_parse(next.solver, p->kind, sname2, sizeof sname2,
+                                                &scratch, NULL) != NS_OK) {
             nsm_set_err(err, "%s: the solve hook asked for '%s', not a %s solver", at, next.solver,
                         ns_kind_name(p->kind));
             R->bad_hook = 1;

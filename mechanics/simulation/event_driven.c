@@ -125,8 +125,14 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     char e2[NS_ERRMSG_LEN] = "";
     if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: solver options: %s", e2); return NULL; }
     if (check_model(model, err) != 0) return NULL;
-    if (o->solver && !ns_solver_find(o->solver, NS_KIND_LCP)) {
-        nsm_set_err(err, "nsm_ed_new: '%s' is not an LCP solver (the impact and acceleration problems are LCPs)", o->solver);
+    if (o->solver && !nsm_spec_applies(o->solver, NS_KIND_LCP)) {
+        char sname[NS_SOLVER_NAME_LEN];
+        ns_options scratch;
+        ns_options_default(&scratch);
+        if (ns_solver_spec_parse(o->solver, NS_KIND_LCP, sname, sizeof sname, &scratch, e2) == NS_BAD_INPUT)
+            nsm_set_err(err, "nsm_ed_new: solver: %s", e2);
+        else
+            nsm_set_err(err, "nsm_ed_new: '%s' is not an LCP solver (the impact and acceleration problems are LCPs)", o->solver);
         return NULL;
     }
 

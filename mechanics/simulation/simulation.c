@@ -170,11 +170,20 @@ static ns_status check_solver(const nsm_model *m, const char *name, int global_f
     if (dims & 8) cand[nc++] = NS_KIND_RFC3D;
     if (global_fc && (dims & 1)) cand[nc++] = NS_KIND_GFC2D;   /* `solver` may name a GFC solver */
     if (global_fc && (dims & 2)) cand[nc++] = NS_KIND_GFC3D;
-    for (int k = 0; k < nc; k++) if (ns_solver_find(name, cand[k])) return NS_OK;
+    /* name is a solver spec NAME[/key=value]... (ns_solver_spec_parse) */
+    for (int k = 0; k < nc; k++) if (nsm_spec_applies(name, cand[k])) return NS_OK;
+    char e2[NS_ERRMSG_LEN] = "";
+    char sname[NS_SOLVER_NAME_LEN];
+    ns_options scratch;
+    ns_options_default(&scratch);
+    ns_status st = ns_solver_spec_parse(name, NS_KIND_NONE, sname, sizeof sname, &scratch, e2);
     if (nc == 0) {   /* no law yet: the name must exist at all */
-        for (size_t i = 0; i < ns_solver_count(); i++)
-            if (strcmp(ns_solver_at(i)->name, name) == 0) return NS_OK;
-        nsm_set_err(err, "nsm_sim_new: unknown solver '%s' (see nsolve --list-solvers)", name);
+        if (st == NS_OK) return NS_OK;
+        nsm_set_err(err, "nsm_sim_new: solver: %s (see nsolve --list-solvers --options)", e2);
+        return NS_BAD_INPUT;
+    }
+    if (st == NS_BAD_INPUT) {   /* a known name with a bad key or value */
+        nsm_set_err(err, "nsm_sim_new: solver: %s", e2);
         return NS_BAD_INPUT;
     }
     char kinds[256] = "";

@@ -14,6 +14,7 @@ const char *ns_status_name(ns_status s)
     case NS_TIME_LIMIT: return "time_limit";
     case NS_DIVERGED: return "diverged";
     case NS_FAILED: return "failed";
+    case NS_INTERRUPTED: return "interrupted";
     case NS_BAD_INPUT: return "bad_input";
     case NS_NO_MEMORY: return "no_memory";
     case NS_IO_ERROR: return "io_error";
@@ -25,7 +26,7 @@ const char *ns_status_name(ns_status s)
 
 int ns_status_is_outcome(ns_status s)
 {
-    return s >= NS_OK && s <= NS_FAILED;
+    return s >= NS_OK && s <= NS_INTERRUPTED;
 }
 
 static const char *const kind_names[NS_KIND_COUNT] = {

@@ -16,11 +16,22 @@
 ns_status ns_fail(char *err, ns_status st, const char *fmt, ...) NS_PRINTF(3, 4);
 
 struct ns_options;
+struct ns_result;
 /** Solver progress: formats the message and hands it to o->log at `level`
  *  when a log callback is set and o->verbosity >= level; does nothing (and
  *  formats nothing) otherwise. Messages longer than NS_ERRMSG_LEN are cut.
  *  The one way solvers report progress. */
 void ns_log(const struct ns_options *o, int level, const char *fmt, ...) NS_PRINTF(3, 4);
+
+/** End of one iteration of a solver's main loop (core_progress.c): appends
+ *  err to res->history when o->record_history (the solver's error at that
+ *  iteration: NaN where it computed none), then asks o->cancel. Returns 1
+ *  when the caller asked to stop: the solver then ends with NS_INTERRUPTED
+ *  (its iterate kept, as at a time limit). */
+int ns_iteration(const struct ns_options *o, struct ns_result *res, double err);
+/** Capacity of the history buffer ns_solve gives the result it fills when
+ *  record_history is set (a power of two; ns_iteration doubles it). */
+#define NS_HISTORY_FIRST 64
 
 /** Allocation wrappers: never ask for 0 bytes, check n*size overflow. */
 void *ns_malloc(size_t n, size_t size);

@@ -64,6 +64,8 @@ typedef struct {
     int last_entry;
     const char *current;/* the method of the running (or last) stage */
     int stopped;        /* the caller's on_switch stopped the chain */
+    int interrupted;    /* a stage was stopped by o->cancel: no more stages */
+    const char *best_by;/* the stage that found the best point (ns_result.method) */
 } chain;
 
 /* The trail of methods tried ("name best-error, ..."; a method run in
@@ -110,7 +112,8 @@ typedef struct {
 
 static int time_up(const chain *c)
 {
-    return c->stopped || (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
+    return c->stopped || c->interrupted ||
+           (c->o->time_limit > 0 && ns_now() - c->t0 >= c->o->time_limit);
 }
 
 /* Runs one stage; returns 1 when tol is reached or time is up. The stage's
@@ -136,12 +139,19 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
                           : ns_fc_nsgs_run(c->p, c->r, c->u, &so, s->f, &sr);
     c->iters += sr.iterations;
     res->iterations = c->iters;
+    ns_result_clear(&sr);
     if (st == NS_NO_MEMORY) return 1;
+    if (st == NS_INTERRUPTED) c->interrupted = 1;
     double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     c->last_err = isfinite(e) ? e : INFINITY;
+    if (!c->interrupted && ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
     ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
            s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
-    if (e < c->best_err) { c->best_err = e; memcpy(c->best, c->r, c->m * sizeof(double)); }
+    if (e < c->best_err) {
+        c->best_err = e;
+        memcpy(c->best, c->r, c->m * sizeof(double));
+        c->best_by = s->name;
+    }
     note_stage(c, s->name, e);
     return c->best_err <= c->o->tol || time_up(c);
 }
@@ -169,7 +179,11 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
     ns_status st = ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, ns_fc_local_ac, &sr, &ctl);
     c->iters += sr.iterations;
     res->iterations = c->iters;
+    ns_result_clear(&sr);
+    if (st == NS_INTERRUPTED) c->interrupted = 1;
+    if (ctl.best_err < c->best_err) c->best_by = "nsgs-ac";
     c->best_err = ctl.best_err;
+    if (!c->interrupted && ns_iteration(c->o, res, c->best_err)) c->interrupted = 1;
     c->last_err = sr.error;
     ns_log(c->o, 1, "auto: nsgs-ac (anderson %d) %d sweeps, error %.3e, best %.3e%s, %.2f s", so.anderson,
            sr.iterations, sr.error, c->best_err, ctl.stalled ? ", stalled" : "", ns_now() - c->t0);
@@ -238,6 +252,7 @@ static ns_status fc2d_lcp_route(const ns_fc *p, double *r, double *u, const ns_o
     res->error = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);   /* of the r returned */
     if (st == NS_OK && !(res->error <= o->tol)) st = NS_MAX_ITER;
     ns_log(o, 1, "auto: LCP reformulation (%s): %s, error %.3g", by, ns_status_name(st), res->error);
+    snprintf(res->method, sizeof res->method, "%s", by);
     if (st == NS_OK) { res->message[0] = '\0'; return st; }   /* message: a failure's reason only */
     char note[NS_ERRMSG_LEN];
     snprintf(note, sizeof note, "auto: %.120s: LCP reformulation (%s)%s%.200s", why, by,
@@ -331,7 +346,8 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         c.iters += pr.iterations;
         res->iterations = c.iters;
         double e = ns_fc_error(c.p, c.r, c.u, (ns_fc_norm)o->fc_norm);
-        if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); }
+        if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); c.best_by = "prox"; }
+        if (ns_iteration(o, res, e)) c.interrupted = 1;
         done = c.best_err <= tol || time_up(&c);
         ns_log(o, 1, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e, ns_now() - c.t0);
         note_stage(&c, "prox", e);
@@ -339,15 +355,19 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     }
     for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     memcpy(r, c.best, c.m * sizeof(double));
+    /* the method of the point returned: the registry name (first word of the stage's) */
+    const char *by = c.best_by ? c.best_by : "start";
+    snprintf(res->method, sizeof res->method, "%.*s", (int)strcspn(by, " "), by);
     res->error = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     if (res->error <= tol) st = NS_CONVERGED;
+    else if (c.interrupted) st = NS_INTERRUPTED;
     else if (c.stopped) st = NS_MAX_ITER;
     else if (time_up(&c)) st = NS_TIME_LIMIT;
     else st = NS_MAX_ITER;
     if (st != NS_CONVERGED)   /* the methods tried, each with its error */
         snprintf(res->message, sizeof res->message, "auto: %s after %s (best %.3g)",
                  c.stopped ? "stopped by on_switch" : st == NS_TIME_LIMIT ? "time limit"
-                                                    : "no method reached tol",
+                 : st == NS_INTERRUPTED ? "interrupted" : "no method reached tol",
                  c.trail, c.best_err);
     ns_ws_give(o->workspace, 3, buf);
     ns_matrix_free(owned);

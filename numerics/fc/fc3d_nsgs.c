@@ -489,13 +489,18 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
         else check |= kappa * light <= o->tol
                     || it - last_check >= (last_check < CHECK_GAP ? (last_check > 1 ? last_check : 1) : CHECK_GAP);
         int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
-        if (!check && !late) continue;
+        if (!check && !late) {
+            /* the history holds the global error of the sweeps that computed it */
+            if (ns_iteration(o, res, NAN)) { st = NS_INTERRUPTED; break; }
+            continue;
+        }
         res->error = coloured_ok
                          ? coloured_error(view, B, r, u, qn, (ns_fc_norm)o->fc_norm, o->threads, inc)
                          : ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
         last_check = it;
         if (light > 0 && isfinite(res->error)) kappa = res->error / light;
         ns_log(o, 2, "nsgs sweep %d error %.3e (light %.3e)", it, res->error, light);
+        int stop = ns_iteration(o, res, res->error);
         if (ctl && ctl->best && res->error < ctl->best_err) {
             ctl->best_err = res->error;
             memcpy(ctl->best, r, len * sizeof *r);
@@ -527,6 +532,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
             else if (++aa_misses >= 2) { A.m = 0; ns_log(o, 2, "nsgs: Anderson off at sweep %d", it); }
         }
         if (late) { st = NS_TIME_LIMIT; break; }
+        if (stop) { st = NS_INTERRUPTED; break; }
     }
     ws_done(ws, order, inc, aw);
     ns_ws_give(ws, 4, slog);

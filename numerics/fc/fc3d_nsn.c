@@ -312,9 +312,11 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             nh = 0;
         }
         ns_log(o, 2, "nsn iteration %d step %.3g error %.3e", it, t, err);
+        int stop = ns_iteration(o, res, err);
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (stop) { st = NS_INTERRUPTED; break; }
     }
 out:
     if (st != NS_CONVERGED && !(err <= best_err)) { /* also when err is NaN */

@@ -85,12 +85,13 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         int nsn_it = ir.iterations, gs_it = 0;
         double nsn_err = ir.error;
         if (is == NS_NO_MEMORY) { st = ns_fail(res->message, is, "prox: %s", ir.message); break; }
-        if (is != NS_CONVERGED) {
+        if (is != NS_CONVERGED && is != NS_INTERRUPTED) {
             io.max_iter = 1000;
             ns_result_init(&ir);
             is = ns_fc_nsgs_run(&pv, r, ui, &io, ns_fc_local_ac, &ir);
             gs_it = ir.iterations;
         }
+        if (is == NS_INTERRUPTED) { st = NS_INTERRUPTED; break; }   /* o->cancel said stop */
         ns_fc_vi_velocity(&view, r, u);
         double e = ns_fc_vi_error(&view, r, u, qn, nm);
         if (is != NS_CONVERGED || !isfinite(e)) { /* undo, regularise more */
@@ -114,6 +115,7 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
                      it, sigma, err, sqrt(rn2), sqrt(dr2), ns_status_name(is), nsn_it, nsn_err, gs_it);
         }
         st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
+        if (ns_iteration(o, res, err) && st == NS_MAX_ITER) st = NS_INTERRUPTED;
     }
     ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
     res->error = err;

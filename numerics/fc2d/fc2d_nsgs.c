@@ -170,8 +170,12 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
         /* default: also at sweeps 1, 2, 4, 8 (easy problems end early) */
         int check = it % every == 0 || it == o->max_iter || late
                     || (o->check_every <= 0 && it < every && (it & (it - 1)) == 0);
-        if (!check) continue;
+        if (!check) {
+            if (ns_iteration(o, res, NAN)) { st = NS_INTERRUPTED; break; }
+            continue;
+        }
         res->error = ns_fc_error(P, r, u, norm);
+        if (ns_iteration(o, res, res->error)) { st = NS_INTERRUPTED; break; }
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) {
             st = ns_fail(res->message, NS_DIVERGED, "fc2d nsgs: non-finite error at sweep %d", it);

@@ -182,9 +182,11 @@ ns_status ns_gfc_nsn_ac(const ns_gfc *p, double *v, double *u, double *r,
         err = ns_gfc_error(p, x, x + n, u, ew);
         if (err < best_err) { best_err = err; memcpy(best, x, (size_t)N * sizeof(double)); }
         ns_log(o, 2, "gfc nsn-ac iteration %d step %.3g error %.3e", it, t, err);
+        int stop = ns_iteration(o, res, err);
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (stop) { st = NS_INTERRUPTED; break; }
     }
     if (st != NS_CONVERGED && best_err < err) memcpy(x, best, (size_t)N * sizeof(double));
     memcpy(v, x, (size_t)n * sizeof(double));

@@ -418,6 +418,7 @@ ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w, const ns_options *o
         }
         res->iterations = it;
         res->error = ns_gmp_error(p, z, w);
+        int stop = ns_iteration(o, res, res->error);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
         /* a Schur block with an indefinite symmetric part can stall the
@@ -425,6 +426,7 @@ ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w, const ns_options *o
         if (res->error <= 0.9 * ref) { ref = res->error; stall = 0; }
         else if (++stall >= 1000 && mode == 2) { mode = 1; stall = 0; ref = res->error; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (stop) { st = NS_INTERRUPTED; break; }
     }
 done:
     ns_factor_free(e.F);

@@ -41,6 +41,9 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
      * costs what lemke costs */
     double *ray = NULL;
     ns_status s0 = ns_lemke_dense_ex(n, M, q, NULL, z, w, o, err, ctx, res, &ray);
+    static const char *const step_name[8] = { "lemke", "lemke", "lemke", "lemke-howson", "ppm",
+                                              "newton-fb", "enum", "farkas search" };
+    snprintf(res->method, sizeof res->method, "lemke");
     if (s0 == NS_CONVERGED && res->error <= o->tol) { free(ray); return NS_CONVERGED; }
     if (!ns_status_is_outcome(s0) && s0 != NS_SINGULAR) { free(ray); return s0; }
     int first_iters = res->iterations;
@@ -58,6 +61,7 @@ ns_status ns_lcp_auto_dense(ns_int n, const double *M, const double *q, double *
     ns_certificate cert;
     memset(&cert, 0, sizeof cert);
     double best = INFINITY;
+    int best_step = 0, cert_step = 7;   /* cert_step: 0 when Lemke's ray is the certificate */
     ns_status st = NS_FAILED;
     int total = first_iters, have_cert = 0;
     char why[NS_ERRMSG_LEN] = "";
@@ -139,6 +143,7 @@ judge:
         double e = err(ctx, z, w);
         if (isfinite(e) && e < best) {
             best = e;
+            best_step = step;
             memcpy(zb, z, un * sizeof(double));
         }
         if (e <= o->tol && ns_status_is_outcome(s)) { st = NS_CONVERGED; break; }
@@ -152,6 +157,7 @@ judge:
                 for (ns_int i = 0; i < n; i++) if (cert.y[i] < 0) cert.y[i] = 0.0;
                 if (ns_feas_check(&f, &cert, why) == NS_OK) {
                     have_cert = 1;
+                    cert_step = 0;
                     st = NS_NO_SOLUTION;
                     break;
                 }
@@ -159,6 +165,8 @@ judge:
         }
     }
     res->iterations = total;
+    snprintf(res->method, sizeof res->method, "%s", step_name[have_cert && st == NS_NO_SOLUTION
+                                                            ? cert_step : best_step]);
     if (st != NS_CONVERGED && isfinite(best)) memcpy(z, zb, un * sizeof(double));
     else if (st != NS_CONVERGED) memset(z, 0, un * sizeof(double));
     res->error = err(ctx, z, w);

@@ -385,6 +385,7 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
     for (int it = 0;; it++) {
         if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_iteration(o, res, NAN)) { st = NS_INTERRUPTED; break; }
         entering_column(n, M, d, eq, entering, binv, unit, D, nd, c);
         /* ratio test (first pivot: z0 enters with −c, see the contract) */
         double cmax = 0.0;

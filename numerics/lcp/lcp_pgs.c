@@ -101,13 +101,18 @@ static ns_status pgs_sweeps(const ns_lcp *p, double *z, double *w,
         double s = resid2(n, z, w) / scale2;
         if (s <= tol2 || !isfinite(s) || it == o->max_iter) {
             res->error = ns_lcp_error(p, z, w);  /* exact w and e */
-            if (res->error <= o->tol) { st = NS_CONVERGED; break; }
+            if (res->error <= o->tol) { ns_iteration(o, res, res->error); st = NS_CONVERGED; break; }
             if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
         } else {
             res->error = sqrt(s);
         }
         if (it <= 10 || (it & (it - 1)) == 0 || it % 1000 == 0)   /* verbosity 2: sparse progress */
             ns_log(o, 2, "pgs: sweep %d error %.3e", it, res->error);
+        if (ns_iteration(o, res, res->error)) {
+            res->error = ns_lcp_error(p, z, w);
+            st = NS_INTERRUPTED;
+            break;
+        }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) {
             res->error = ns_lcp_error(p, z, w);
             st = NS_TIME_LIMIT;

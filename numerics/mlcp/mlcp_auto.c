@@ -30,6 +30,7 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
     double *z0 = o->warm_start ? ns_dup(z, N) : NULL;
     if (o->warm_start && !z0) return ns_fail(res->message, NS_NO_MEMORY, "mlcp auto: out of memory");
     ns_status st0 = ns_mlcp_lemke(p, z, w, o, res);
+    snprintf(res->method, sizeof res->method, "lemke");
     if (st0 == NS_CONVERGED && res->error <= o->tol) { free(z0); return st0; }
     ns_result r0 = *res;
     res->message[0] = '\0';
@@ -41,6 +42,7 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
         return ns_fail(res->message, NS_NO_MEMORY, "mlcp auto: out of memory");
     }
     ns_status best_st = NS_MAX_ITER;
+    int best_k = 0;
     double best = INFINITY;
     ns_result best_res;
     ns_result_init(&best_res);
@@ -62,11 +64,14 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
         double e = ns_mlcp_error(p, z, w);
         if (e < best || (st == NS_NO_SOLUTION && k == 2)) {
             best = e; best_st = st; best_res = r;
+            best_k = k;
             memcpy(zb, z, N * sizeof(double));
         }
         if (st == NS_CONVERGED && e <= o->tol) break;
     }
     memcpy(z, zb, N * sizeof(double));
+    static const char *const names[3] = { "lemke", "newton-fb", "enum" };
+    snprintf(res->method, sizeof res->method, "%s", names[best_k]);
     res->error = ns_mlcp_error(p, z, w);
     res->iterations = total_it;
     memcpy(res->message, best_res.message, sizeof res->message);
@@ -76,6 +81,7 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
         ns_status cs = ns_certificate_search(&pp, &res->cert, o, why);
         if (cs == NS_OK) {
             snprintf(res->cert.source, sizeof res->cert.source, "mlcp auto: farkas search");
+            snprintf(res->method, sizeof res->method, "farkas search");
             best_st = ns_fail(res->message, NS_NO_SOLUTION,
                               "auto: infeasible, Farkas certificate checked");
         } else {

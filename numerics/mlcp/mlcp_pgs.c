@@ -106,6 +106,7 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
         }
         res->iterations = it;
         res->error = ns_mlcp_error(p, z, w);
+        int stop = ns_iteration(o, res, res->error);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
         /* a sweep that grew ‖z‖∞ 1e10-fold past its first value is a
@@ -127,6 +128,7 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
             memcpy(zbest, z, (size_t)N * sizeof(double));
         }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (stop) { st = NS_INTERRUPTED; break; }
     }
     goto done;
 nomem:

@@ -41,9 +41,11 @@ ns_status ns_relay_pgs(const ns_relay *p, double *z, double *w,
         }
         res->iterations = it;
         res->error = ns_relay_error(p, z, w);
+        int stop = ns_iteration(o, res, res->error);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(res->error)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (stop) { st = NS_INTERRUPTED; break; }
     }
 done:
     free(M); free(Mt);

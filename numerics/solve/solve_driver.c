@@ -90,9 +90,13 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
     else if (!all_finite(sol))
         return finish(res, NS_BAD_INPUT, "solve: warm start holds NaN or Inf");
 
+    if (eff.record_history && res != &dummy &&
+        !(res->history = malloc(NS_HISTORY_FIRST * sizeof *res->history)))
+        return finish(res, NS_NO_MEMORY, "solve: out of memory for the history");
     double t0 = ns_now();
     st = dispatch(info, p, sol, &eff, res);
     res->seconds = ns_now() - t0;
+    if (!res->method[0]) snprintf(res->method, sizeof res->method, "%s", info->name);
     if (!ns_status_is_outcome(st)) return finish(res, st, NULL);
 
     /* The error that counts is the kind's, recomputed from the unknowns. */

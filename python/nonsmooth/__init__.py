@@ -56,6 +56,39 @@ __version__ = version()
 
 NCP, MCP, VI, CQP, SOCLCP = ncp, mcp, vi, cqp, soclcp
 
+# ---- pickling (multiprocessing, joblib, dask): a Problem travels as its
+# data (Problem.data(): the arrays themselves, SciPy sparse matrices as
+# such) and is rebuilt by the constructor of its kind; a Result by its own
+# __reduce__ (nonsmooth._core).
+def _problem_from_data(kind, d):
+    if kind == "lcp":
+        return lcp(d["M"], d["q"])
+    if kind == "equality":
+        return equality(d["M"], d["q"])
+    if kind == "relay":
+        return relay(d["M"], d["q"], d["lb"], d["ub"])
+    if kind == "mlcp":
+        return mlcp(d["M"], d["q"], d["n"])
+    if kind == "avi":
+        return avi(d["M"], d["q"], **{k: d[k] for k in ("H", "h", "lb", "ub") if k in d})
+    if kind in ("fc2d", "fc3d"):
+        return fc(d["W"], d["q"], d["mu"], dim=d["dim"])
+    if kind in ("gfc2d", "gfc3d"):
+        return gfc(d["M"], d["H"], d["q"], d["b"], d["mu"], dim=d["dim"])
+    if kind == "gmp":
+        return gmp(d["M"], d["q"], d["types"], d["blocks"], d.get("mu"),
+                   **{k: d[k] for k in ("lb", "ub") if k in d})
+    raise ValueError(f"cannot rebuild a problem of kind {kind!r}")
+
+
+def _reduce_problem(p):
+    return _problem_from_data, (p.kind, p.data())
+
+
+import copyreg as _copyreg  # noqa: E402
+
+_copyreg.pickle(Problem, _reduce_problem)
+
 __all__ = [
     "Error", "InputError", "FileError", "UnsupportedError",
     "Problem", "Result", "Model", "Simulation", "EventDriven",

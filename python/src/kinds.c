@@ -371,19 +371,24 @@ static PyObject *py_soclcp(PyObject *m, PyObject *args, PyObject *kw)
 
 PyMethodDef pyns_kinds_methods[] = {
     { "ncp", (PyCFunction)(void (*)(void))py_ncp, METH_VARARGS | METH_KEYWORDS,
+      "ncp($module, F=None, n=None, jacobian=None, M=None, q=None)\n--\n\n"
       "ncp(F, n, jacobian=None) or ncp(M=, q=): 0 <= z _|_ F(z) >= 0; F(z) -> n floats, "
       "jacobian(z) -> n x n array or SciPy sparse (None: finite differences)." },
     { "mcp", (PyCFunction)(void (*)(void))py_mcp, METH_VARARGS | METH_KEYWORDS,
+      "mcp($module, F=None, lb=None, ub=None, n=None, jacobian=None, project=None, M=None, q=None)\n--\n\n"
       "mcp(F, lb=None, ub=None, n=None, jacobian=None) or mcp(M=, q=, lb=, ub=): "
       "z in [lb, ub], z = P(z - F(z)); None bounds are -inf / +inf (free rows: F_i(z) = 0)." },
     { "vi", (PyCFunction)(void (*)(void))py_vi, METH_VARARGS | METH_KEYWORDS,
+      "vi($module, F=None, lb=None, ub=None, n=None, jacobian=None, project=None, M=None, q=None)\n--\n\n"
       "vi(F, lb=None, ub=None, n=None, jacobian=None, project=None) or vi(M=, q=, lb=, ub=): "
       "x in X, <F(x), y - x> >= 0 for y in X; X the box [lb, ub] or given by project(x)." },
     { "cqp", (PyCFunction)(void (*)(void))py_cqp, METH_VARARGS | METH_KEYWORDS,
+      "cqp($module, M, q, lb=None, ub=None, cones=None, mu=None, project=None, A=None, b=None)\n--\n\n"
       "cqp(M, q, lb=None, ub=None, cones=None, mu=None, project=None, A=None, b=None): "
       "min 1/2 x'Mx + q'x over a box, second-order cones (sizes, mu) or project(x), with A x = b." },
     { "soclcp", (PyCFunction)(void (*)(void))py_soclcp, METH_VARARGS | METH_KEYWORDS,
-      "soclcp(W, q, cones, mu): K ∋ r _|_ W r + q ∈ K*, K the product of the cones "
+      "soclcp($module, W, q, cones, mu)\n--\n\n"
+      "soclcp(W, q, cones, mu): r in K _|_ W r + q in K*, K the product of the cones "
       "{|r_T| <= mu r_0} of the given sizes." },
     { NULL, NULL, 0, NULL }
 };

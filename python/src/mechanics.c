@@ -683,6 +683,31 @@ done:
     return res;
 }
 
+/* set_relation(inter, H, b=None): a live contact's H (and b) between steps */
+static PyObject *model_set_relation(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "inter", "H", "b", NULL };
+    int id;
+    PyObject *Ho, *bo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iO|O:set_relation", kwlist, &id, &Ho, &bo)) return NULL;
+    if (!nsm_model_inter_alive(self->m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
+    nsm_relation *r = nsm_model_relation(self->m, id);
+    if (nsm_relation_get_type(r) != NSM_REL_LAGRANGIAN_LINEAR) {
+        PyErr_Format(pyns_InputError, "set_relation: interaction %d is not Lagrangian linear (y = H q + b)", id);
+        return NULL;
+    }
+    int rows = nsm_relation_size(r), cols = nsm_relation_ncols(r);
+    PyArrayObject *H = fmat(Ho, "H", rows, cols), *b = NULL;
+    if (!H) return NULL;
+    if (bo != Py_None && !(b = fvec(bo, "b", rows))) { Py_DECREF(H); return NULL; }
+    ns_status st = nsm_relation_set_H(r, PyArray_DATA(H), b ? PyArray_DATA(b) : NULL);
+    Py_DECREF(H);
+    Py_XDECREF(b);
+    if (st != NS_OK) return pyns_raise(st, "set_relation: H refused");
+    Py_RETURN_NONE;
+}
+
 static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
 static PyObject *model_ninter(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_ninter(self->m)); }
 
@@ -731,6 +756,10 @@ static PyMethodDef model_methods[] = {
       "add_joint(kind, law, ds, ds2=-1, *, q1, q2=None, anchor, axis=None) -> id.\n"
       "kind 'ball', 'revolute', 'cylindrical', 'prismatic' or 'fixed' (3, 5, 4, 5, 6 rows: an equality law of "
       "that size), built from the poses q1 (q2 with ds2), the anchor and the axis (world) as they are." },
+    { "set_relation", (PyCFunction)(void (*)(void))model_set_relation, METH_VARARGS | METH_KEYWORDS,
+      "set_relation($self, inter, H, b=None)\n--\n\nReplaces H (and b) of a Lagrangian linear "
+      "interaction y = H q + b between steps (a contact whose normal turns); shapes as at "
+      "add_interaction." },
     { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }
@@ -832,7 +861,10 @@ static nsm_hook_action py_solve_hook(const nsm_solve_info *info, nsm_solve_setti
     if (sv == Py_None) next->solver = NULL;
     else if (sv) {
         const char *name = PyUnicode_Check(sv) ? PyUnicode_AsUTF8(sv) : NULL;
-        if (!name || !ns_solver_find(name, info->problem->kind)) {
+        char sname[NS_SOLVER_NAME_LEN];
+        ns_options scratch;
+        ns_options_default(&scratch);
+        if (!name || ns_solver_spec_parse(name, info->problem->kind, sname, sizeof sname, &scratch, NULL) != NS_OK) {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_ValueError, "solve_hook: solver %R does not solve the step's %s problem",
                              sv, ns_kind_name(info->problem->kind));
@@ -1015,13 +1047,17 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "solver must be a str");
             return NULL;
         }
-        int known = 0;
-        for (size_t i = 0; i < ns_solver_count() && !known; i++)
-            known = !strcmp(ns_solver_at(i)->name, o.solver);
-        if (!known) {
+        /* a solver spec NAME[/key=value]...: the name and keys checked here
+         * (against every kind having the name), the kind by nsm_sim_new */
+        char sname[NS_SOLVER_NAME_LEN], serr[NS_ERRMSG_LEN] = "";
+        ns_options scratch;
+        ns_options_default(&scratch);
+        ns_status sst = ns_solver_spec_parse(o.solver, NS_KIND_NONE, sname, sizeof sname, &scratch, serr);
+        if (sst == NS_NOT_FOUND) {
             PyErr_Format(pyns_InputError, "unknown solver '%s' (nonsmooth.solvers() lists them)", o.solver);
             return NULL;
         }
+        if (sst != NS_OK) { PyErr_SetString(pyns_InputError, serr); return NULL; }
     }
     simhook *hook;
     if (simhook_setup(kw, &hook, &o.solve_hook, &o.solve_hook_user, &o.log, &o.log_user, &o.solver_options) < 0)
@@ -1183,6 +1219,20 @@ static const double *col_ptr(void *src, const col *c)
 
 static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw);
 
+/* run()'s before_step / after_step: called between steps (the simulation
+ * is not stepping then, so the hook may change the model and the state);
+ * -1 on an exception, 1 when it returned something true (stop), else 0. */
+static int sim_hook_call(pyns_Sim *self, PyObject *fn)
+{
+    sim_leave(self);
+    PyObject *r = PyObject_CallOneArg(fn, (PyObject *)self);
+    sim_enter(self);
+    if (!r) return -1;
+    int stop = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return stop;
+}
+
 static PyObject *sim_run(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
     if (sim_busy(self)) return NULL;
@@ -1194,10 +1244,16 @@ static PyObject *sim_run(pyns_Sim *self, PyObject *args, PyObject *kw)
 
 static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "T", "every", NULL };
+    static char *kwlist[] = { "T", "every", "before_step", "after_step", NULL };
     double T;
     long every = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|l:run", kwlist, &T, &every)) return NULL;
+    PyObject *before = Py_None, *after = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "d|l$OO:run", kwlist, &T, &every, &before, &after))
+        return NULL;
+    if ((before != Py_None && !PyCallable_Check(before)) || (after != Py_None && !PyCallable_Check(after))) {
+        PyErr_SetString(PyExc_TypeError, "run: before_step and after_step must be callables (sim) -> bool");
+        return NULL;
+    }
     if (!isfinite(T)) { PyErr_SetString(PyExc_ValueError, "T must be finite"); return NULL; }
     if (every < 1) { PyErr_SetString(PyExc_ValueError, "every must be >= 1"); return NULL; }
     nsm_sim *s = self->s;
@@ -1231,8 +1287,21 @@ static PyObject *sim_run_steps(pyns_Sim *self, PyObject *args, PyObject *kw)
     for (long k = 0;; k++) {
         if (k % every == 0 && traj_push(&rec, nsm_sim_time(s), col_ptr, s) < 0) goto done;
         if (!(nsm_sim_time(s) < T - 0.5 * h)) break;
+        if (before != Py_None) {   /* the model may change here (set_relation, set_state, ...) */
+            int stop = sim_hook_call(self, before);
+            if (stop < 0) goto done;
+            if (stop) break;
+        }
         st = nsm_sim_step(s);
         if (st != NS_OK || PyErr_Occurred()) { step_failed(self, st); goto done; }
+        if (after != Py_None) {
+            int stop = sim_hook_call(self, after);
+            if (stop < 0) goto done;
+            if (stop) {   /* the state it stopped at is the last row */
+                if (traj_push(&rec, nsm_sim_time(s), col_ptr, s) < 0) goto done;
+                break;
+            }
+        }
         if ((k & 1023) == 1023 && PyErr_CheckSignals() < 0) goto done;
         if ((k + 1) % every != 0 && !(nsm_sim_time(s) < T - 0.5 * h)) k = -1; /* record the last state */
     }
@@ -1303,10 +1372,82 @@ static PyObject *sim_set_state(pyns_Sim *self, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-static PyObject *inter_vec(pyns_Sim *self, PyObject *args, int lam)
+/* Bulk state of the Lagrangian systems, in system id order (first-order
+ * systems are left out): offsets[d] .. offsets[d + 1] are system d's
+ * entries (equal offsets: a first-order system). */
+static PyObject *sim_state(pyns_Sim *self, PyObject *noargs)
 {
+    nsm_model *m = self->model->m;
+    int nds = nsm_model_nds(m);
+    npy_intp total = 0, no = (npy_intp)nds + 1;
+    for (int d = 0; d < nds; d++)
+        if (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d))) total += nsm_ds_size(nsm_model_ds_const(m, d));
+    PyObject *q = PyArray_SimpleNew(1, &total, NPY_DOUBLE), *v = PyArray_SimpleNew(1, &total, NPY_DOUBLE);
+    PyObject *off = PyArray_SimpleNew(1, &no, NPY_INTP);
+    if (!q || !v || !off) { Py_XDECREF(q); Py_XDECREF(v); Py_XDECREF(off); return NULL; }
+    double *qd = PyArray_DATA((PyArrayObject *)q), *vd = PyArray_DATA((PyArrayObject *)v);
+    npy_intp *od = PyArray_DATA((PyArrayObject *)off), k = 0;
+    for (int d = 0; d < nds; d++) {
+        od[d] = k;
+        const nsm_ds *ds = nsm_model_ds_const(m, d);
+        if (!nsm_ds_is_lagrangian(ds)) continue;
+        int n = nsm_ds_size(ds);
+        memcpy(qd + k, nsm_sim_q(self->s, d), (size_t)n * sizeof(double));
+        memcpy(vd + k, nsm_sim_v(self->s, d), (size_t)n * sizeof(double));
+        k += n;
+    }
+    od[nds] = k;
+    return Py_BuildValue("{s:N,s:N,s:N}", "q", q, "v", v, "offsets", off);
+}
+
+static PyObject *sim_set_states(pyns_Sim *self, PyObject *args, PyObject *kw)
+{
+    if (sim_busy(self)) return NULL;
+    static char *kwlist[] = { "q", "v", NULL };
+    PyObject *o[2] = { Py_None, Py_None };
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|$OO:set_states", kwlist, &o[0], &o[1])) return NULL;
+    nsm_model *m = self->model->m;
+    int nds = nsm_model_nds(m);
+    npy_intp total = 0;
+    for (int d = 0; d < nds; d++)
+        if (nsm_ds_is_lagrangian(nsm_model_ds_const(m, d))) total += nsm_ds_size(nsm_model_ds_const(m, d));
+    PyArrayObject *a[2] = { NULL, NULL };
+    for (int i = 0; i < 2; i++)   /* both checked before either is written */
+        if (o[i] != Py_None && !(a[i] = fvec(o[i], i ? "v" : "q", total))) { Py_XDECREF(a[0]); return NULL; }
+    for (int i = 0; i < 2; i++) {
+        if (!a[i]) continue;
+        const double *src = PyArray_DATA(a[i]);
+        for (int d = 0; d < nds; d++) {
+            const nsm_ds *ds = nsm_model_ds_const(m, d);
+            if (!nsm_ds_is_lagrangian(ds)) continue;
+            int n = nsm_ds_size(ds);
+            memcpy(i ? nsm_sim_v(self->s, d) : nsm_sim_q(self->s, d), src, (size_t)n * sizeof(double));
+            src += n;
+        }
+        Py_DECREF(a[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* level=None (or left out): the natural level (lam: 1 for Lagrangian
+ * interactions, 0 for first-order ones; y: 0) */
+static int level_arg(PyObject *o, int *level)
+{
+    if (!o || o == Py_None) return 0;
+    long l;
+    if (pyns_get_int(o, "level", 0, 2, &l) < 0) return -1;
+    *level = (int)l;
+    return 0;
+}
+
+static PyObject *inter_vec(pyns_Sim *self, PyObject *args, PyObject *kw, int lam)
+{
+    static char *kwlist[] = { "inter", "level", NULL };
     int id, level = -1;
-    if (!PyArg_ParseTuple(args, lam ? "i|i:lam" : "i|i:y", &id, &level)) return NULL;
+    PyObject *lo = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, lam ? "i|O:lam" : "i|O:y", kwlist, &id, &lo) ||
+        level_arg(lo, &level) < 0)
+        return NULL;
     nsm_model *m = self->model->m;
     if (!nsm_model_inter_alive(m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
     int first = nsm_relation_get_type(nsm_model_relation(m, id)) == NSM_REL_FIRST_ORDER_LINEAR;
@@ -1319,8 +1460,8 @@ static PyObject *inter_vec(pyns_Sim *self, PyObject *args, int lam)
     return pyns_array_copy(x, nsm_model_inter_size(m, id));
 }
 
-static PyObject *sim_y(pyns_Sim *self, PyObject *a) { return inter_vec(self, a, 0); }
-static PyObject *sim_lam(pyns_Sim *self, PyObject *a) { return inter_vec(self, a, 1); }
+static PyObject *sim_y(pyns_Sim *self, PyObject *a, PyObject *kw) { return inter_vec(self, a, kw, 0); }
+static PyObject *sim_lam(pyns_Sim *self, PyObject *a, PyObject *kw) { return inter_vec(self, a, kw, 1); }
 
 static PyObject *sim_kinetic_energy(pyns_Sim *self, PyObject *args)
 {
@@ -1329,10 +1470,11 @@ static PyObject *sim_kinetic_energy(pyns_Sim *self, PyObject *args)
     return PyFloat_FromDouble(nsm_sim_kinetic_energy(self->s, ds));
 }
 
-static PyObject *sim_index_set(pyns_Sim *self, PyObject *args)
+static PyObject *sim_index_set(pyns_Sim *self, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = { "level", NULL };
     int level = 1;
-    if (!PyArg_ParseTuple(args, "|i:index_set", &level)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i:index_set", kwlist, &level)) return NULL;
     int cap = nsm_model_inter_capacity(self->model->m) + 1;
     int *ids = PyMem_Malloc((size_t)cap * sizeof(int));
     if (!ids) return PyErr_NoMemory();
@@ -1385,22 +1527,35 @@ static PyObject *sim_repr(pyns_Sim *self)
 static PyMethodDef sim_methods[] = {
     { "step", (PyCFunction)sim_step, METH_NOARGS, "step(): one time step." },
     { "run", (PyCFunction)(void (*)(void))sim_run, METH_VARARGS | METH_KEYWORDS,
-      "run(T, every=1) -> dict: steps while t < T and returns the trajectory as NumPy arrays: "
+      "run(T, every=1, *, before_step=None, after_step=None) -> dict: steps while t < T and "
+      "returns the trajectory as NumPy arrays; before_step(sim) / after_step(sim) are called "
+      "around every step (they may change the model: set_relation, add_interaction, set_state; "
+      "a true return value stops the run; interactions added after the start are not in the "
+      "trajectory): "
       "'t' (N,), and dicts keyed by id of (N, n) arrays: 'q', 'v' (Lagrangian systems), 'x' "
       "(first order), 'y', 'ydot' (Lagrangian interactions), 'lambda' (impulse P of the step for "
       "Lagrangian interactions, lambda for first-order ones). Row 0 is the state at the start; "
       "then every `every` steps and the last one." },
     { "q", (PyCFunction)sim_q, METH_VARARGS, "q(ds) -> positions (copy)." },
     { "v", (PyCFunction)sim_v, METH_VARARGS, "v(ds) -> velocities (copy)." },
+    { "state", (PyCFunction)sim_state, METH_NOARGS,
+      "state($self)\n--\n\nThe q and v of every Lagrangian system at once: dict with 'q', 'v' "
+      "(concatenated in system id order, copies) and 'offsets' (system d: offsets[d]:offsets[d+1])." },
+    { "set_states", (PyCFunction)(void (*)(void))sim_set_states, METH_VARARGS | METH_KEYWORDS,
+      "set_states($self, *, q=None, v=None)\n--\n\nOverwrites the q and/or v of every Lagrangian "
+      "system at once (layout of state()), between steps." },
     { "x", (PyCFunction)sim_x, METH_VARARGS, "x(ds) -> first-order state (copy)." },
     { "p", (PyCFunction)sim_p, METH_VARARGS, "p(ds) -> impulse / input r put on ds by the last step." },
     { "set_state", (PyCFunction)(void (*)(void))sim_set_state, METH_VARARGS | METH_KEYWORDS,
       "set_state(ds, *, q=None, v=None, x=None): overwrites a state between steps." },
-    { "y", (PyCFunction)sim_y, METH_VARARGS, "y(inter, level=0) -> output y[level] (copy)." },
-    { "lam", (PyCFunction)sim_lam, METH_VARARGS,
-      "lam(inter, level=None) -> lambda[level] (default: 1 = impulse P for Lagrangian, 0 for first order)." },
+    { "y", (PyCFunction)(void (*)(void))sim_y, METH_VARARGS | METH_KEYWORDS,
+      "y($self, inter, level=0)\n--\n\nOutput y[level] of an interaction (copy)." },
+    { "lam", (PyCFunction)(void (*)(void))sim_lam, METH_VARARGS | METH_KEYWORDS,
+      "lam($self, inter, level=None)\n--\n\nlambda[level] of an interaction (copy); default level: "
+      "1 (impulse P) for Lagrangian, 0 for first-order interactions." },
     { "kinetic_energy", (PyCFunction)sim_kinetic_energy, METH_VARARGS, "kinetic_energy(ds) -> 1/2 v'Mv." },
-    { "index_set", (PyCFunction)sim_index_set, METH_VARARGS, "index_set(level=1) -> list of interaction ids." },
+    { "index_set", (PyCFunction)(void (*)(void))sim_index_set, METH_VARARGS | METH_KEYWORDS,
+      "index_set($self, level=1)\n--\n\nList of the ids of the interactions in index set I_level." },
     { NULL, NULL, 0, NULL }
 };
 
@@ -1887,10 +2042,11 @@ static PyObject *ed_set_state(pyns_ED *self, PyObject *args, PyObject *kw)
     Py_RETURN_NONE;
 }
 
-static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, int lam)
+static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, PyObject *kw, int lam)
 {
+    static char *kwlist[] = { "inter", "level", NULL };
     int id, level = lam ? 2 : 0;
-    if (!PyArg_ParseTuple(args, lam ? "i|i:lam" : "i|i:y", &id, &level)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, lam ? "i|i:lam" : "i|i:y", kwlist, &id, &level)) return NULL;
     nsm_model *m = self->model->m;
     if (!nsm_model_inter_alive(m, id)) { PyErr_Format(pyns_InputError, "no interaction %d", id); return NULL; }
     const double *x = lam ? nsm_ed_lambda(self->s, id, level) : nsm_ed_y(self->s, id, level);
@@ -1901,13 +2057,14 @@ static PyObject *ed_inter_vec(pyns_ED *self, PyObject *args, int lam)
     }
     return pyns_array_copy(x, nsm_model_inter_size(m, id));
 }
-static PyObject *ed_y(pyns_ED *self, PyObject *a) { return ed_inter_vec(self, a, 0); }
-static PyObject *ed_lam(pyns_ED *self, PyObject *a) { return ed_inter_vec(self, a, 1); }
+static PyObject *ed_y(pyns_ED *self, PyObject *a, PyObject *kw) { return ed_inter_vec(self, a, kw, 0); }
+static PyObject *ed_lam(pyns_ED *self, PyObject *a, PyObject *kw) { return ed_inter_vec(self, a, kw, 1); }
 
-static PyObject *ed_index_set(pyns_ED *self, PyObject *args)
+static PyObject *ed_index_set(pyns_ED *self, PyObject *args, PyObject *kw)
 {
+    static char *kwlist[] = { "level", NULL };
     int level = 1;
-    if (!PyArg_ParseTuple(args, "|i:index_set", &level)) return NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "|i:index_set", kwlist, &level)) return NULL;
     if (level < 0 || level > 2) { PyErr_Format(pyns_InputError, "index_set: level %d is not 0, 1 or 2", level); return NULL; }
     int n = nsm_ed_index_set(self->s, level, NULL, 0);
     int *ids = PyMem_Malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
@@ -1993,10 +2150,13 @@ static PyMethodDef ed_methods[] = {
       "from time-stepping; the time events already behind are skipped)." },
     { "copy_state_to", (PyCFunction)ed_copy_state_to, METH_O,
       "copy_state_to(sim): puts q, v into a Simulation of the same Model (not its time)." },
-    { "y", (PyCFunction)ed_y, METH_VARARGS, "y(inter, level=0) -> y[level], level 0, 1, 2 (copy)." },
-    { "lam", (PyCFunction)ed_lam, METH_VARARGS,
-      "lam(inter, level=2) -> lambda[2] (contact force) or lambda[1] (impulse of the current event)." },
-    { "index_set", (PyCFunction)ed_index_set, METH_VARARGS, "index_set(level=1) -> list of interaction ids." },
+    { "y", (PyCFunction)(void (*)(void))ed_y, METH_VARARGS | METH_KEYWORDS,
+      "y($self, inter, level=0)\n--\n\ny[level] of an interaction, level 0, 1, 2 (copy)." },
+    { "lam", (PyCFunction)(void (*)(void))ed_lam, METH_VARARGS | METH_KEYWORDS,
+      "lam($self, inter, level=2)\n--\n\nlambda[2] (contact force) or lambda[1] (impulse of the "
+      "current event) of an interaction (copy)." },
+    { "index_set", (PyCFunction)(void (*)(void))ed_index_set, METH_VARARGS | METH_KEYWORDS,
+      "index_set($self, level=1)\n--\n\nList of the ids of the interactions in index set I_level." },
 #endif
     { NULL, NULL, 0, NULL }
 };

@@ -272,7 +272,8 @@ static PyObject *py_version(PyObject *self, PyObject *noargs)
 }
 
 static PyMethodDef core_methods[] = {
-    { "version", py_version, METH_NOARGS, "Version of the linked C library." },
+    { "version", py_version, METH_NOARGS,
+      "version($module)\n--\n\nVersion of the linked C library, e.g. '0.1.0'." },
     { NULL, NULL, 0, NULL }
 };
 

@@ -65,10 +65,46 @@ static int set_vec(PyObject *d, const char *key, const double *x, npy_intp n)
     return set_item(d, key, pyns_array_copy(x, n));
 }
 
+/* A copy of x (n ns_int) as a NumPy integer array of the same width. */
+static PyObject *int_array(const ns_int *x, npy_intp n)
+{
+    int type = sizeof(ns_int) == 8 ? NPY_INT64 : NPY_INT32;
+    PyObject *a = PyArray_SimpleNew(1, &n, type);
+    if (a && n) memcpy(PyArray_DATA((PyArrayObject *)a), x, (size_t)n * sizeof(ns_int));
+    return a;
+}
+
+/* A problem's matrix as the user gave it: a dense one as a NumPy array, a
+ * sparse or block one as a scipy.sparse.csc_matrix holding exactly the
+ * stored entries (without SciPy: a dense array). */
+static PyObject *matrix_out(const ns_matrix *A)
+{
+    if (A->storage == NS_DENSE) return pyns_matrix_to_array(A);
+    PyObject *sp = PyImport_ImportModule("scipy.sparse");
+    if (!sp) {
+        if (!PyErr_ExceptionMatches(PyExc_ImportError)) return NULL;
+        PyErr_Clear();
+        return pyns_matrix_to_array(A);
+    }
+    ns_matrix *S = A->storage == NS_SPARSE ? NULL : ns_matrix_to_sparse(A);
+    const ns_matrix *C = S ? S : A;
+    PyObject *res = NULL;
+    if (A->storage != NS_SPARSE && !S) { Py_DECREF(sp); return PyErr_NoMemory(); }
+    PyObject *x = pyns_array_copy(C->csc.x, C->csc.nnz);
+    PyObject *i = int_array(C->csc.i, C->csc.nnz);
+    PyObject *pp = int_array(C->csc.p, (npy_intp)C->cols + 1);
+    if (x && i && pp)
+        res = PyObject_CallMethod(sp, "csc_matrix", "((OOO)(ii))", x, i, pp, (int)C->rows, (int)C->cols);
+    Py_XDECREF(x); Py_XDECREF(i); Py_XDECREF(pp);
+    Py_DECREF(sp);
+    ns_matrix_free(S);
+    return res;
+}
+
 static int set_mat(PyObject *d, const char *key, const ns_matrix *A)
 {
     if (!A) return 0;
-    return set_item(d, key, pyns_matrix_to_array(A));
+    return set_item(d, key, matrix_out(A));
 }
 
 static PyObject *problem_data(pyns_Problem *self, PyObject *noargs)
@@ -230,7 +266,7 @@ PyTypeObject pyns_ProblemType = {
 
 typedef struct {
     PyObject_HEAD
-    PyObject *status, *message, *solver, *kind, *solution, *history;
+    PyObject *status, *message, *solver, *kind, *solution, *history, *certificate, *method;
     double error, seconds;
     int iterations;
 } pyns_Result;
@@ -239,6 +275,7 @@ static void result_dealloc(pyns_Result *self)
 {
     Py_XDECREF(self->status); Py_XDECREF(self->message); Py_XDECREF(self->solver);
     Py_XDECREF(self->kind); Py_XDECREF(self->solution); Py_XDECREF(self->history);
+    Py_XDECREF(self->certificate); Py_XDECREF(self->method);
     PyObject_Free(self);
 }
 
@@ -253,16 +290,31 @@ PyObject *pyns_result_new(const ns_problem *p, const char *solver, const ns_resu
     o->kind = PyUnicode_InternFromString(ns_kind_name(p->kind));
     o->solution = PyDict_New();
     o->history = NULL;
+    o->certificate = NULL;
+    o->method = PyUnicode_FromString(r->method[0] ? r->method : solver);
     o->error = r->error; o->seconds = r->seconds; o->iterations = r->iterations;
-    if (!o->status || !o->message || !o->solver || !o->kind || !o->solution) goto fail;
+    if (!o->status || !o->message || !o->solver || !o->kind || !o->solution || !o->method) goto fail;
     for (int i = 0; i < s->nvec; i++)
         if (set_vec(o->solution, s->name[i], s->vec[i], s->len[i]) < 0) goto fail;
-    if (r->history && r->history_len > 0) {
+    if (r->history) {   /* record_history: an array, empty when no iteration recorded */
         o->history = pyns_array_copy(r->history, r->history_len);
         if (!o->history) goto fail;
     } else {
         Py_INCREF(Py_None);
         o->history = Py_None;
+    }
+    if (r->cert.kind != NS_CERT_NONE && r->cert.y) {
+        /* the certificate of no solution ns_solve checked (docs/certificates.md) */
+        o->certificate = Py_BuildValue("{s:s,s:N,s:O,s:d,s:d,s:d,s:s}", "kind",
+                                       ns_certificate_kind_name(r->cert.kind), "y",
+                                       pyns_array_copy(r->cert.y, r->cert.len), "checked",
+                                       r->cert.checked ? Py_True : Py_False, "violation",
+                                       r->cert.violation, "gap", r->cert.gap, "radius",
+                                       r->cert.radius, "source", r->cert.source);
+        if (!o->certificate) goto fail;
+    } else {
+        Py_INCREF(Py_None);
+        o->certificate = Py_None;
     }
     return (PyObject *)o;
 fail:
@@ -292,6 +344,39 @@ static PyObject *result_converged(pyns_Result *self, void *c)
     return PyBool_FromLong(PyUnicode_CompareWithASCIIString(self->status, "converged") == 0);
 }
 
+/* Pickling: the state, rebuilt by _core._result_from_state. */
+static PyObject *result_reduce(pyns_Result *self, PyObject *noargs)
+{
+    PyObject *mod = PyImport_ImportModule("nonsmooth._core");
+    if (!mod) return NULL;
+    PyObject *fn = PyObject_GetAttrString(mod, "_result_from_state");
+    Py_DECREF(mod);
+    if (!fn) return NULL;
+    return Py_BuildValue("(N(OOOOOOOddiO))", fn, self->status, self->message, self->solver,
+                         self->kind, self->solution, self->history, self->certificate,
+                         self->error, self->seconds, self->iterations, self->method);
+}
+
+PyObject *pyns_result_from_state(PyObject *m, PyObject *args)
+{
+    PyObject *status, *message, *solver, *kind, *solution, *history, *cert, *method;
+    double error, seconds;
+    int iterations;
+    if (!PyArg_ParseTuple(args, "UUUUO!OOddiU:_result_from_state", &status, &message, &solver, &kind,
+                          &PyDict_Type, &solution, &history, &cert, &error, &seconds, &iterations,
+                          &method))
+        return NULL;
+    pyns_Result *o = PyObject_New(pyns_Result, &pyns_ResultType);
+    if (!o) return NULL;
+    PyObject *all[8] = { status, message, solver, kind, solution, history, cert, method };
+    for (int k = 0; k < 8; k++) Py_INCREF(all[k]);
+    o->method = method;
+    o->status = status; o->message = message; o->solver = solver; o->kind = kind;
+    o->solution = solution; o->history = history; o->certificate = cert;
+    o->error = error; o->seconds = seconds; o->iterations = iterations;
+    return (PyObject *)o;
+}
+
 static PyObject *result_repr(pyns_Result *self)
 {
     char e[32], t[32];
@@ -304,8 +389,9 @@ static PyObject *result_repr(pyns_Result *self)
 static PyObject *result_dir(PyObject *self, PyObject *noargs)
 {
     PyObject *names = PyList_New(0);
-    const char *fixed[] = { "status", "converged", "error", "iterations", "seconds", "message",
-                            "solver", "kind", "solution", "history" };
+    const char *fixed[] = { "status", "converged", "success", "error", "iterations", "seconds",
+                            "message", "solver", "method", "kind", "solution", "history",
+                            "certificate" };
     if (!names) return NULL;
     for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) {
         PyObject *s = PyUnicode_FromString(fixed[i]);
@@ -325,11 +411,18 @@ static PyMemberDef result_members[] = {
       "'converged', 'max_iter', 'no_solution', 'singular', 'time_limit' or 'diverged'" },
     { "message", T_OBJECT, offsetof(pyns_Result, message), READONLY, "reason of a failure, '' otherwise" },
     { "solver", T_OBJECT, offsetof(pyns_Result, solver), READONLY, "solver that ran" },
+    { "method", T_OBJECT, offsetof(pyns_Result, method), READONLY,
+      "the method whose iterate is returned: the solver, or for an auto chain the stage "
+      "('nsn-ac', 'lemke', 'newton-fb', ...)" },
     { "kind", T_OBJECT, offsetof(pyns_Result, kind), READONLY, "problem kind" },
     { "solution", T_OBJECT, offsetof(pyns_Result, solution), READONLY,
       "dict of the solution vectors (also attributes: z, w, r, u, v, ...)" },
     { "history", T_OBJECT, offsetof(pyns_Result, history), READONLY,
-      "error per iteration (record_history=True), else None" },
+      "error per iteration of the solver's main loop (record_history=True; NaN where the "
+      "solver computed none, one entry per stage for auto), else None" },
+    { "certificate", T_OBJECT, offsetof(pyns_Result, certificate), READONLY,
+      "with status 'no_solution': the checked certificate (dict: kind, y, checked, violation, "
+      "gap, radius, source, docs/certificates.md); else None" },
     { "error", T_DOUBLE, offsetof(pyns_Result, error), READONLY, "error recomputed by the kind's error function" },
     { "seconds", T_DOUBLE, offsetof(pyns_Result, seconds), READONLY, "wall time of the solve alone" },
     { "iterations", T_INT, offsetof(pyns_Result, iterations), READONLY, "iterations of the solver" },
@@ -338,11 +431,13 @@ static PyMemberDef result_members[] = {
 
 static PyGetSetDef result_getset[] = {
     { "converged", (getter)result_converged, NULL, "status == 'converged'", NULL },
+    { "success", (getter)result_converged, NULL, "status == 'converged' (SciPy's name)", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
 static PyMethodDef result_methods[] = {
     { "__dir__", result_dir, METH_NOARGS, NULL },
+    { "__reduce__", (PyCFunction)result_reduce, METH_NOARGS, "Pickling support." },
     { NULL, NULL, 0, NULL }
 };
 
@@ -539,7 +634,7 @@ static PyObject *py_fc(PyObject *m, PyObject *args, PyObject *kw)
     ns_matrix *W = pyns_matrix(Wo, "W");
     if (!W) { Py_DECREF(mu); return NULL; }
     if (W->rows != dim * nc || W->cols != dim * nc) {
-        PyErr_Format(PyExc_ValueError, "W is %d×%d, expected dim·len(mu) = %zd square",
+        PyErr_Format(PyExc_ValueError, "W is %dx%d, expected dim*len(mu) = %zd square",
                      (int)W->rows, (int)W->cols, (Py_ssize_t)(dim * nc));
         ns_matrix_free(W); Py_DECREF(mu);
         return NULL;
@@ -566,7 +661,7 @@ static PyObject *py_gfc(PyObject *m, PyObject *args, PyObject *kw)
     ns_problem *p = NULL;
     if (!M || !(H = pyns_matrix(Ho, "H"))) goto fail;
     if (H->rows != M->rows || H->cols != dim * nc) {
-        PyErr_Format(PyExc_ValueError, "H is %d×%d, expected %d×%zd (rows of M × dim·len(mu))",
+        PyErr_Format(PyExc_ValueError, "H is %dx%d, expected %dx%zd (rows of M x dim*len(mu))",
                      (int)H->rows, (int)H->cols, (int)M->rows, (Py_ssize_t)(dim * nc));
         goto fail;
     }
@@ -709,7 +804,7 @@ static PyObject *py_gmp(PyObject *m, PyObject *args, PyObject *kw)
     }
     if (!(M = pyns_matrix(Mo, "M"))) goto done;
     if (M->rows != start[nb] || M->cols != start[nb]) {
-        PyErr_Format(PyExc_ValueError, "M is %d×%d, the blocks add up to %d", (int)M->rows,
+        PyErr_Format(PyExc_ValueError, "M is %dx%d, the blocks add up to %d", (int)M->rows,
                      (int)M->cols, (int)start[nb]);
         goto done;
     }
@@ -768,8 +863,16 @@ static PyObject *py_read(PyObject *m, PyObject *args, PyObject *kw)
 /* =============================================================== solve */
 
 static const char *const option_names =
-    "tol, max_iter, time_limit, omega, check_every, shuffle, seed, local_solver, fc_norm, "
-    "record_history, x0";
+    "tol, max_iter, time_limit, omega, anderson, threads, sweep, check_every, shuffle, seed, "
+    "local_solver, fc_norm, verbosity, record_history, x0";
+
+/* verbosity > 0: the library's messages on the process's stderr (C stdio:
+ * the solve may run without the GIL) */
+static void log_stderr(void *user, int level, const char *message)
+{
+    (void)user;
+    fprintf(stderr, "nonsmooth: [%d] %s\n", level, message);
+}
 
 int pyns_parse_options(PyObject *kw, ns_options *o, const char *const *skip)
 {
@@ -785,6 +888,17 @@ int pyns_parse_options(PyObject *kw, ns_options *o, const char *const *skip)
         else if (pyns_key_is(k, "check_every")) { if (pyns_get_int(v, "check_every", 0, 2147483647L, &l) < 0) return -1; o->check_every = (int)l; }
         else if (pyns_key_is(k, "shuffle")) { int b = PyObject_IsTrue(v); if (b < 0) return -1; o->shuffle = b; }
         else if (pyns_key_is(k, "seed")) { if (pyns_get_int(v, "seed", 0, 4294967295L, &l) < 0) return -1; o->seed = (unsigned)l; }
+        else if (pyns_key_is(k, "anderson")) { if (pyns_get_int(v, "anderson", 0, 16, &l) < 0) return -1; o->anderson = (int)l; }
+        else if (pyns_key_is(k, "threads")) { if (pyns_get_int(v, "threads", 0, 4096, &l) < 0) return -1; o->threads = (int)l; }
+        else if (pyns_key_is(k, "sweep")) {
+            if (pyns_key_is(v, "forward")) o->sweep = 0;
+            else if (pyns_key_is(v, "symmetric")) o->sweep = 1;
+            else { PyErr_Format(PyExc_ValueError, "sweep must be 'forward' or 'symmetric', not %R", v); return -1; }
+        } else if (pyns_key_is(k, "verbosity")) {
+            if (pyns_get_int(v, "verbosity", 0, 3, &l) < 0) return -1;
+            o->verbosity = (int)l;
+            o->log = l > 0 ? log_stderr : NULL;
+        }
         else if (pyns_key_is(k, "record_history")) { int b = PyObject_IsTrue(v); if (b < 0) return -1; o->record_history = b; }
         else if (pyns_key_is(k, "local_solver")) {
             if (v == Py_None) o->local_solver = NULL;
@@ -826,6 +940,15 @@ int pyns_solver_name(PyObject *obj, ns_kind kind, const char **name)
     const char *s = PyUnicode_AsUTF8(obj);
     if (!s) return -1;
     if (ns_solver_find(s, kind)) { *name = s; return 0; }
+    {   /* a solver spec NAME[/key=value]... (ns_solver_spec_parse): checked
+         * here, applied by the caller */
+        char sname[NS_SOLVER_NAME_LEN], err[NS_ERRMSG_LEN] = "";
+        ns_options scratch;
+        ns_options_default(&scratch);
+        ns_status st = ns_solver_spec_parse(s, kind, sname, sizeof sname, &scratch, err);
+        if (st == NS_OK) { *name = s; return 0; }
+        if (st == NS_BAD_INPUT) { pyns_raise(NS_BAD_INPUT, err); return -1; }
+    }
     char list[1024] = "";
     size_t len = 0;
     for (size_t i = 0; i < ns_solver_count(); i++) {
@@ -843,6 +966,26 @@ int pyns_solver_name(PyObject *obj, ns_kind kind, const char **name)
 }
 
 static const char *const solve_skip[] = { "solver", "x0", NULL };
+
+/* ns_options.cancel of solve(): every 20 ms of solving, takes the GIL (the
+ * solve may run without it) and runs the signal handlers; an exception
+ * (KeyboardInterrupt from Ctrl-C) stops the solve and is raised by
+ * solve() */
+typedef struct { struct timespec last; int raised; } cancel_state;
+
+static int py_cancel(void *user)
+{
+    cancel_state *c = user;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double dt = (double)(now.tv_sec - c->last.tv_sec) + 1e-9 * (double)(now.tv_nsec - c->last.tv_nsec);
+    if (dt < 0.02) return c->raised;
+    c->last = now;
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (PyErr_CheckSignals() < 0) c->raised = 1;
+    PyGILState_Release(g);
+    return c->raised;
+}
 
 static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
 {
@@ -869,9 +1012,17 @@ static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
     }
     ns_options o;
     ns_options_default(&o);
-    if (pyns_parse_options(kw, &o, solve_skip) < 0) return NULL;
     const char *solver;
     if (pyns_solver_name(so, p->kind, &solver) < 0) return NULL;
+    /* a spec's keys first, then the keyword options (which win) */
+    char sname[NS_SOLVER_NAME_LEN];
+    if (solver && strchr(solver, '/')) {
+        char err[NS_ERRMSG_LEN] = "";
+        if (ns_solver_spec_parse(solver, p->kind, sname, sizeof sname, &o, err) != NS_OK)
+            return pyns_raise(NS_BAD_INPUT, err);
+        solver = sname;
+    }
+    if (pyns_parse_options(kw, &o, solve_skip) < 0) return NULL;
     ns_solution *s = ns_solution_new(p);
     if (!s) return PyErr_NoMemory();
     if (x0 && x0 != Py_None) {
@@ -881,6 +1032,10 @@ static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
         Py_DECREF(a);
         o.warm_start = 1;
     }
+    cancel_state cs = { { 0, 0 }, 0 };
+    clock_gettime(CLOCK_MONOTONIC, &cs.last);
+    o.cancel = py_cancel;
+    o.cancel_user = &cs;
     ns_result r;
     ns_result_init(&r);
     ns_status st;
@@ -896,6 +1051,7 @@ static PyObject *py_solve(PyObject *m, PyObject *args, PyObject *kw)
     }
     PyObject *res = NULL;
     if (pyns_callback_error((pyns_Problem *)po, st == NS_CONVERGED) < 0) { /* raised */ }
+    else if (cs.raised && PyErr_Occurred()) { /* the handler's exception (KeyboardInterrupt) */ }
     else if (!ns_status_is_outcome(st)) pyns_raise(st, r.message);
     else {
         if (!solver) {
@@ -1001,33 +1157,185 @@ static PyObject *py_c_loop(PyObject *m, PyObject *args)
 
 PyMethodDef pyns_numerics_methods[] = {
     { "read", (PyCFunction)(void (*)(void))py_read, METH_VARARGS | METH_KEYWORDS,
-      "read(path, kind=None) -> Problem: a .dat or FCLIB .hdf5 file (kind detected unless given)." },
+      "read($module, path, kind=None)\n"
+      "--\n"
+      "\n"
+      "Read a problem file.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "path : str or os.PathLike\n"
+      "    A Siconos-style ``.dat`` file or an FCLIB ``.hdf5`` file.\n"
+      "kind : str, optional\n"
+      "    Problem kind ('lcp', 'mlcp', 'relay', 'avi', 'equality', 'fc2d',\n"
+      "    'fc3d', 'gfc2d', 'gfc3d', 'gmp'); detected from the content if None.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "FileError\n"
+      "    The file cannot be opened or read.\n"
+      "InputError\n"
+      "    The content is not a valid problem (message: file, line, reason)." },
     { "solve", (PyCFunction)(void (*)(void))py_solve, METH_VARARGS | METH_KEYWORDS,
-      "solve(problem, solver='auto', *, tol=1e-8, max_iter=0, time_limit=0, omega=0, "
-      "check_every=0, shuffle=False, seed=0, local_solver=None, fc_norm='siconos', "
-      "record_history=False, x0=None) -> Result" },
+      "solve($module, problem, /, solver='auto', *, tol=1e-08, max_iter=0, time_limit=0.0, omega=0.0, anderson=0, threads=0, sweep='forward', check_every=0, shuffle=False, seed=1, local_solver=None, fc_norm='siconos', verbosity=0, record_history=False, x0=None)\n"
+      "--\n"
+      "\n"
+      "Solve a problem.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "problem : Problem\n"
+      "solver : str, optional\n"
+      "    A solver name of the problem's kind (``solvers(problem)``) or a spec\n"
+      "    ``NAME[/key=value]...`` such as ``'nsgs-ac/anderson=3/threads=2'``\n"
+      "    (``nsolve --list-solvers --options`` lists each solver's keys).\n"
+      "tol, max_iter, time_limit, omega, anderson, threads, sweep, check_every,\n"
+      "shuffle, seed, local_solver, fc_norm, verbosity, record_history\n"
+      "    Solver options (docs/python.md); they override a spec's keys.\n"
+      "x0 : array_like, optional\n"
+      "    Starting point of the first unknown (warm start).\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Result\n"
+      "    status, success, error (recomputed), iterations, seconds, message,\n"
+      "    history, certificate and the solution vectors.\n"
+      "\n"
+      "Raises\n"
+      "------\n"
+      "InputError\n"
+      "    Bad options, an unknown solver or key, a bad x0.\n"
+      "KeyboardInterrupt\n"
+      "    Ctrl-C during the solve (checked every 20 ms)." },
     { "solvers", (PyCFunction)(void (*)(void))py_solvers, METH_VARARGS | METH_KEYWORDS,
-      "solvers(kind=None) -> list of dicts (name, kind, description, default, max_iter)." },
+      "solvers($module, kind=None)\n"
+      "--\n"
+      "\n"
+      "The registered solvers.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "kind : str or Problem, optional\n"
+      "    Only the solvers of this kind (all if None).\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "list of dict\n"
+      "    name, kind, description, default, max_iter." },
     { "lcp", (PyCFunction)(void (*)(void))py_lcp, METH_VARARGS | METH_KEYWORDS,
-      "lcp(M, q): w = Mz + q, 0 <= z _|_ w >= 0." },
+      "lcp($module, M, q)\n"
+      "--\n"
+      "\n"
+      "Linear complementarity problem w = Mz + q, 0 <= z _|_ w >= 0.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "M : (n, n) array_like or scipy.sparse matrix\n"
+      "q : (n,) array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "equality", (PyCFunction)(void (*)(void))py_equality, METH_VARARGS | METH_KEYWORDS,
-      "equality(M, q): Mz + q = 0." },
+      "equality($module, M, q)\n"
+      "--\n"
+      "\n"
+      "Linear system Mz + q = 0.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "M : (n, n) array_like or scipy.sparse matrix\n"
+      "q : (n,) array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "relay", (PyCFunction)(void (*)(void))py_relay, METH_VARARGS | METH_KEYWORDS,
-      "relay(M, q, lb, ub): box-constrained affine VI." },
+      "relay($module, M, q, lb, ub)\n"
+      "--\n"
+      "\n"
+      "Box-constrained affine variational inequality (relay problem).\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "M : (n, n) array_like or scipy.sparse matrix\n"
+      "q, lb, ub : (n,) array_like\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "mlcp", (PyCFunction)(void (*)(void))py_mlcp, METH_VARARGS | METH_KEYWORDS,
-      "mlcp(M, q, n) (first n rows equalities) or mlcp(A=, B=, C=, D=, a=, b=)." },
+      "mlcp($module, M=None, q=None, n=None, *, A=None, B=None, C=None, D=None, a=None, b=None)\n"
+      "--\n"
+      "\n"
+      "Mixed linear complementarity problem.\n"
+      "\n"
+      "Either ``mlcp(M, q, n)`` (the first n rows are equalities with free\n"
+      "unknowns) or ``mlcp(A=, B=, C=, D=, a=, b=)`` (Au + Cv + a = 0,\n"
+      "0 <= v _|_ Du + Bv + b >= 0).\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "avi", (PyCFunction)(void (*)(void))py_avi, METH_VARARGS | METH_KEYWORDS,
-      "avi(M, q, *, H=None, h=None, lb=None, ub=None): AVI over {Hz <= h} or a box." },
+      "avi($module, M, q, *, H=None, h=None, lb=None, ub=None)\n"
+      "--\n"
+      "\n"
+      "Affine variational inequality over {z : Hz <= h} or a box [lb, ub].\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "fc", (PyCFunction)(void (*)(void))py_fc, METH_VARARGS | METH_KEYWORDS,
-      "fc(W, q, mu, dim=3): local friction contact (fc2d/fc3d)." },
+      "fc($module, W, q, mu, dim=3)\n"
+      "--\n"
+      "\n"
+      "Local friction-contact problem (fc2d or fc3d): u = Wr + q, Coulomb's law\n"
+      "per contact.\n"
+      "\n"
+      "Parameters\n"
+      "----------\n"
+      "W : (dim*nc, dim*nc) array_like or scipy.sparse matrix\n"
+      "q : (dim*nc,) array_like\n"
+      "mu : (nc,) array_like\n"
+      "    Friction coefficients.\n"
+      "dim : {2, 3}\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "gfc", (PyCFunction)(void (*)(void))py_gfc, METH_VARARGS | METH_KEYWORDS,
-      "gfc(M, H, q, b, mu, dim=3): global friction contact." },
+      "gfc($module, M, H, q, b, mu, dim=3)\n"
+      "--\n"
+      "\n"
+      "Global friction-contact problem: Mv = Hr + q, u = H'v + b, Coulomb's law\n"
+      "per contact.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
     { "rfc", (PyCFunction)(void (*)(void))py_rfc, METH_VARARGS | METH_KEYWORDS,
-      "rfc(W, q, mu, mu_r, dim=5): local rolling friction contact (rfc3d, dim=3: rfc2d)." },
+      "rfc($module, W, q, mu, mu_r, dim=5)\n--\n\n"
+      "Local rolling friction contact (rfc3d; dim=3: rfc2d).\n\nReturns\n-------\nProblem" },
     { "grfc", (PyCFunction)(void (*)(void))py_grfc, METH_VARARGS | METH_KEYWORDS,
-      "grfc(M, H, q, b, mu, mu_r): global rolling friction contact (grfc3d)." },
+      "grfc($module, M, H, q, b, mu, mu_r)\n--\n\n"
+      "Global rolling friction contact (grfc3d).\n\nReturns\n-------\nProblem" },
     { "gmp", (PyCFunction)(void (*)(void))py_gmp, METH_VARARGS | METH_KEYWORDS,
-      "gmp(M, q, types, blocks=None, mu=None, *, lb=None, ub=None): generic mechanical problem." },
+      "gmp($module, M, q, types, blocks=None, mu=None, *, lb=None, ub=None)\n"
+      "--\n"
+      "\n"
+      "Generic mechanical problem: block rows of types 'equality', 'lcp',\n"
+      "'relay', 'fc2d', 'fc3d'.\n"
+      "\n"
+      "Returns\n"
+      "-------\n"
+      "Problem" },
+    { "_result_from_state", (PyCFunction)pyns_result_from_state, METH_VARARGS,
+      "Rebuilds a Result from its pickled state." },
     { "_c_loop", (PyCFunction)py_c_loop, METH_VARARGS,
       "_c_loop(M, q, solver, n, rebuild) -> seconds per call of the same LCP loop in C." },
     { NULL, NULL, 0, NULL }

@@ -72,6 +72,7 @@ PyObject *pyns_problem_wrap(ns_problem *p);
 
 extern PyTypeObject pyns_ResultType;
 /** Result object from a finished solve (copies the vectors). */
+PyObject *pyns_result_from_state(PyObject *m, PyObject *args);
 PyObject *pyns_result_new(const ns_problem *p, const char *solver,
                           const ns_result *r, const ns_solution *s);
 /** Fills o from keywords (tol, max_iter, ...); the solver's keywords

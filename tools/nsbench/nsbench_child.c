@@ -144,6 +144,17 @@ void nb_child_solve(const nb_config *c, const char *file, ns_kind kind,
     o.tol = c->tol;
     o.max_iter = c->max_iter;
     o.time_limit = c->time_limit;
+    /* the solver spec NAME[/key=value]... (its keys override the options above) */
+    char sname[NS_SOLVER_NAME_LEN];
+    if (!(c->test_faults && nb_fault_is_name(name))) {
+        char serr[NS_ERRMSG_LEN];
+        if (ns_solver_spec_parse(solver, kind, sname, sizeof sname, &o, serr) != NS_OK) {
+            set_status(rec, "bad_input", serr);
+            ns_problem_free(p);
+            return;
+        }
+        solver = sname;
+    }
     int best = 0;
     for (int k = 0; k < c->repeat; k++) {
         ns_solution *sol = ns_solution_new(p);

@@ -29,7 +29,9 @@ static const char *usage_text =
     "memory blow-up is recorded as that run's status and the benchmark goes on.\n"
     "\n"
     "Options:\n"
-    "  -s, --solvers A,B,C   solvers to run; each applies to the kinds it exists for\n"
+    "  -s, --solvers A,B,C   solvers to run; each applies to the kinds it exists for;\n"
+    "                        each is a spec NAME[/key=value]... (nsolve --list-solvers\n"
+    "                        --options), e.g. pgs,nsgs-ac/anderson=3\n"
     "                        (default: the default solver of each kind; see\n"
     "                        --list-solvers)\n"
     "  -s, --solvers KIND=A,B  solvers for files of KIND only (repeat the option for\n"
@@ -112,11 +114,21 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
+/* 1 if solver spec NAME[/key=value]... names a solver of kind k and its keys
+ * are that solver's (ns_solver_spec_parse). */
+static int spec_applies(const char *spec, ns_kind k)
+{
+    char name[NS_SOLVER_NAME_LEN];
+    ns_options scratch;
+    ns_options_default(&scratch);
+    return ns_solver_spec_parse(spec, k, name, sizeof name, &scratch, NULL) == NS_OK;
+}
+
 static int known_solver(const nb_config *c, const char *name)
 {
     if (c->test_faults && nb_fault_is_name(name)) return 1;
     for (size_t i = 0; i < ns_solver_count(); i++)
-        if (!strcmp(ns_solver_at(i)->name, name)) return 1;
+        if (spec_applies(name, ns_solver_at(i)->kind)) return 1;
     return 0;
 }
 
@@ -127,6 +139,10 @@ static int split_solvers(cli *c, const char *arg)
     nb_config *g = &c->cfg;
     ns_kind kind = NS_KIND_NONE;
     const char *eq = strchr(arg, '=');
+    /* "KIND=..." only when the '=' comes before any '/' or ',' (a solver
+     * spec's keys come after its name's '/') */
+    if (eq && (memchr(arg, '/', (size_t)(eq - arg)) || memchr(arg, ',', (size_t)(eq - arg))))
+        eq = NULL;
     if (eq) {
         char kn[32];
         snprintf(kn, sizeof kn, "%.*s", (int)(eq - arg < 31 ? eq - arg : 31), arg);
@@ -151,7 +167,18 @@ static int split_solvers(cli *c, const char *arg)
     for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
         while (*tok == ' ') tok++;
         if (!*tok) continue;
-        if (kind != NS_KIND_NONE ? !ns_solver_find(tok, kind) &&
+        if (!(g->test_faults && nb_fault_is_name(tok))) {
+            /* a solver spec NAME[/key=value]...: the keys checked now */
+            char name[NS_SOLVER_NAME_LEN], err[NS_ERRMSG_LEN];
+            ns_options scratch;
+            ns_options_default(&scratch);
+            if (ns_solver_spec_parse(tok, kind, name, sizeof name, &scratch, err) == NS_BAD_INPUT) {
+                if (silent) return 2;
+                fprintf(stderr, "nsbench: --solvers: %s\n", err);
+                return 2;
+            }
+        }
+        if (kind != NS_KIND_NONE ? !spec_applies(tok, kind) &&
                                        !(g->test_faults && nb_fault_is_name(tok))
                                  : !known_solver(g, tok)) {
             if (silent) return 2;
@@ -351,7 +378,7 @@ static size_t solvers_for(const nb_config *g, ns_kind k, const char **out)
         return n;
     }
     for (size_t i = 0; i < g->nsolvers; i++)
-        if (ns_solver_find(g->solvers[i], k) ||
+        if (spec_applies(g->solvers[i], k) ||
             (g->test_faults && nb_fault_is_name(g->solvers[i])))
             out[n++] = g->solvers[i];
     return n;

@@ -20,8 +20,10 @@ static const char *usage_text =
     "Solve one nonsmooth problem file (Siconos .dat or FCLIB .hdf5) and report.\n"
     "\n"
     "Options:\n"
-    "  -s, --solver NAME     solver to use (default: the default of the problem's kind;\n"
-    "                        see --list-solvers)\n"
+    "  -s, --solver SPEC     solver to use, NAME[/key=value]..., e.g. pgs,\n"
+    "                        nsgs/anderson=3/omega=1.2/threads=2/local=ac (default: the\n"
+    "                        default of the problem's kind; see --list-solvers --options);\n"
+    "                        its keys override --tol, --max-iter, --time-limit\n"
     "  -t, --tol T           tolerance on the kind's relative error (default 1e-8)\n"
     "  -n, --max-iter N      iteration limit (default: the solver's own)\n"
     "      --time-limit S    stop after S seconds (default: none)\n"
@@ -40,7 +42,9 @@ static const char *usage_text =
     "  -g, --guess FILE      start from FILE's solution: an FCLIB file's first guess\n"
     "                        (or its /solution), or a file written by --output\n"
     "      --json            print exactly one JSON object on stdout\n"
-    "      --list-solvers    list the registered solvers (of --kind if given) and exit\n"
+    "      --list-solvers    list the registered solvers (of --kind if given) and exit;\n"
+    "                        with --options also each solver's spec keys (type,\n"
+    "                        default, meaning)\n"
     "  -v, --verbose         print solver progress on stderr\n"
     "  -h, --help            show this help and exit\n"
     "      --version         print the version and exit\n"
@@ -51,6 +55,7 @@ static const char *usage_text =
     "Examples:\n"
     "  nsolve ../shared/data/lcp/lcp_CPS_1.dat\n"
     "  nsolve --solver pgs --tol 1e-10 --json problem.dat\n"
+    "  nsolve --solver nsgs-ac/anderson=3/threads=2 problem.hdf5\n"
     "  nsolve --check --kind equality system.dat\n"
     "  nsolve --kind ncp --solver newton-min lcp_file.dat\n";
 
@@ -58,7 +63,7 @@ typedef struct cli {
     const char *file, *solver, *output, *guess;
     ns_kind kind;
     ns_options opt;
-    int check, json, list, verbose;
+    int check, json, list, list_options, verbose;
 } cli;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -119,6 +124,8 @@ static int parse_args(int argc, char **argv, cli *c)
             c->json = 1;
         } else if (!strcmp(a, "--list-solvers")) {
             c->list = 1;
+        } else if (!strcmp(a, "--options")) {
+            c->list_options = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             c->verbose = 1;
         } else if (a[0] == '-' && a[1]) {
@@ -131,17 +138,48 @@ static int parse_args(int argc, char **argv, cli *c)
 #undef NEEDS_VALUE
     }
     if (!c->file && !c->list) return usage_error("%s", "no problem file given");
+    if (c->solver && !c->list) {
+        /* names and keys checked now (against every kind having the name, or
+         * --kind's); the problem's kind is checked once the file is read */
+        char name[NS_SOLVER_NAME_LEN], err[NS_ERRMSG_LEN];
+        ns_options scratch;
+        ns_options_default(&scratch);
+        if (ns_solver_spec_parse(c->solver, c->kind, name, sizeof name, &scratch, err) != NS_OK)
+            return usage_error("--solver: %s", err);
+    }
     return -1;
 }
 
-static void list_solvers(ns_kind only)
+static void print_option(const ns_solver_option *d)
 {
+    const char *type = d->type == NS_OPT_INT ? "int" : d->type == NS_OPT_DOUBLE ? "real"
+                     : d->type == NS_OPT_CHOICE ? d->choices : "solver";
+    char tbuf[64];
+    if (d->type == NS_OPT_SOLVER) {
+        snprintf(tbuf, sizeof tbuf, "%s solver", ns_kind_name(d->solver_kind));
+        type = tbuf;
+    }
+    printf("    %-12s %-18s default %-8s %s\n", d->key, type, d->default_value, d->meaning);
+}
+
+static void list_solvers(ns_kind only, int options)
+{
+    if (options) {
+        size_t n;
+        const ns_solver_option *t = ns_solver_common_options(&n);
+        printf("keys of every solver (SPEC = NAME[/key=value]...):\n");
+        for (size_t i = 0; i < n; i++) print_option(&t[i]);
+        printf("\n");
+    }
     printf("%-10s %-10s %-8s %s\n", "kind", "solver", "default", "description");
     for (size_t i = 0; i < ns_solver_count(); i++) {
         const ns_solver_info *s = ns_solver_at(i);
         if (only != NS_KIND_NONE && s->kind != only) continue;
         printf("%-10s %-10s %-8s %s\n", ns_kind_name(s->kind), s->name,
                s->is_default ? "yes" : "", s->description);
+        size_t n;
+        const ns_solver_option *t = ns_solver_options(s, &n);
+        for (size_t k = 0; options && k < n; k++) print_option(&t[k]);
     }
 }
 
@@ -204,6 +242,7 @@ static const char *report_status(ns_status st)
     switch (st) {
     case NS_CONVERGED: case NS_MAX_ITER: case NS_NO_SOLUTION:
     case NS_SINGULAR: case NS_TIME_LIMIT: case NS_FAILED: case NS_DIVERGED:
+    case NS_INTERRUPTED:
         return ns_status_name(st);
     default:
         return "error";
@@ -282,7 +321,7 @@ int main(int argc, char **argv)
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0) return rc;
     if (c.list) {
-        list_solvers(c.kind);
+        list_solvers(c.kind, c.list_options);
         return 0;
     }
     char err[NS_ERRMSG_LEN] = "";
@@ -323,13 +362,18 @@ int main(int argc, char **argv)
         return 0;
     }
 
-    const ns_solver_info *info = c.solver ? ns_solver_find(c.solver, p->kind)
-                                          : ns_solver_default(p->kind);
+    /* The solver spec NAME[/key=value]... (ns_solver_spec_parse): its keys
+     * are set after --tol/--max-iter/--time-limit, so they win. */
+    char sname[NS_SOLVER_NAME_LEN];
+    char serr[NS_ERRMSG_LEN];
+    st = ns_solver_spec_parse(c.solver, p->kind, sname, sizeof sname, &c.opt, serr);
+    const ns_solver_info *info = st == NS_OK ? ns_solver_find(sname, p->kind) : NULL;
     if (!info) {
-        if (c.solver)
-            snprintf(err, sizeof err, "%s: no solver '%s' for %s problems (see "
-                     "nsolve --list-solvers --kind %s)", c.file, c.solver,
-                     ns_kind_name(p->kind), ns_kind_name(p->kind));
+        if (st == NS_NOT_FOUND && c.solver)
+            snprintf(err, sizeof err, "%s: %.300s (see nsolve --list-solvers --kind %s)", c.file,
+                     serr, ns_kind_name(p->kind));
+        else if (c.solver)
+            snprintf(err, sizeof err, "%s: --solver: %.400s", c.file, serr);
         else
             snprintf(err, sizeof err, "%s: no solver is registered for %s problems yet",
                      c.file, ns_kind_name(p->kind));
