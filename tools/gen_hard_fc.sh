@@ -5,7 +5,7 @@
 # square pyramids and columns of equal spheres (hyperstatic stacks at
 # rest), a granular chute flow and the default box scene's last falling and
 # settling steps. Reproducible (fixed seeds, one thread); the files are big
-# (a settled 16000-sphere pile: ~35000 contacts): generated, never committed.
+# (a settled 16000-sphere pile: ~34000 contacts): generated, never committed.
 #   tools/gen_hard_fc.sh [--quick] [--large] [--only NAME] BUILD_DIR OUT_DIR
 # OUT_DIR/NAME/NAME_stepK.dat per collection and OUT_DIR/index.csv
 # (collection, file, scene, n, step, contacts). Collections (default mode):
