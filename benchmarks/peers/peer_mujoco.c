@@ -15,7 +15,13 @@
  * is not reproduced (the critically damped contact dissipates the approach
  * velocity, e ≈ 0).
  *
- * Prints one "peer:" line (scene_file.h). */
+ * MuJoCo 2.2 allocates ~12 (njmax² + nv njmax) bytes whatever the solver
+ * (contact_capacity below): 1.3 GB at n = 1000, 12 GB at n = 4000, and its
+ * mjData buffer cannot pass 2^31 bytes; above that, or above --max-gb G,
+ * the program refuses the scene (exit 3).
+ *
+ * Prints one "peer:" line (scene_file.h); the contact count at the end and
+ * the list's capacity on stderr. */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime, mkstemp, fdopen */
 #include <math.h>
 #include <stdio.h>
@@ -26,9 +32,18 @@
 #include "scene_file.h"
 #include "peer_util.h"
 
+/* Contact list size: a settled pile has ~2.1 contacts per sphere (walls
+ * and floor included); 2.6 per sphere leaves room for the transient (a
+ * full list is reported and fails the run). MuJoCo 2.2 allocates dense
+ * njmax × njmax and nv × njmax arrays (efc_AR, efc_JT and their column
+ * indices, 12 bytes an entry) in one mjData buffer that must stay below
+ * 2^31 bytes, so njmax (3 rows per elliptic contact) is kept to what the
+ * scene needs. */
+static long contact_capacity(int n) { return (long)(2.6 * n) + 64; }
+
 static int write_mjcf(FILE *f, const sbx_scene *s, long iterations)
 {
-    long ncon = 8L * s->n + 64;   /* contacts: ~3 per sphere settled, margin for the transient */
+    long ncon = contact_capacity(s->n);
     fprintf(f, "<mujoco model=\"spheres_box\">\n"
                "  <option timestep=\"%.17g\" gravity=\"%.17g %.17g %.17g\" integrator=\"Euler\" solver=\"CG\" "
                "iterations=\"%ld\" cone=\"elliptic\"/>\n"
@@ -54,6 +69,19 @@ static int write_mjcf(FILE *f, const sbx_scene *s, long iterations)
 int main(int argc, char **argv)
 {
     peer_args a = { NULL, 1500, 100, 0 };
+    double max_gb = 4.0;   /* --max-gb G: taken out before the common parser */
+    for (int i = 1; i + 1 < argc; i++)
+        if (!strcmp(argv[i], "--max-gb")) {
+            char *end;
+            max_gb = strtod(argv[i + 1], &end);
+            if (end == argv[i + 1] || *end || !(max_gb > 0)) {
+                fprintf(stderr, "peer_mujoco: --max-gb needs a number > 0\n");
+                return 2;
+            }
+            for (int j = i; j + 2 <= argc; j++) argv[j] = argv[j + 2];
+            argc -= 2;
+            break;
+        }
     int rc = peer_parse(argc, argv, &a, "peer_mujoco");
     if (rc) return rc;
     char err[1024];
@@ -61,6 +89,15 @@ int main(int argc, char **argv)
     if (!s) { fprintf(stderr, "peer_mujoco: %s\n", err); return 2; }
     if (a.iterations < 1) { fprintf(stderr, "peer_mujoco: --iterations must be >= 1\n"); sbx_scene_free(s); return 2; }
     long steps = a.steps > 0 ? a.steps : s->steps;
+    double njmax = 3.0 * (double)contact_capacity(s->n), nv = 6.0 * s->n;
+    double gb = 12.0 * (njmax * njmax + nv * njmax) / 1e9;
+    if (gb > max_gb || gb > 2.0) {
+        fprintf(stderr, "peer_mujoco: n = %d needs njmax = %.0f constraint rows, and MuJoCo 2.2 allocates "
+                        "~12 (njmax^2 + nv njmax) bytes in one buffer: %.1f GB, over %s\n", s->n, njmax, gb,
+                gb > 2.0 ? "its 2^31-byte limit" : "--max-gb");
+        sbx_scene_free(s);
+        return 3;
+    }
     const char *tmp = getenv("TMPDIR");
     char path[4096];
     snprintf(path, sizeof path, "%s/peer_mujoco_XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -97,6 +134,7 @@ int main(int argc, char **argv)
     if (full) fprintf(stderr, "peer_mujoco: warnings: contact list full %d, constraints full %d, bad qacc %d\n",
                       d->warning[mjWARN_CONTACTFULL].number, d->warning[mjWARN_CNSTRFULL].number,
                       d->warning[mjWARN_BADQACC].number);
+    fprintf(stderr, "peer_mujoco: %d contacts at the end (capacity %d)\n", d->ncon, m->nconmax);
     double *x = malloc((size_t)s->n * 3 * sizeof *x), ke = 0.0;
     if (!x) { fprintf(stderr, "peer_mujoco: out of memory\n"); return 1; }
     for (int i = 0; i < s->n; i++) {

@@ -548,7 +548,7 @@ int main(int argc, char **argv)
     int pyr_L = 0;   /* pyramid: base side */
     if (kind == 3) {
         while ((long)(pyr_L + 1) * (pyr_L + 2) * (2 * pyr_L + 3) / 6 <= n) pyr_L++;
-        n = pyr_L * (pyr_L + 1) * (2 * pyr_L + 1) / 6;
+        n = (int)((long)pyr_L * (pyr_L + 1) * (2 * pyr_L + 1) / 6);
     }
     double h = a.h > 0 ? a.h : 1e-3;
     long steps = a.steps > 0 ? a.steps : (a.T > 0 ? (long)ceil(a.T / h - 1e-9) : 2000);
