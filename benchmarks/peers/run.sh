@@ -11,7 +11,8 @@
 #   benchmarks/peers/run.sh BUILD [N]        (default N = 1000; also 4000)
 # Environment: OUT (default /tmp/ns_peers_nN: scene and raw outputs),
 # STEPS (default 2000) and SETTLED_FROM (default 1500) for short checks,
-# SKIP_OURS=1 (peers only, on an existing OUT/scene.txt).
+# SKIP_OURS=1 (peers only, on an existing OUT/scene.txt), SKIP_PEERS=1:
+# the table is made from the outputs already in OUT (both: the table alone).
 # A peer whose library was not found at build time is left out.
 set -eu
 build=${1:?usage: run.sh BUILD [N]}
@@ -26,13 +27,11 @@ export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 scene="$out/scene.txt"
 res="$out/results.txt"
 echo "run.sh: n = $n, $steps steps, settled from step $from; load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
-: > "$res"
 if [ "${SKIP_OURS:-0}" != 1 ]; then
   echo "run.sh: nonsmooth (spheres_box) ..." >&2
   "$bin/spheres_box" --scene pile --n "$n" --steps "$steps" --profile "$from" --accept-nonconverged \
     --write-scene "$scene" > "$out/nonsmooth.txt" 2> "$out/nonsmooth.err" || \
     echo "run.sh: spheres_box failed (exit $?), see $out/nonsmooth.err" >&2
-  grep '^peer:' "$out/nonsmooth.txt" >> "$res" || true
 fi
 [ -s "$scene" ] || { echo "run.sh: no scene file $scene" >&2; exit 1; }
 run_peer() {   # name, program, args...
@@ -40,14 +39,19 @@ run_peer() {   # name, program, args...
   if [ ! -x "$bin/$prog" ]; then echo "run.sh: $prog not built (library not found): skipped" >&2; return 0; fi
   echo "run.sh: $name ..." >&2
   if "$bin/$prog" "$scene" --settled-from "$from" "$@" > "$out/$name.txt" 2> "$out/$name.err"; then :; else
-    echo "run.sh: $prog failed, see $out/$name.err" >&2
+    echo "run.sh: $prog failed: $(grep -v '^peer_mujoco: [0-9]* contacts' "$out/$name.err" | head -1)" >&2
   fi
-  grep '^peer:' "$out/$name.txt" >> "$res" || true
 }
-run_peer bullet100 peer_bullet --iterations 100
-run_peer bullet10 peer_bullet --iterations 10
-run_peer ode100 peer_ode --iterations 100
-run_peer mujoco100 peer_mujoco --iterations 100
+if [ "${SKIP_PEERS:-0}" != 1 ]; then
+  run_peer bullet100 peer_bullet --iterations 100
+  run_peer bullet10 peer_bullet --iterations 10
+  run_peer ode100 peer_ode --iterations 100
+  run_peer mujoco100 peer_mujoco --iterations 100
+fi
+: > "$res"
+for name in nonsmooth bullet100 bullet10 ode100 mujoco100; do
+  [ -f "$out/$name.txt" ] && grep '^peer:' "$out/$name.txt" >> "$res" || true
+done
 echo "run.sh: load after: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 awk '
   { for (i = 2; i <= NF; i++) { e = index($i, "="); v[NR, substr($i, 1, e - 1)] = substr($i, e + 1) } rows = NR
