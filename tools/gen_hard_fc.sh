@@ -11,7 +11,8 @@
 # (collection, file, scene, n, step, contacts). Collections (default mode):
 #   pile_n1000, pile_n4000    --scene pile, 2000 steps: every 50th solve of
 #                             the settled phase (steps >= 1500)
-#   pile_n16000               the same, only with --large (about an hour)
+#   pile_n16000               the same, only with --large (hours: the 1000-sphere pile takes
+#                             ~10 min of CPU, the cost grows about as n)
 #   pyramid_L5, pyramid_L10   --scene pyramid (55, 385 spheres), 1000 steps:
 #                             every 50th solve from step 500 (at rest)
 #   column_n20, column_n100   --scene column, 1000 steps, the same
@@ -30,7 +31,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --large) large=1; shift ;;
     --only) [ $# -ge 2 ] || { echo "gen_hard_fc: --only needs a name" >&2; exit 2; }; only=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "gen_hard_fc: unknown option '$1'" >&2; exit 2 ;;
     *) break ;;
   esac
