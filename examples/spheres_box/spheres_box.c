@@ -16,14 +16,22 @@
  * of a chute three times as long (walls x = ±ax, y = ±ay), gravity tilted
  * by --slope degrees (default 25, above atan μ), so that it flows down.
  * pile and chute keep the pile's height as n grows (the box widens), so
- * that a step's cost per sphere can be compared across n.
+ * that a step's cost per sphere can be compared across n. pyramid and
+ * column are hyperstatic stacks of equal spheres (R = Rmax) that settle to
+ * rest: pyramid, a square pyramid (base L × L, L layers, each sphere in the
+ * hollow of four below; L the largest with L(L+1)(2L+1)/6 ≤ n, which
+ * becomes n) in a box whose walls touch the base; column, n spheres stacked
+ * on x = y = 0 (walls at ±2 R). Both start with 0.1 mm gaps, at rest.
  *
  * Options (plus the common ones of example_util.h):
  *   --n N          number of spheres (default 100)
  *   --seed S       random seed (default 1)
  *   --mu MU        friction coefficient
  *   --half A       box half-width (default 0.3 m; pile/chute: from n)
- *   --scene S      box (default), pile or chute
+ *   --scene S      box (default), pile, chute, pyramid or column
+ *   --write-scene FILE  write the initial scene (box, law, h, steps, and per
+ *                  sphere x, v, ω, R, m, I) to FILE (scene_file.h), for the
+ *                  other engines of benchmarks/peers
  *   --layers L     lattice layers of pile and chute (default 10)
  *   --slope DEG    chute inclination (default 25)
  *   --profile K    print the per-step breakdown (contact detection, free
@@ -80,7 +88,11 @@
  *   penetration, solver iterations and error of the step, converged 0/1,
  *   non-converged solves so far, spheres outside the box),
  *   DIR/final.csv (one row per sphere: x, y, z, R, v, ω at the end),
- *   DIR/spheres_box.svg (energy, contacts, penetration over time). */
+ *   DIR/spheres_box.svg (energy, contacts, penetration over time).
+ * Unless --quiet, a last line "peer: ..." (scene_file.h: sbx_peer_line)
+ * gives the overlaps between spheres and with the walls at the end, the
+ * kinetic energy, the run's wall time and, with --profile K, the wall time
+ * per step over the steps >= K, in benchmarks/peers's format. */
 #define _GNU_SOURCE   /* clock_gettime, getrusage, dlsym(RTLD_DEFAULT) */
 #include <dlfcn.h>
 #include <math.h>
@@ -94,6 +106,7 @@
 #include "example_util.h"
 #include "svgplot.h"
 #include "contacts.h"
+#include "scene_file.h"
 
 typedef struct ctx {
     int n;
@@ -500,7 +513,7 @@ int main(int argc, char **argv)
     double anderson = 3, threads = 0, order = 1, max_iter = 0;
     long dump_every = 1;
     int accept = 0;
-    const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "none";
+    const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "none", *scene_out = NULL;
     double proj_tol = 1e-6;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
     *(void **)&alloc_count = dlsym(RTLD_DEFAULT, "nsalloc_count");
@@ -514,6 +527,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--init")) { init_path = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--projection")) { projection = argv[++i]; continue; }
+        if (i + 1 < argc && !strcmp(argv[i], "--write-scene")) { scene_out = argv[++i]; continue; }
         if (!strcmp(argv[i], "--accept-nonconverged")) { accept = 1; continue; }
         av[ac++] = argv[i];
     }
@@ -538,15 +552,24 @@ int main(int argc, char **argv)
         return 2;
     }
     nsx_args a;
-    int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute] "
+    int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
                                     "[--max-iter N] [--budget S] [--stabilization B] [--projection none|direct] [--proj-tol T] "
-                                    "[--accept-nonconverged]");
+                                    "[--accept-nonconverged] [--write-scene FILE]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
-    int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2 : -1;
-    if (kind < 0) { fprintf(stderr, "spheres_box: --scene '%s' is not box, pile or chute\n", scene); return 2; }
+    int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2
+             : !strcmp(scene, "pyramid") ? 3 : !strcmp(scene, "column") ? 4 : -1;
+    if (kind < 0) {
+        fprintf(stderr, "spheres_box: --scene '%s' is not box, pile, chute, pyramid or column\n", scene);
+        return 2;
+    }
     int n = a.n > 0 ? a.n : 100;
+    int pyr_L = 0;   /* pyramid: base side */
+    if (kind == 3) {
+        while ((long)(pyr_L + 1) * (pyr_L + 2) * (2 * pyr_L + 3) / 6 <= n) pyr_L++;
+        n = (int)((long)pyr_L * (pyr_L + 1) * (2 * pyr_L + 1) / 6);
+    }
     double h = a.h > 0 ? a.h : 1e-3;
     long steps = a.steps > 0 ? a.steps : (a.T > 0 ? (long)ceil(a.T / h - 1e-9) : 2000);
     double e = isnan(a.e) ? 0.5 : a.e;
@@ -564,7 +587,11 @@ int main(int argc, char **argv)
     double sp = kind == 0 ? 2.2 * Rmax : 2.05 * Rmax;
     int kx, ky;
     double ax, ay, xshift = 0.0;
-    if (kind == 0) {
+    if (kind >= 3) {   /* stacks of equal spheres: gaps of 0.002 R = 0.1 mm */
+        sp = 2.002 * Rmax;
+        kx = ky = kind == 3 ? pyr_L : 1;
+        ax = ay = kind == 3 ? 0.5 * sp * (kx - 1) + 1.002 * Rmax : 2.0 * Rmax;
+    } else if (kind == 0) {
         if (isnan(half)) half = 0.3;
         if (!(half > 0.05)) { fprintf(stderr, "spheres_box: --half must exceed Rmax = 0.05\n"); return 2; }
         kx = ky = (int)floor((2.0 * (half - Rmax)) / sp) + 1;
@@ -600,6 +627,14 @@ int main(int argc, char **argv)
     double x0 = -0.5 * sp * (kx - 1), y0 = -0.5 * sp * (ky - 1);
     double Rmin = Rmax;
     FILE *init = NULL;
+    sbx_scene sc = { .n = n, .ax = ax, .ay = ay, .g = { gvec[0], gvec[1], gvec[2] }, .mu = mu, .e = e,
+                     .h = h, .steps = steps };
+    if (scene_out) {
+        sc.x = malloc((size_t)n * 3 * sizeof *sc.x); sc.v = malloc((size_t)n * 3 * sizeof *sc.v);
+        sc.w = malloc((size_t)n * 3 * sizeof *sc.w); sc.R = malloc((size_t)n * sizeof *sc.R);
+        sc.m = malloc((size_t)n * sizeof *sc.m); sc.I = malloc((size_t)n * sizeof *sc.I);
+        if (!sc.x || !sc.v || !sc.w || !sc.R || !sc.m || !sc.I) { fprintf(stderr, "spheres_box: out of memory\n"); return 1; }
+    }
     if (init_path) {
         char head[256];
         init = fopen(init_path, "r");
@@ -611,6 +646,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         int layer = i / (kx * ky), ix = (i % (kx * ky)) % kx, iy = (i % (kx * ky)) / kx;
         double R = Rmax * (0.8 + 0.2 * urand(&seed));
+        if (kind >= 3) R = Rmax;
         double m = rho * 4.0 / 3.0 * 3.14159265358979323846 * R * R * R, I = 0.4 * m * R * R;
         double q0[6], v0[6] = { 0 };
         if (kind == 0) {
@@ -619,6 +655,16 @@ int main(int argc, char **argv)
             q0[2] = 1.2 * Rmax + 2.5 * Rmax * layer;
             for (int t = 0; t < 3; t++) v0[t] = 0.5 / sqrt(3.0) * (2.0 * urand(&seed) - 1.0);
             for (int t = 3; t < 6; t++) v0[t] = 5.0 / sqrt(3.0) * (2.0 * urand(&seed) - 1.0);
+        } else if (kind == 3) {   /* layer l: (L − l)² spheres over the hollows of layer l − 1 */
+            int l = 0, k = i, side = pyr_L;
+            while (k >= side * side) { k -= side * side; side--; l++; }
+            double dz = sqrt(4.0 * R * R - 0.5 * sp * sp) + 0.002 * R;
+            q0[0] = x0 + 0.5 * sp * l + sp * (k % side);
+            q0[1] = y0 + 0.5 * sp * l + sp * (k / side);
+            q0[2] = 1.002 * R + dz * l;
+        } else if (kind == 4) {
+            q0[0] = q0[1] = 0.0;
+            q0[2] = 1.002 * R + sp * i;
         } else {   /* at rest on the dense lattice, jittered by ±0.02 Rmax */
             q0[0] = xshift + x0 + sp * ix + 0.04 * Rmax * (urand(&seed) - 0.5);
             q0[1] = y0 + sp * iy + 0.04 * Rmax * (urand(&seed) - 0.5);
@@ -651,9 +697,20 @@ int main(int argc, char **argv)
         c.ds[i] = nsm_model_add_ds(model, ds);
         if (c.ds[i] < 0) { fprintf(stderr, "spheres_box: %s\n", nsm_model_error(model)); return 1; }
         c.mass[i] = m; c.R[i] = R;
+        if (scene_out) {
+            memcpy(sc.x + 3 * i, q0, 3 * sizeof *q0); memcpy(sc.v + 3 * i, v0, 3 * sizeof *v0);
+            memcpy(sc.w + 3 * i, v0 + 3, 3 * sizeof *v0);
+            sc.R[i] = R; sc.m[i] = m; sc.I[i] = I;
+        }
         if (R < Rmin) Rmin = R;
     }
     if (init) fclose(init);
+    if (scene_out) {
+        char serr[512];
+        int bad = sbx_scene_write(scene_out, &sc, serr, sizeof serr);
+        free(sc.x); free(sc.v); free(sc.w); free(sc.R); free(sc.m); free(sc.I);
+        if (bad) { fprintf(stderr, "spheres_box: --write-scene: %s\n", serr); return 1; }
+    }
     if (law < 0) { fprintf(stderr, "spheres_box: %s\n", nsm_model_error(model)); return 1; }
     c.margin_base = 0.1 * Rmin;
 
@@ -772,6 +829,20 @@ int main(int argc, char **argv)
                1e6 * P.cpu / (double)P.steps / n, c.ax, c.ay,
                alloc_count ? (double)P.allocs_sim / (double)P.steps : -1.0,
                alloc_count ? (double)P.allocs_detect / (double)P.steps : -1.0);
+    }
+    if (!a.quiet) {   /* overlaps at the end, in benchmarks/peers's format */
+        double *xf = malloc((size_t)n * 3 * sizeof *xf);
+        sbx_overlap ov;
+        for (int i = 0; xf && i < n; i++) memcpy(xf + 3 * i, nsm_sim_q(sim, c.ds[i]), 3 * sizeof *xf);
+        if (xf && sbx_overlaps(n, xf, c.R, c.ax, c.ay, &ov) == 0) {
+            char set[64];
+            snprintf(set, sizeof set, "%s/tol=%g", o.solver ? o.solver : "auto", o.solver_options.tol);
+            sbx_peer_line(stdout, "nonsmooth", set, n, S->steps,
+                          P.steps > 0 ? 1e3 * (P.detect + P.free_state + P.assembly + P.solver + P.update) /
+                                        (double)P.steps : NAN,
+                          P.steps > 0 ? 1e3 * P.cpu / (double)P.steps : NAN, secs, &ov, ek);
+        }
+        free(xf);
     }
     if (c.traj) fclose(c.traj);
     if (a.out) {

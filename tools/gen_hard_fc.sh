@@ -1,0 +1,100 @@
+#!/bin/sh
+# Generates the hard collections: one-step FC3D problems (Siconos .dat, read
+# by nsolve and nsbench) dumped from our own spheres_box simulations, where
+# NSGS-type solvers struggle: settled piles (hyperstatic contact networks),
+# square pyramids and columns of equal spheres (hyperstatic stacks at
+# rest), a granular chute flow and the default box scene's last falling and
+# settling steps. Reproducible (fixed seeds, one thread); the files are big
+# (a settled 16000-sphere pile: ~34000 contacts): generated, never committed.
+#   tools/gen_hard_fc.sh [--quick] [--large] [--only NAME] BUILD_DIR OUT_DIR
+# OUT_DIR/NAME/NAME_stepK.dat per collection and OUT_DIR/index.csv
+# (collection, file, scene, n, step, contacts). Collections (default mode):
+#   pile_n1000, pile_n4000    --scene pile, 2000 steps: every 50th solve of
+#                             the settled phase (steps >= 1500)
+#   pile_n16000               the same, only with --large (hours: the 1000-sphere pile takes
+#                             ~10 min of CPU, the cost grows about as n)
+#   pyramid_L5, pyramid_L10   --scene pyramid (55, 385 spheres), 1000 steps:
+#                             every 50th solve from step 500 (at rest)
+#   column_n20, column_n100   --scene column, 1000 steps, the same
+#   chute_n1000               --scene chute, 2000 steps, every 100th solve
+#   box_n100                  the default box scene (100 spheres), every
+#                             10th solve of steps 800-1000
+# The dumps select solves, not steps: a step whose problem has no active
+# contact has no solve; once contacts persist (all the collections but the
+# start of box and chute) every step has one, so "every k-th solve" is
+# every k-th step. --quick: a small subset (tiny scenes, short runs) in a
+# few seconds, for tests. --only NAME: that collection alone.
+set -eu
+quick=0; large=0; only=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1; shift ;;
+    --large) large=1; shift ;;
+    --only) [ $# -ge 2 ] || { echo "gen_hard_fc: --only needs a name" >&2; exit 2; }; only=$2; shift 2 ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -*) echo "gen_hard_fc: unknown option '$1'" >&2; exit 2 ;;
+    *) break ;;
+  esac
+done
+[ $# -eq 2 ] || { echo "usage: gen_hard_fc.sh [--quick] [--large] [--only NAME] BUILD_DIR OUT_DIR" >&2; exit 2; }
+build=$1; out=$2
+sbx="$build/bin/spheres_box"; nsolve="$build/bin/nsolve"
+[ -x "$sbx" ] && [ -x "$nsolve" ] || { echo "gen_hard_fc: $sbx or $nsolve not built" >&2; exit 2; }
+mkdir -p "$out"
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+index="$out/index.csv"
+[ -n "$only" ] && [ -f "$index" ] || echo "collection,file,scene,n,step,contacts" > "$index"
+start=$(date +%s)
+made=0
+
+# collect NAME SCENE N STEPS EVERY FROM TO [spheres_box options...]:
+# dumps every EVERY-th solve, keeps the steps in [FROM, TO].
+collect() {
+  name=$1; scene=$2; n=$3; steps=$4; every=$5; from=$6; to=$7; shift 7
+  [ -z "$only" ] || [ "$only" = "$name" ] || return 0
+  d="$out/$name"
+  rm -rf "$d" "$d.tmp" && mkdir -p "$d.tmp" "$d"
+  grep -v "^$name," "$index" > "$index.tmp" || true   # a collection made again replaces its rows
+  mv "$index.tmp" "$index"
+  echo "gen_hard_fc: $name: spheres_box --scene $scene --n $n, $steps steps, every ${every}th solve of steps $from-$to ..." >&2
+  t0=$(date +%s)
+  if ! "$sbx" --scene "$scene" --n "$n" --steps "$steps" --quiet --accept-nonconverged \
+       --dump "$d.tmp" --dump-every "$every" --dump-max 0 "$@" >&2; then
+    echo "gen_hard_fc: $name: spheres_box failed" >&2; exit 1
+  fi
+  kept=0
+  for f in "$d.tmp"/*.dat; do
+    [ -e "$f" ] || continue
+    k=$(basename "$f" .dat); k=${k##*_}; k=$(expr "$k" + 0)
+    if [ "$k" -ge "$from" ] && [ "$k" -le "$to" ]; then
+      g="$d/${name}_step$k.dat"
+      mv "$f" "$g"
+      nc=$("$nsolve" --check --json "$g" | sed -n 's/.*"contacts": *\([0-9]*\).*/\1/p')
+      [ -n "$nc" ] || { echo "gen_hard_fc: $g: nsolve --check failed" >&2; exit 1; }
+      echo "$name,$name/${name}_step$k.dat,$scene,$n,$k,$nc" >> "$index"
+      kept=$((kept + 1))
+    fi
+  done
+  rm -rf "$d.tmp"
+  made=$((made + kept))
+  echo "gen_hard_fc: $name: $kept problems in $(( $(date +%s) - t0 )) s" >&2
+}
+
+if [ "$quick" = 1 ]; then
+  collect pile_n60    pile    60 150 25 100 150 --layers 3
+  collect pyramid_L3  pyramid 14 100 25  50 100
+  collect column_n5   column   5 100 25  50 100
+  collect chute_n60   chute   60 100 25   0 100 --layers 3
+  collect box_n20     box     20 300 10 250 300 --half 0.15
+else
+  collect pile_n1000  pile   1000 2000  50 1500 2000
+  collect pile_n4000  pile   4000 2000  50 1500 2000
+  [ "$large" = 1 ] || [ "$only" = pile_n16000 ] && collect pile_n16000 pile 16000 2000 50 1500 2000
+  collect pyramid_L5  pyramid  55 1000  50  500 1000
+  collect pyramid_L10 pyramid 385 1000  50  500 1000
+  collect column_n20  column   20 1000  50  500 1000
+  collect column_n100 column  100 1000  50  500 1000
+  collect chute_n1000 chute  1000 2000 100    0 2000
+  collect box_n100    box     100 1000  10  800 1000
+fi
+echo "gen_hard_fc: $made problems in $out ($(( $(date +%s) - start )) s); index: $index" >&2
