@@ -8,7 +8,10 @@ struct ns_workspace {
     void *buf[NS_WS_SLOTS];
     size_t cap[NS_WS_SLOTS];   /* bytes */
     int held[NS_WS_SLOTS];     /* a solve holds the slot's buffer */
+    int race[2];               /* fc auto's races won: [0] Newton, [1] sweeps */
 };
+
+int *ns_ws_race(ns_workspace *w) { return w ? w->race : NULL; }
 
 ns_workspace *ns_workspace_new(void) { return calloc(1, sizeof(ns_workspace)); }
 

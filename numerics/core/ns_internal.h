@@ -47,6 +47,10 @@ enum { NS_WS_SLOTS = 5 };
 typedef struct ns_workspace ns_workspace;
 void *ns_ws_take(ns_workspace *w, int slot, size_t n, size_t size);
 void ns_ws_give(ns_workspace *w, int slot, void *p);
+/** The friction-contact auto chain's memory across the solves of one
+ *  workspace (a simulation's steps): races won by Newton ([0]) and by the
+ *  sweeps ([1]); NULL without a workspace. */
+int *ns_ws_race(ns_workspace *w);
 
 /** Copies n doubles (NULL when src is NULL or on failure). */
 double *ns_dup(const double *src, size_t n);

@@ -48,7 +48,7 @@
 
 /* Stage 1's settings: Anderson memory when the caller asks for none, and
  * the stall test of its sweeps (ns_fc_nsgs_ctl). */
-enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 200 };
+enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 200, RACE_ROUNDS = 16 };
 #define STALL_FACTOR 0.75
 
 typedef struct {
@@ -106,8 +106,11 @@ typedef struct {
     double tol;
     int shuffle;        /* NSGS contact order shuffled each sweep */
     unsigned seed;
-    int from_best;      /* 0: continue from c->r (the last stage's iterate) */
+    int from_best;      /* 0: continue from c->r (the last stage's iterate),
+                           1: from the best point, 2: from the caller's start */
     const char *name;   /* the method, for the trail and on_switch */
+    double seconds;     /* the stage's own time budget (0: none) */
+    int anderson;       /* NSGS: Anderson memory (0: the caller's option) */
 } stage_spec;
 
 static int time_up(const chain *c)
@@ -126,13 +129,15 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     so.shuffle = s->shuffle;
     so.seed = s->seed;
     so.omega = 0;
+    if (s->anderson > 0) so.anderson = s->anderson;
+    so.time_limit = s->seconds;
     if (c->o->time_limit > 0) {
         double left = c->o->time_limit - (ns_now() - c->t0);
         if (left <= 0) return 1;
-        so.time_limit = left;
+        so.time_limit = s->seconds > 0 ? fmin(s->seconds, left) : left;
     }
     if (begin_stage(c, s->name)) return 1;
-    if (s->from_best) memcpy(c->r, c->best, c->m * sizeof(double));
+    if (s->from_best) memcpy(c->r, s->from_best == 2 ? c->start : c->best, c->m * sizeof(double));
     ns_result sr;
     ns_result_init(&sr);
     ns_status st = s->phi ? ns_fc_nsn_run(c->p, c->r, c->u, &so, s->phi, &sr)
@@ -202,7 +207,7 @@ static int newton_chunked(chain *c, ns_fc_phi_fn phi, const char *name, int max_
     double prev = c->best_err;
     for (int used = 0, from_best = 1; used < max_iter; used += chunk, from_best = 0) {
         stage_spec s = { NULL, phi, max_iter - used < chunk ? max_iter - used : chunk,
-                         c->o->tol, 0, 0, from_best, name };
+                         c->o->tol, 0, 0, from_best, name, 0, 0 };
         if (stage(c, &s, res)) return 1;
         if (!(c->last_err <= 0.5 * prev)) return 0;
         prev = c->last_err;
@@ -289,48 +294,51 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (!isfinite(c.best_err)) c.best_err = INFINITY;
     const double tol = o->tol;
     int sweeps = o->max_iter > 0 ? o->max_iter : 100000;
-    int first = sweeps < 2000 ? sweeps : 2000;
     int done = c.best_err <= tol;
-    if (!done) done = nsgs_first(&c, first, res);
-    if (!done) done = newton(&c, ns_fc_phi_ac, "nsn-ac", 200, res);
-    if (!done) { /* Newton from the caller's start point, not NSGS's */
-        memcpy(c.keep, c.best, c.m * sizeof(double));
-        memcpy(c.best, c.start, c.m * sizeof(double));
-        double keep = c.best_err;
-        c.best_err = INFINITY;
-        done = newton_chunked(&c, ns_fc_phi_ac, "nsn-ac from start", 300, 300, res);
-        if (!done && c.best_err > keep) {
-            memcpy(c.best, c.keep, c.m * sizeof(double));
-            c.best_err = keep;
-        }
-    }
-    int shuffle = 0, gap = 1, chunks = 0, flat = 0;
-    double mark = c.best_err;
-    for (int left = sweeps - first; !done && left > 0 && flat < 2; left -= 5000) {
-        double before = c.best_err;
-        /* natural order restarts from the best point; shuffled sweeps
-         * continue their own iterate (kept aside while Newton runs): their
-         * error wanders, restarts from the best would undo their progress */
-        if (shuffle) memcpy(c.r, c.keep, c.m * sizeof(double));
-        stage_spec s = { ns_fc_local_ac, NULL, left < 5000 ? left : 5000, tol, shuffle,
-                         o->seed + (unsigned)chunks, !shuffle, shuffle ? "nsgs-ac shuffled" : "nsgs-ac" };
-        done = stage(&c, &s, res);
-        if (!done && !shuffle && !(c.best_err <= 0.5 * before)) {
-            shuffle = 1;
-            memcpy(c.r, c.best, c.m * sizeof(double));
-        }
-        memcpy(c.keep, c.r, c.m * sizeof(double));
-        if (c.best_err <= 0.5 * mark) { mark = c.best_err; flat = 0; }
-        else flat += shuffle; /* 2 shuffled chunks without halving: stagnation */
-        if (!done && ++chunks % gap == 0) { /* Newton after 1, 2, 4, ... chunks while it fails */
-            before = c.best_err;
-            done = newton(&c, ns_fc_phi_ac, "nsn-ac", 100, res);
-            gap = c.best_err <= 0.5 * before ? 1 : 2 * gap;
+    if (!done) done = nsgs_first(&c, sweeps, res);
+    /* The sweeps stalled (or their budget ran out): a race between the
+     * global Newton and the sweeps, each round giving Newton the time the
+     * sweeps have had so far and the sweeps twice that, doubled every
+     * round; Newton runs first unless the sweeps have won more of the
+     * races of this workspace (the steps of a simulation learn which
+     * method its problems favour). Newton starts from the
+     * caller's point and from the sweeps' best in turn (from a warm start
+     * its basin may hold the first and not the second); the sweeps go on
+     * from the best point, Anderson-accelerated, in natural order until a
+     * round of them fails to halve the best error, then shuffled (natural
+     * order can cycle where a random one converges). On a problem the
+     * sweeps would finish after a plateau, the race costs a bounded
+     * multiple of their time; on one where they cycle, a bounded multiple
+     * of Newton's. */
+    double budget = fmax(ns_now() - c.t0, 1e-4);
+    int shuffle = 0;
+    int *won = ns_ws_race(o->workspace);
+    /* who starts each round: Newton, unless the sweeps have won more races
+     * in this workspace (a simulation's earlier steps) */
+    int sweeps_first = won && won[1] > won[0];
+    for (int k = 0; !done && k < RACE_ROUNDS; k++, budget *= 2) {
+        for (int turn = 0; !done && turn < 2; turn++) {
+            if ((turn == 0) != sweeps_first) {   /* Newton's turn */
+                stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, k % 2 ? 1 : 2,
+                                 k % 2 ? "nsn-ac" : "nsn-ac from start", budget, 0 };
+                done = stage(&c, &n, res);
+                if (won && c.best_err <= tol) won[0]++;
+            } else {
+                int left = sweeps - c.iters;
+                if (left <= 0) { k = RACE_ROUNDS; break; }
+                double before = c.best_err;
+                stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, 1,
+                                 shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * budget,
+                                 shuffle ? 0 : (o->anderson > 0 ? o->anderson : AUTO_ANDERSON) };
+                done = stage(&c, &w, res);
+                if (won && c.best_err <= tol) won[1]++;
+                if (!done && !shuffle && !(c.best_err <= 0.5 * before)) shuffle = 1;
+            }
         }
     }
     const stage_spec last[] = {
-        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb" },
-        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj" },
+        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0 },
+        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0 },
     };
     if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
     if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
