@@ -42,6 +42,7 @@ struct nsm_ds {
     double *Mx;               /* first order: constant mass matrix (n×n) or NULL = I */
     double theta;             /* θ of this system; NAN = the simulation's */
     int *bc_dof; double *bc_v0; nsm_time_fn bc_fn; void *bc_user; int nbc; /* prescribed velocities */
+    const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
 };
 
 struct nsm_relation {
@@ -57,6 +58,7 @@ struct nsm_relation {
     nsm_time_fn e_fn; void *e_user; /* optional time-varying offset e(t) (first-order linear) */
     nsm_fo_output_fn fo_h; nsm_fo_input_fn fo_g; /* first-order nonlinear */
     unsigned version;         /* bumped when H/b change */
+    const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
 };
 
 struct nsm_nslaw {
@@ -64,6 +66,7 @@ struct nsm_nslaw {
     int size;
     double e, mu;
     double *lb, *ub;
+    const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
 };
 
 typedef struct nsm_interaction {
@@ -207,6 +210,8 @@ struct nsm_output {
     int nds;
     int ninter;
     int *inter; unsigned *gen;
+    int *ncol;                /* columns of each interaction at the header */
+    const nsm_sim *sim;       /* the simulation the header was written for */
 };
 
 #endif

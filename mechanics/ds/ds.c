@@ -132,7 +132,7 @@ int nsm_ds_is_lagrangian(const nsm_ds *ds) { return ds && nsm_ds_kind_of(ds)->la
 
 void nsm_ds_free(nsm_ds *ds)
 {
-    if (!ds) return;
+    if (!ds || ds->owner) return;   /* a model's system: the model frees it */
     free(ds->q0); free(ds->v0); free(ds->x0);
     free(ds->M); free(ds->C); free(ds->K); free(ds->A);
     ns_matrix_free(ds->Ms); ns_matrix_free(ds->Cs); ns_matrix_free(ds->Ks);

@@ -104,21 +104,8 @@ static int check_model(const nsm_model *m, char *err)
 nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
 {
     if (!model || !o) { nsm_set_err(err, "nsm_ed_new: NULL model or options"); return NULL; }
-    if (!isfinite(o->t0) || !isfinite(o->T) || !(o->T > o->t0)) { nsm_set_err(err, "nsm_ed_new: final time T = %g must be > t0 = %g", o->T, o->t0); return NULL; }
-    if (!(o->output_step >= 0) || !isfinite(o->output_step)) { nsm_set_err(err, "nsm_ed_new: output_step = %g must be >= 0", o->output_step); return NULL; }
-    if (!(o->rtol > 0) || !(o->atol > 0)) { nsm_set_err(err, "nsm_ed_new: rtol = %g and atol = %g must be > 0", o->rtol, o->atol); return NULL; }
-    if (!(o->gap_tol >= 0) || !(o->vel_tol >= 0) || !(o->rest_vel >= 0) || !(o->lambda_tol >= 0) || !(o->acc_tol >= 0)) {
-        nsm_set_err(err, "nsm_ed_new: gap_tol, vel_tol, rest_vel, lambda_tol, acc_tol must be >= 0");
-        return NULL;
-    }
-    if (o->method != NSM_ED_ADAMS && o->method != NSM_ED_BDF) { nsm_set_err(err, "nsm_ed_new: method = %d is neither NSM_ED_ADAMS nor NSM_ED_BDF", (int)o->method); return NULL; }
-    if (o->linear_solver != NSM_ED_LS_AUTO && o->linear_solver != NSM_ED_LS_DENSE && o->linear_solver != NSM_ED_LS_KRYLOV) {
-        nsm_set_err(err, "nsm_ed_new: linear_solver = %d is not NSM_ED_LS_AUTO, _DENSE or _KRYLOV", (int)o->linear_solver);
-        return NULL;
-    }
-    if (o->max_steps <= 0 || o->hmin < 0 || o->hmax < 0) { nsm_set_err(err, "nsm_ed_new: max_steps must be > 0, hmin and hmax >= 0"); return NULL; }
     char e2[NS_ERRMSG_LEN] = "";
-    if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: solver options: %s", e2); return NULL; }
+    if (nsm_ed_options_validate(o, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: %s", e2); return NULL; }
     if (check_model(model, err) != 0) return NULL;
     if (o->solver && !ns_solver_find(o->solver, NS_KIND_LCP)) {
         nsm_set_err(err, "nsm_ed_new: '%s' is not an LCP solver (the impact and acceleration problems are LCPs)", o->solver);
@@ -130,7 +117,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     s->model = model;
     s->o = *o;
     if (s->o.output_step == 0) s->o.output_step = (o->T - o->t0) / 1000.0;
-    if (s->o.history <= 0) s->o.history = 4096;
+    if (s->o.history == 0) s->o.history = 4096;
     if (s->o.rest_gap <= 0) s->o.rest_gap = 100.0 * s->o.atol;
     const char *sv = o->solver ? o->solver : "lemke";
     s->solver_name = malloc(strlen(sv) + 1);
