@@ -181,7 +181,9 @@ const ns_solver_info *ns_solver_default(ns_kind kind);
  *  the return value. res->error is recomputed by the kind's error function
  *  from the returned unknowns; "converged" is reported only when it is
  *  ≤ o->tol. Bad problem/options → NS_BAD_INPUT with the reason in
- *  res->message; unknown solver → NS_NOT_FOUND. */
+ *  res->message; unknown solver → NS_NOT_FOUND. A problem without unknowns
+ *  (n = 0) is solved as it is: converged, 0 iterations, error 0, the
+ *  solver not called. */
 ns_status ns_solve(const ns_problem *p, const char *solver,
                    const ns_options *o, ns_solution *sol, ns_result *res);
 
