@@ -8,6 +8,7 @@
 #include "nonsmooth/nonsmooth.h"
 #include "blas_threads.h"
 #include "cli_numbers.h"
+#include "json_string.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -142,13 +143,7 @@ static void list_solvers(ns_kind only)
 
 static void json_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
+    ns_json_string(f, s);   /* escapes, and U+FFFD for bytes that are not UTF-8 */
 }
 
 static void json_number(FILE *f, double x)
