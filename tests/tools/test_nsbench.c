@@ -27,6 +27,7 @@ static int run(const char *env, const char *args)
     snprintf(cmd, sizeof cmd, "%s %s/nsbench %s >%s 2>%s", env ? env : "", NS_BIN_DIR, args,
              out_path, err_path);
     int st = system(cmd);
+    ns_test_check_json(args, out_path);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -35,6 +35,7 @@ static int run(const char *args)
     snprintf(cmd, sizeof cmd, "timeout 20 %s/nsolve %s >%s 2>%s", NS_BIN_DIR, args,
              out_path, err_path);
     int st = system(cmd);
+    ns_test_check_json(args, out_path);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
