@@ -53,6 +53,8 @@ typedef struct nb_row {
 typedef struct nb_table {
     nb_row *rows;
     size_t n, cap;
+    size_t malformed;        /* nb_csv_read: rows left out (fields or status wrong) */
+    long first_malformed;    /* line of the first of them */
 } nb_table;
 
 nb_row *nb_table_add(nb_table *t);  /* zeroed-out row with unknowns set; NULL on OOM */
