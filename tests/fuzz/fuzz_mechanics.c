@@ -118,7 +118,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     reader r = { data, size, 0 };
     nsm_model *m = nsm_model_new(), *m2 = nsm_model_new();
     if (!m || !m2) abort();
-    double a[16], b[16], c[16];
+    double a[32], b[32], c[32];   /* up to 3×6 relation matrices */
     for (int op = 0; op < 40 && r.i < r.n; op++) {
         switch (byte(&r) % 12) {
         case 0: {   /* a Lagrangian LTI system */
