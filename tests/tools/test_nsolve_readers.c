@@ -146,6 +146,26 @@ static void test_oversize_refused_from_its_size(void **state)
     remove(big);
 }
 
+/* 2 GiB − 1 of NUL bytes (sparse): under the size limit, but binary and
+ * not HDF5 — refused from its first bytes, not read whole first (that took
+ * 2.1 GB and 20–33 s before the first token failed). */
+static void test_nul_file_refused_unread(void **state)
+{
+    (void)state;
+    char big[512], args[1024];
+    ns_test_tmpname(big, sizeof big, ".dat");
+    int fd = open(big, O_CREAT | O_WRONLY | O_TRUNC, 0600);
+    assert_true(fd >= 0);
+    if (ftruncate(fd, ((off_t)2 << 30) - 1) != 0) { close(fd); remove(big); skip(); }
+    close(fd);
+    double t0 = now();
+    snprintf(args, sizeof args, "%s", big);
+    assert_int_equal(run(args), 2);
+    assert_true(now() - t0 < 2.0);
+    expect_one_line(big, "binary content (a NUL byte at offset 0)", NULL);
+    remove(big);
+}
+
 /* relay n = 2: M = I, q = (-1, 1), then lb and ub. */
 static void relay_case(const char *bounds, const char *n1, const char *n2)
 {
@@ -262,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_fifo_refused_without_blocking),
         cmocka_unit_test(test_device_refused),
         cmocka_unit_test(test_oversize_refused_from_its_size),
+        cmocka_unit_test(test_nul_file_refused_unread),
         cmocka_unit_test(test_relay_bounds_fail_as_relay),
         cmocka_unit_test(test_lcp_nan_in_m_reports_m),
         cmocka_unit_test(test_fc_error_reported_as_fc),
