@@ -43,6 +43,8 @@ struct nsm_ds {
     double theta;             /* θ of this system; NAN = the simulation's */
     int *bc_dof; double *bc_v0; nsm_time_fn bc_fn; void *bc_user; int nbc; /* prescribed velocities */
     const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
+    unsigned config;          /* bumped by the setters a simulation reads at creation
+                                 (boundary conditions, θ, first-order mass) */
 };
 
 struct nsm_relation {
@@ -142,6 +144,7 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
 /* ---- simulation data ---- */
 typedef struct nsm_dsdata {
     int n;
+    unsigned config;          /* the system's config when the simulation read it */
     int lagrangian;
     double theta;             /* θ of this system */
     double *q, *v;            /* Lagrangian state; x uses q */

@@ -318,11 +318,20 @@ int nsm_ed_advance_to_event(nsm_ed *s)
     return 0;
 }
 
+/* Status of a failed kinematics evaluation: a callback's non-finite value
+ * (or negative code) is NS_DIVERGED, as in time-stepping; a positive code
+ * is NS_BAD_INPUT. */
+static ns_status kin_status(int rc)
+{
+    return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT;
+}
+
 /* The nonsmooth-event treatment at s->t (docs/mechanics.md). */
 static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
 {
     const nsm_ed_options *o = &s->o;
-    if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
+    int krc;
+    if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
     int named = -1;
     if (ev->inter >= 0) named = s->in[ev->inter].first_row + ev->comp;
     /* I1: in contact (gap closed, not separating) or already resting */
@@ -343,7 +352,7 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
         s->stats.impacts++;
         s->stats.impact_rows += impacting;
         ev->impact = 1;
-        if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
+        if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
         if (named >= 0) ev->y1_after = s->y1[named];
         if (nrest) nsm_ed_log(s, 2, "t = %.17g: %d contact(s) closing at rest (accumulation)", s->t, nrest);
     } else {
@@ -372,8 +381,8 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
         }
     }
     if (nproj > 0) {
-        if (nsm_ed_project_velocities(s, s->releasing) == 0 && nsm_ed_kinematics(s, s->t, s->x, 1) != 0)
-            return NS_BAD_INPUT;
+        if (nsm_ed_project_velocities(s, s->releasing) == 0 && (krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0)
+            return kin_status(krc);
         for (int r = 0; r < s->nrows; r++) s->releasing[r] = 0;
     }
     /* acceleration LCP and the double condition */
@@ -413,7 +422,8 @@ ns_status nsm_ed_process_events(nsm_ed *s)
         return st;
     }
     /* time / user event: outputs at t */
-    if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
+    int krc;
+    if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
     return NS_OK;
 }
 

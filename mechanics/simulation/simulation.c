@@ -98,6 +98,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     int n = ds->n;
     size_t nn = (size_t)n * n, sz = sizeof(double);
     d->n = n;
+    d->config = ds->config;
     d->lagrangian = nsm_ds_is_lagrangian(ds);
     d->theta = isnan(ds->theta) ? s->theta : ds->theta;
     d->q = calloc((size_t)n, sz); d->v = calloc((size_t)n, sz);
@@ -246,6 +247,13 @@ ns_status nsm_sim_compute_free_state(nsm_sim *s)
         nsm_set_err(s->err, "systems were added to the model after the simulation was created");
         return NS_BAD_INPUT;
     }
+    for (int j = 0; j < s->nd; j++)
+        if (s->model->ds[j]->config != s->d[j].config) {
+            nsm_set_err(s->err, "system %d: its boundary conditions, theta or mass changed after "
+                        "the simulation was created, which read them (make a new simulation to "
+                        "use them)", j);
+            return NS_BAD_INPUT;
+        }
     set_step(s, 0);
     for (int j = 0; j < s->nd; j++) nsm_osi_of(&s->d[j])->begin(s->model->ds[j], &s->d[j], &s->step);
     s->step_begun = 1;

@@ -160,12 +160,47 @@ static void test_failed_step_keeps_state(void **state)
     nsm_model_free(m);
 }
 
+/* Boundary conditions, θ of a system: read by nsm_sim_new; changed
+ * afterwards (even a change of the imposed value), the next step refuses
+ * to go on with them half-read, naming the system. */
+static void test_settings_read_at_creation(void **state)
+{
+    (void)state;
+    nsm_model *m = nsm_model_new();
+    nsm_ds *ds = ball_ds(1.0);
+    int dof = 0;
+    double v = 0.5, v2 = 1.0;
+    assert_int_equal(nsm_ds_set_boundary_condition(ds, 1, &dof, &v, NULL, NULL), NS_OK);
+    nsm_model_add_ds(m, ds);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = 1e-3;
+    char err[NS_ERRMSG_LEN];
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    assert_int_equal(nsm_sim_step(s), NS_OK);
+    assert_true(fabs(nsm_sim_v(s, 0)[0] - 0.5) < 1e-12);
+    assert_int_equal(nsm_ds_set_boundary_condition(ds, 1, &dof, &v2, NULL, NULL), NS_OK);
+    assert_int_equal(nsm_sim_step(s), NS_BAD_INPUT);
+    assert_non_null(strstr(nsm_sim_error(s), "system 0"));
+    assert_true(fabs(nsm_sim_v(s, 0)[0] - 0.5) < 1e-12);   /* not taken */
+    nsm_sim_free(s);
+    s = nsm_sim_new(m, &o, err);   /* a new simulation takes them */
+    assert_int_equal(nsm_sim_step(s), NS_OK);
+    assert_true(fabs(nsm_sim_v(s, 0)[0] - 1.0) < 1e-12);
+    assert_int_equal(nsm_ds_set_theta(ds, 1.0), NS_OK);
+    assert_int_equal(nsm_sim_step(s), NS_BAD_INPUT);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_added_twice),
         cmocka_unit_test(test_output_row),
         cmocka_unit_test(test_failed_step_keeps_state),
+        cmocka_unit_test(test_settings_read_at_creation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
