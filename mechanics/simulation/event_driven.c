@@ -221,18 +221,25 @@ static int restart(nsm_ed *s)
 
 ns_status nsm_ed_set_state_from_sim(nsm_ed *s, nsm_sim *sim)
 {
-    if (!s || !sim || nsm_sim_model(sim) != s->model) return NS_BAD_INPUT;
+    if (!s) return NS_BAD_INPUT;
+    if (!sim || nsm_sim_model(sim) != s->model) {
+        nsm_set_err(s->err, "set_state_from_sim: %s", sim ? "the simulation has another model" : "no simulation");
+        return NS_BAD_INPUT;
+    }
     for (int j = 0; j < s->nd; j++) {
         int n = s->model->ds[j]->n;
         memcpy(s->x + s->qoff[j], nsm_sim_q(sim, j), (size_t)n * sizeof(double));
         memcpy(s->x + s->ntot + s->qoff[j], nsm_sim_v(sim, j), (size_t)n * sizeof(double));
     }
     double t = nsm_sim_time(sim);
-    if (!(t < s->o.T)) return NS_BAD_INPUT;
+    if (!(t < s->o.T)) {
+        nsm_set_err(s->err, "set_state_from_sim: the simulation's time %.17g is not before T = %.17g", t, s->o.T);
+        return NS_BAD_INPUT;
+    }
     s->t = t;
     /* skip the time events already behind */
     while (s->ev.k_td <= s->ev.n_td && s->ev.t0 + (double)s->ev.k_td * s->ev.dt <= t) s->ev.k_td++;
-    return restart(s) == 0 ? NS_OK : NS_BAD_INPUT;
+    return restart(s) == 0 ? NS_OK : NS_BAD_INPUT;   /* restart leaves its reason */
 }
 
 ns_status nsm_ed_copy_state_to_sim(const nsm_ed *s, nsm_sim *sim)
@@ -251,7 +258,11 @@ void nsm_ed_reinit(nsm_ed *s) { if (s) (void)restart(s); }
 /* ---- events manager ---- */
 ns_status nsm_ed_add_event(nsm_ed *s, double t)
 {
-    if (!s || !(t > s->t) || !(t <= s->o.T)) return NS_BAD_INPUT;
+    if (!s) return NS_BAD_INPUT;
+    if (!(t > s->t) || !(t <= s->o.T)) {
+        nsm_set_err(s->err, "add_event: t = %.17g must be in (%.17g, %.17g]", t, s->t, s->o.T);
+        return NS_BAD_INPUT;
+    }
     nsm_event ev;
     memset(&ev, 0, sizeof ev);
     ev.t = t; ev.type = NSM_EVENT_USER; ev.inter = ev.comp = -1;
