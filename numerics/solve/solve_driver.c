@@ -164,9 +164,18 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
         if (cs != NS_OK) {
             char reason[160];
             snprintf(reason, sizeof reason, "%.150s", res->message[0] ? res->message : "no reason given");
-            snprintf(res->message, sizeof res->message, "%s reported no solution (%.150s) but no "
-                     "certificate checks (%.120s%s%.120s)", info->name, reason,
-                     why[0] ? why : "", why[0] && why2[0] ? "; " : "", why2);
+            if (cs == NS_BAD_INPUT && res->cert.kind != NS_CERT_NONE)
+                /* a kind without certificates of its own (AVI): whatever the
+                 * solver proved on a reformulation, nothing can be checked
+                 * on this problem's data, so the verdict is not given */
+                snprintf(res->message, sizeof res->message, "%s: its reformulation has no "
+                         "solution (%.150s); %s problems have no certificate the library can "
+                         "check on their own data, so the status is failed, not no_solution",
+                         info->name, reason, ns_kind_name(p->kind));
+            else
+                snprintf(res->message, sizeof res->message, "%s reported no solution (%.150s) but no "
+                         "certificate checks (%.120s%s%.120s)", info->name, reason,
+                         why[0] ? why : "", why[0] && why2[0] ? "; " : "", why2);
             free(res->cert.y);
             memset(&res->cert, 0, sizeof res->cert);
             return finish(res, NS_FAILED, NULL);

@@ -106,11 +106,44 @@ static void test_fc_tiny_W(void **state)
     ns_problem_free(p);
 }
 
+/* An AVI whose set is empty (z ≤ −1 and −z ≤ −1): no solver may report
+ * converged (the error counts z's violation of K, since the projection on
+ * an empty K has no answer), and a no-solution verdict on the KKT
+ * reformulation is reported failed with a message that says why. */
+static void test_avi_empty_set(void **state)
+{
+    (void)state;
+    const char *text = "1\n0\n1\n1\n1\t1\n1\n0\navi-polyhedron\n0\n2\n1\n2\t1\n1\n-1\n-1 -1\n";
+    char path[] = "/tmp/ns_test_avi_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    ns_problem *p = NULL;
+    char err[NS_ERRMSG_LEN];
+    assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &p, err), NS_OK);
+    unlink(path);
+    for (size_t i = 0; i < ns_solver_count(); i++) {
+        const ns_solver_info *si = ns_solver_at(i);
+        if (si->kind != NS_KIND_AVI) continue;
+        ns_solution *s = ns_solution_new(p);
+        ns_result r;
+        ns_status st = ns_solve(p, si->name, NULL, s, &r);
+        if (st == NS_CONVERGED) fail_msg("%s: converged on an empty set (error %g)", si->name, r.error);
+        if (strstr(r.message, "certificate checked") && !strstr(r.message, "reformulation"))
+            fail_msg("%s: '%s'", si->name, r.message);
+        ns_result_clear(&r);
+        ns_solution_free(s);
+    }
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_empty_problems),
         cmocka_unit_test(test_fc_tiny_W),
+        cmocka_unit_test(test_avi_empty_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
