@@ -166,6 +166,24 @@ static void test_nul_file_refused_unread(void **state)
     remove(big);
 }
 
+/* An LCP whose storage code (7) or column count is wrong commits to no
+ * layout; the layout read furthest takes it for a GFC, so the message also
+ * gives the LCP layout's own reason, with the line and field of the
+ * mistake. */
+static void test_fallback_names_the_mistake(void **state)
+{
+    (void)state;
+    char f[512];
+    tmpfile_with(f, sizeof f, ".dat", "2\n7\n2\n2\n2\t2\n2 0\n1 3\n-1 -2\n");
+    assert_int_equal(run(f), 2);
+    expect_one_line("as an lcp:", ":2: M: storage: storage code 7", NULL);
+    remove(f);
+    tmpfile_with(f, sizeof f, ".dat", "2\n0\n2\n3\n2\t2\n2 0\n1 3\n-1 -2\n");
+    assert_int_equal(run(f), 2);
+    expect_one_line("as an lcp:", ":5: M: cols (second copy): 2 disagrees", NULL);
+    remove(f);
+}
+
 /* relay n = 2: M = I, q = (-1, 1), then lb and ub. */
 static void relay_case(const char *bounds, const char *n1, const char *n2)
 {
@@ -295,6 +313,7 @@ int main(void)
         cmocka_unit_test(test_device_refused),
         cmocka_unit_test(test_oversize_refused_from_its_size),
         cmocka_unit_test(test_nul_file_refused_unread),
+        cmocka_unit_test(test_fallback_names_the_mistake),
         cmocka_unit_test(test_relay_bounds_fail_as_relay),
         cmocka_unit_test(test_lcp_nan_in_m_reports_m),
         cmocka_unit_test(test_fc_error_reported_as_fc),
