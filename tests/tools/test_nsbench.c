@@ -417,6 +417,48 @@ static void test_hostile_trees_and_resume(void **state)
     assert_int_equal(system(args), 0);
 }
 
+/* Every numeric option of nsolve and nsbench × NaN, ±inf, 0, −1, 1e300:
+ * refused (exit 2, the option named on stderr) or run (exit 0), as the
+ * table says. */
+static void test_cli_numbers_table(void **state)
+{
+    (void)state;
+    static const char *const vals[6] = { "nan", "inf", "-inf", "0", "-1", "1e300" };
+    static const struct { const char *tool, *opt; int accept; } t[] = {
+        /* accept: bit k for vals[k] */
+        { "nsolve", "--tol", 1 << 5 },        { "nsolve", "--max-iter", 1 << 3 },
+        { "nsolve", "--time-limit", 1 << 3 | 1 << 5 },
+        { "nsbench", "--tol", 1 << 5 },       { "nsbench", "--max-iter", 1 << 3 },
+        { "nsbench", "--time-limit", 1 << 5 }, { "nsbench", "--mem-limit", 1 << 5 },
+        { "nsbench", "--jobs", 0 },           { "nsbench", "--repeat", 0 },
+        { "nsbench", "--min-time", 1 << 3 },
+    };
+    char d[400], p[600], cmd[2048];
+    ns_test_tmpname(d, sizeof d, "_cli");
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(p, sizeof p, "%s/a.dat", d);
+    assert_int_equal(ns_test_write_file(p, lcp_a), 0);
+    for (size_t k = 0; k < sizeof t / sizeof *t; k++)
+        for (int v = 0; v < 6; v++) {
+            if (!strcmp(t[k].tool, "nsolve"))
+                snprintf(cmd, sizeof cmd, "%s/nsolve %s %s %s >%s 2>%s", NS_BIN_DIR, t[k].opt, vals[v], p,
+                         out_path, err_path);
+            else
+                snprintf(cmd, sizeof cmd, "%s/nsbench --quiet --solvers lemke --min-time 0 %s %s %s >%s 2>%s",
+                         NS_BIN_DIR, t[k].opt, vals[v], d, out_path, err_path);
+            int st = system(cmd);
+            int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+            if (t[k].accept & (1 << v)) {
+                if (rc != 0) fail_msg("%s %s %s: exit %d", t[k].tool, t[k].opt, vals[v], rc);
+            } else {
+                if (rc != 2) fail_msg("%s %s %s accepted (exit %d)", t[k].tool, t[k].opt, vals[v], rc);
+                expect_in(err_path, t[k].opt);
+            }
+        }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_profile_arithmetic(void **state)
 {
     (void)state;
@@ -479,6 +521,7 @@ int main(void)
         cmocka_unit_test(test_min_time_repeats_small_solves),
         cmocka_unit_test(test_compare),
         cmocka_unit_test(test_hostile_trees_and_resume),
+        cmocka_unit_test(test_cli_numbers_table),
         cmocka_unit_test(test_profile_arithmetic),
         cmocka_unit_test(test_data_is_generated),
     };
