@@ -1,7 +1,7 @@
 /* nsm_internal.h — private structures of libnonsmooth_mechanics.
  * Included by mechanics/ sources only.
  *
- * Layout (issue 12 item 1: the model owns its behaviour):
+ * Layout:
  *   ds/        one file per system type + ds_kind.h (its table: mass,
  *              forces and their Jacobians, vector field) + iteration.c
  *              (the iteration matrix of a system, factorised by ns_factor)
@@ -46,6 +46,9 @@ struct nsm_ds {
     int *bc_dof; double *bc_v0; nsm_time_fn bc_fn; void *bc_user; int nbc; /* prescribed velocities */
     double body_mass, inertia[9]; /* Newton–Euler: mass, body-frame inertia (3×3) */
     nsm_body_fns body;        /* Newton–Euler: force/torque callbacks */
+    const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
+    unsigned config;          /* bumped by the setters a simulation reads at creation
+                                 (boundary conditions, θ, first-order mass) */
 };
 
 struct nsm_relation {
@@ -62,6 +65,7 @@ struct nsm_relation {
     nsm_fo_output_fn fo_h; nsm_fo_input_fn fo_g; /* first-order nonlinear */
     unsigned version;         /* bumped when H/b change */
     struct nsm_rigid_rows *rigid; /* rigid-body relations (contacts, joints) */
+    const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
 };
 
 struct nsm_nslaw {
@@ -70,6 +74,7 @@ struct nsm_nslaw {
     double e, mu;
     double *lb, *ub;
     double mu_r;   /* rolling friction laws */
+    const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
 };
 
 typedef struct nsm_interaction {
@@ -154,6 +159,7 @@ ns_status nsm_solve_retry(const ns_problem *p, nsm_solve_settings *cur, ns_solut
 typedef struct nsm_dsdata {
     int n;
     int nq;                   /* length of q, q_k (n, or 7 for a rigid body) */
+    unsigned config;          /* the system's config when the simulation read it */
     int lagrangian;
     double theta;             /* θ of this system */
     double *q, *v;            /* Lagrangian state; x uses q */
@@ -223,6 +229,8 @@ struct nsm_output {
     int nds;
     int ninter;
     int *inter; unsigned *gen;
+    int *ncol;                /* columns of each interaction at the header */
+    const nsm_sim *sim;       /* the simulation the header was written for */
 };
 
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # auto (the default LCP/MLCP/relay solver) against lemke, side by side in
 # one process, on the shared LCP, MLCP and relay files and on data/lcp
-# (issue 15, acceptance: auto ≤ 1.2 × lemke where lemke solves the file).
+# (auto should stay within 1.2 × lemke where lemke solves the file).
 #   benchmarks/lcp/auto_vs_lemke.sh [BUILD_DIR] [DATA_DIR]
 # Prints a markdown table; times are the minimum over 41 interleaved rounds,
 # each round repeating a solve until >= 2 ms have passed (short rounds: on a

@@ -1,6 +1,5 @@
 /* bench_lcp_auto — auto (the default) against lemke on the same files, in
- * the same process, interleaved (issue 15: auto must not make the problems
- * lemke already solves slower: auto ≤ 1.2 × lemke).
+ * the same process, interleaved.
  *
  *   bench_lcp_auto [--min-ms T] [--rounds R] FILE...
  *   bench_lcp_auto --solver S --reps K FILE      (K solves, no output: run it

@@ -1,4 +1,4 @@
-/* bench_small.c — latency of ns_solve on small problems (issue 15 item 7):
+/* bench_small.c — latency of ns_solve on small problems:
  * the time of the first call in the process and of warm calls (same
  * problem and solution, options reused: what a time-stepping loop pays every
  * step), error recomputation by the driver included.

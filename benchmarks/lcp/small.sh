@@ -1,5 +1,5 @@
 #!/bin/sh
-# small.sh — latency of ns_solve on small problems (issue 15 item 7): times
+# small.sh — latency of ns_solve on small problems: times
 # (first call in a fresh process; warm calls) and callgrind instruction
 # counts per warm solve, for lemke and the kind's default solver.
 #

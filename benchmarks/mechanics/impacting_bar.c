@@ -1,4 +1,4 @@
-/* impacting_bar.c — benchmark of sparse systems (issue 12 item 7): the
+/* impacting_bar.c — benchmark of sparse systems: the
  * ImpactingBar model of ../shared/siconos-tutorials/mechanics/FEM/
  * ImpactingBar at N nodes. A steel bar (L = 1 m, section S = 3.14e-4 m²,
  * E = 210 GPa, ρ = 7800 kg/m³) of N linear elements, lumped as in the

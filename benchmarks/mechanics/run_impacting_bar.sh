@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sparse systems benchmark (issue 12 item 7): the ImpactingBar model at 10³
+# Sparse systems benchmark: the ImpactingBar model at 10³
 # and 10⁴ nodes, 1000 steps each, side by side (3 runs each, best time per step), with peak RSS from
 # /usr/bin/time -v. Prints n, seconds per step, peak RSS (MB) and the
 # 10⁴/10³ time ratio (acceptance: RSS ≤ 200 MB, ratio ≤ 12).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Mixed laws in one step (issue 12 item 6, acceptance): runs the slider-crank
+# Mixed laws in one step: runs the slider-crank
 # example over its whole run (T = 0.2 s, 2000 steps, direct projection),
 # dumps every one-step problem (GMP files) and solves each with nsolve at
 # tol 1e-8. Prints the number of files, how many nsolve reports converged,

@@ -12,7 +12,7 @@ Two loops:
   build+solve  ns.solve(ns.lcp(M, q))         (problem made from the NumPy arrays
                                                every call; C: dense_new + lcp_new +
                                                validate + solve + free)
-Exit status 1 when an overhead exceeds the 5 us budget (issue 16).
+Exit status 1 when an overhead exceeds the 5 us budget.
 """
 import sys
 import time

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Side by side with Siconos 4.4 (issue 14): the pile scene at n spheres,
+# Side by side with Siconos 4.4: the pile scene at n spheres,
 # both sides stepped from the same state for the same steps at the same
 # solver tolerance.
 #   benchmarks/scale/vs_siconos.sh [BUILD_DIR] [K] [STEPS] [TOL] [NS...]

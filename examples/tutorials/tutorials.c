@@ -1,5 +1,5 @@
-/* tutorials.c — the Siconos tutorial suite on the public mechanics API
- * (issue 13): `tutorials --list`, `tutorials NAME [--out FILE] [--svg DIR]
+/* tutorials.c — the Siconos tutorial suite on the public mechanics API:
+ * `tutorials --list`, `tutorials NAME [--out FILE] [--svg DIR]
  * [options]`. The models live in one file each (tutorials.h). */
 #include <math.h>
 #include <stdio.h>

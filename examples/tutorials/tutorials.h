@@ -1,5 +1,5 @@
 /* tutorials.h — the Siconos tutorial models re-made on the public mechanics
- * API (nonsmooth/nsm.h), one file per model (issue 13).
+ * API (nonsmooth/nsm.h), one file per model.
  *
  * Each model fills a table in the layout of its Siconos reference
  * (../shared/siconos-tutorials, `NAME.ref`): the same rows and the same

@@ -88,8 +88,11 @@ typedef struct ns_options {
 /** Defaults: tol 1e-8, max_iter 0, no time limit, silent. */
 void ns_options_default(ns_options *o);
 
-/** tol > 0 and finite, max_iter ≥ 0, time_limit ≥ 0, omega in [0, 2),
- *  check_every ≥ 0. NS_OK or NS_BAD_INPUT with the field named in err. */
+/** The one check of every field: tol > 0 and finite, max_iter ≥ 0,
+ *  time_limit finite and ≥ 0, omega in [0, 2), check_every ≥ 0,
+ *  verbosity ≥ 0, warm_start, shuffle, record_history, fc_norm and sweep
+ *  0 or 1, anderson in [0, 16], threads in [0, 4096]. NS_OK or
+ *  NS_BAD_INPUT with the field named in err. */
 ns_status ns_options_validate(const ns_options *o, char *err);
 
 /** Kinds of certificate that a problem has no solution. */
@@ -284,7 +287,9 @@ ns_status ns_solver_spec_parse(const char *spec, ns_kind kind, char *name_out,
  *  the return value. res->error is recomputed by the kind's error function
  *  from the returned unknowns; "converged" is reported only when it is
  *  ≤ o->tol. Bad problem/options → NS_BAD_INPUT with the reason in
- *  res->message; unknown solver → NS_NOT_FOUND. */
+ *  res->message; unknown solver → NS_NOT_FOUND. A problem without unknowns
+ *  (n = 0) is solved as it is: converged, 0 iterations, error 0, the
+ *  solver not called. */
 ns_status ns_solve(const ns_problem *p, const char *solver,
                    const ns_options *o, ns_solution *sol, ns_result *res);
 

@@ -111,8 +111,8 @@ ns_status nsm_ds_set_fext(nsm_ds *ds, nsm_time_fn fext, void *user);
 /** Constant f_ext (copied, n values) used when no callback is set. */
 ns_status nsm_ds_set_fext_constant(nsm_ds *ds, const double *fext);
 
-/** Linear time-invariant Lagrangian system with M, C, K in SPARSE storage
- *  (issue 12 item 7), for large systems (FEM): M (required), C and K (NULL
+/** Linear time-invariant Lagrangian system with M, C, K in SPARSE storage,
+ *  for large systems (FEM): M (required), C and K (NULL
  *  = zero) are n×n ns_matrix of any storage, copied and kept as compressed
  *  sparse columns; no n×n dense matrix is ever formed. The iteration
  *  matrix W⁻¹ = M + hθC + h²θ²K is assembled sparse and factorised by

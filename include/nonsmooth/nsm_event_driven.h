@@ -132,7 +132,8 @@ typedef struct nsm_ed_options {
     const char *solver;      /* LCP solver spec for ≥ 2 rows, NAME[/key=value]...
                                 (ns_solver_spec_parse; NULL = "lemke") */
     ns_options solver_options;
-    long history;            /* past events kept (default 4096; older dropped) */
+    long history;            /* past events kept (default 4096, also for 0;
+                                older dropped; negative refused) */
     int accept_nonconverged; /* an impact or acceleration LCP that does not
                                 converge: 0 (default) fails it — the run
                                 stops with a message naming the time, the
@@ -150,6 +151,15 @@ typedef struct nsm_ed_options {
 } nsm_ed_options;
 
 void nsm_ed_options_default(nsm_ed_options *o);
+
+/** The one check of every field (nsm_ed_new calls it): t0, T finite with
+ *  T > t0; output_step finite, ≥ 0, and making at most 10¹² time events;
+ *  rtol, atol finite and > 0; hmin, hmax finite, ≥ 0, hmin ≤ hmax when
+ *  hmax > 0, hmin ≤ T − t0; every other tolerance finite and ≥ 0; history in [0, 10⁸]
+ *  (0: 4096); flags 0 or 1, enums one of their values; solver_options by
+ *  ns_options_validate. NS_OK, or NS_BAD_INPUT with the field, its value
+ *  and the rule in err (size NS_ERRMSG_LEN, may be NULL). */
+ns_status nsm_ed_options_validate(const nsm_ed_options *o, char *err);
 
 /** New event-driven simulation of model (borrowed); initial states from the
  *  systems. NULL with the reason in err (size NS_ERRMSG_LEN) on bad options,

@@ -12,6 +12,14 @@
  * success and −1 on failure with the reason in nsm_model_error(). A model
  * argument that fails to be added (e.g. a relation of the wrong size) is
  * freed by the call too, so the caller never has to track it.
+ *
+ * One owner, checked: an object belongs to at most one model, once. Adding
+ * a system, law or relation that a model (this one or another) already
+ * holds is refused (−1, reason in nsm_model_error) and the object is left
+ * to that model, untouched. nsm_ds_free, nsm_nslaw_free and
+ * nsm_relation_free do nothing on an object a model holds (the model frees
+ * it); a relation handed back by nsm_model_detach_interaction is the
+ * caller's again.
  */
 #ifndef NSM_MODEL_H
 #define NSM_MODEL_H

@@ -168,7 +168,7 @@ typedef struct nsm_sim_options {
     const char *dump_prefix;/* file name prefix (default "step") */
     long dump_every;        /* dump every k-th solved step (default 1) */
     long dump_max;          /* stop dumping after this many files (0 = no limit) */
-    /* ---- position projection (issue 12 item 3; docs/mechanics-api.md) ----
+    /* ---- position projection ----
      * After the velocity step, position-level problems A λ + y = w with
      * A = H Wp Hᵀ move q by Wp Hᵀ λ until every equality row of the step's
      * problem has |y| ≤ projection_tol and every unilateral (normal) row
@@ -205,7 +205,7 @@ typedef struct nsm_sim_options {
     double projection_activate_pos;   /* default 0 */
     double projection_deactivate_pos; /* default 1e-4 */
     double projection_deactivate_vel; /* default 0 */
-    /* ---- mixed laws (issue 12 item 6) ----
+    /* ---- mixed laws ----
      * Active rows that mix friction with equality, complementarity or relay
      * rows (or relay with equality rows) make a generic mechanical problem
      * (NS_KIND_GMP, one sub-problem per interaction); gmp = 1 makes every
@@ -227,7 +227,7 @@ typedef struct nsm_sim_options {
                                (stable counting sort, O(n)) instead of by
                                interaction slot: with systems numbered along
                                space, W's rows and the sweeps' accesses stay
-                               local in memory (issue 14, docs/scale.md);
+                               local in memory;
                                0 (default): slot order */
 } nsm_sim_options;
 
@@ -235,6 +235,15 @@ enum nsm_projection { NSM_PROJECTION_NONE = 0, NSM_PROJECTION_DIRECT, NSM_PROJEC
 
 /** Defaults as documented above (h = 0: the caller must set it). */
 void nsm_sim_options_default(nsm_sim_options *o);
+
+/** The one check of every field (nsm_sim_new calls it): t0 finite; h
+ *  finite, > 0 and large enough that t0 + h > t0; theta in [0, 1]; every
+ *  tolerance finite and ≥ 0 (> 0 where a zero would never stop); the
+ *  projection thresholds finite; every flag 0 or 1 and every enum one of
+ *  its values; counts in range; solver_options by ns_options_validate.
+ *  NS_OK, or NS_BAD_INPUT with the field, its value and the rule in err
+ *  (size NS_ERRMSG_LEN, may be NULL). */
+ns_status nsm_sim_options_validate(const nsm_sim_options *o, char *err);
 
 /** New simulation of model (borrowed). Initial states from the systems.
  *  Checks the options (a solver name must solve one of the problem kinds
@@ -251,7 +260,9 @@ ns_status nsm_sim_compute_free_state(nsm_sim *s);
 ns_status nsm_sim_solve(nsm_sim *s);
 ns_status nsm_sim_update(nsm_sim *s);
 void nsm_sim_next_step(nsm_sim *s);
-/** The four above. */
+/** The four above. A step that fails (status ≠ NS_OK, reason in
+ *  nsm_sim_error) leaves the states (q, v or x) as they were at t_k and
+ *  the time unchanged. */
 ns_status nsm_sim_step(nsm_sim *s);
 /** Steps while t < T (within h/2); observer (may be NULL) after each step.
  *  T not finite or not after the current time: NS_BAD_INPUT (message in
@@ -336,7 +347,10 @@ const char *nsm_sim_error(const nsm_sim *s);
 /* ---- output: one CSV row per call ----
  * Columns: t, then for every system q and v (or x), then for every live
  * interaction at the time of the header y0, y1 and λ1 (λ0 for first order).
- * The column set is fixed at the header. */
+ * The column set is fixed at the header: an interaction removed since (or
+ * whose slot was reused) keeps its columns, left empty, so that every row
+ * has the header's number of fields. A row is written for the simulation
+ * the output was opened with only (another: NS_BAD_INPUT). */
 typedef struct nsm_output nsm_output;
 /** Opens path and writes the header. NULL (err filled) on failure. */
 nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err);

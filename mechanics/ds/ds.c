@@ -109,6 +109,7 @@ ns_status nsm_ds_set_boundary_condition(nsm_ds *ds, int ndof, const int *dof,
     free(ds->bc_dof); free(ds->bc_v0);
     ds->bc_dof = d; ds->bc_v0 = vv; ds->nbc = ndof;
     ds->bc_fn = fn; ds->bc_user = user;
+    ds->config++;
     return NS_OK;
 }
 
@@ -116,6 +117,7 @@ ns_status nsm_ds_set_theta(nsm_ds *ds, double theta)
 {
     if (!ds || !(theta >= 0.0 && theta <= 1.0)) return NS_BAD_INPUT;
     ds->theta = theta;
+    ds->config++;
     return NS_OK;
 }
 
@@ -125,6 +127,7 @@ ns_status nsm_ds_set_mass(nsm_ds *ds, const double *M)
     if (M && !nsm_all_finite(M, (size_t)ds->n * ds->n)) return NS_BAD_INPUT;
     free(ds->Mx);
     ds->Mx = M ? nsm_dup(M, (size_t)ds->n * ds->n) : NULL;
+    ds->config++;
     return M && !ds->Mx ? NS_NO_MEMORY : NS_OK;
 }
 
@@ -142,7 +145,7 @@ int nsm_ds_is_lagrangian(const nsm_ds *ds) { return ds && nsm_ds_kind_of(ds)->la
 
 void nsm_ds_free(nsm_ds *ds)
 {
-    if (!ds) return;
+    if (!ds || ds->owner) return;   /* a model's system: the model frees it */
     free(ds->q0); free(ds->v0); free(ds->x0);
     free(ds->M); free(ds->C); free(ds->K); free(ds->A);
     ns_matrix_free(ds->Ms); ns_matrix_free(ds->Cs); ns_matrix_free(ds->Ks);

@@ -3,7 +3,7 @@
  *
  * Both schemes (time-stepping osi/ and event-driven simulation/) evaluate a
  * system through these entries only; none of them switches on the type.
- * Storage (issue 12 item 7): the matrices of these entries are dense n×n
+ * Storage: the matrices of these entries are dense n×n
  * column-major. A kind with .sparse set (lagrangian_lti_sparse.c) keeps
  * M, C, K in CSC (ds->Ms, Cs, Ks); the integrator then builds W⁻¹ sparse
  * (nsm_ds_sparse_combination) and the simulation allocates no n×n buffer;

@@ -1,5 +1,5 @@
 /* lagrangian_lti_sparse.c — Lagrangian linear time-invariant system with
- * its matrices in SPARSE storage (issue 12 item 7):
+ * its matrices in SPARSE storage:
  *     M q̈ + C q̇ + K q = f_ext(t) + p,   M, C, K constant, CSC.
  * Made for large finite-element models: nothing here (nor in the
  * integrator, moreau_jean.c, for a kind with .sparse set) allocates or

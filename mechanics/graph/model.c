@@ -14,10 +14,15 @@
 void nsm_set_err(char *err, const char *fmt, ...)
 {
     if (!err) return;
+    /* formatted apart, then copied: an argument may be err itself (a
+     * message that wraps the previous one), and vsnprintf's buffers must
+     * not overlap */
+    char buf[NS_ERRMSG_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, NS_ERRMSG_LEN, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
+    memcpy(err, buf, strlen(buf) + 1);
 }
 
 /* The reason the calling thread's last constructor returned NULL: one
@@ -63,10 +68,10 @@ nsm_model *nsm_model_new(void)
 void nsm_model_free(nsm_model *m)
 {
     if (!m) return;
-    for (int i = 0; i < m->nds; i++) { nsm_ds_free(m->ds[i]); free(m->ds_inter[i].v); }
-    for (int i = 0; i < m->nlaws; i++) nsm_nslaw_free(m->laws[i]);
+    for (int i = 0; i < m->nds; i++) { m->ds[i]->owner = NULL; nsm_ds_free(m->ds[i]); free(m->ds_inter[i].v); }
+    for (int i = 0; i < m->nlaws; i++) { m->laws[i]->owner = NULL; nsm_nslaw_free(m->laws[i]); }
     for (int i = 0; i < m->ninter_slots; i++)
-        if (m->inter[i].alive) nsm_relation_free(m->inter[i].rel);
+        if (m->inter[i].alive) { m->inter[i].rel->owner = NULL; nsm_relation_free(m->inter[i].rel); }
     free(m->ds); free(m->ds_inter); free(m->laws); free(m->inter);
     free(m->free_slots.v);
     free(m);
@@ -76,6 +81,11 @@ int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
 {
     if (!m) { nsm_ds_free(ds); return -1; }
     if (!ds) { nsm_set_err(m->err, "add_ds: NULL system (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad size or arguments"); return -1; }
+    if (ds->owner) {   /* refused, and left to the model that owns it */
+        nsm_set_err(m->err, "add_ds: this system already belongs to %s (an object is added to one model, once)",
+                    ds->owner == m ? "this model" : "another model");
+        return -1;
+    }
     if (m->nds == m->cap_ds) {
         int cap = m->cap_ds ? 2 * m->cap_ds : 8;
         nsm_ds **d = realloc(m->ds, (size_t)cap * sizeof *d);
@@ -87,6 +97,7 @@ int nsm_model_add_ds(nsm_model *m, nsm_ds *ds)
         m->cap_ds = cap;
     }
     m->ds[m->nds] = ds;
+    ds->owner = m;
     memset(&m->ds_inter[m->nds], 0, sizeof m->ds_inter[0]);
     return m->nds++;
 }
@@ -95,6 +106,11 @@ int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
 {
     if (!m) { nsm_nslaw_free(law); return -1; }
     if (!law) { nsm_set_err(m->err, "add_law: NULL law (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad size, e or mu"); return -1; }
+    if (law->owner) {
+        nsm_set_err(m->err, "add_law: this law already belongs to %s (an object is added to one model, once)",
+                    law->owner == m ? "this model" : "another model");
+        return -1;
+    }
     if (m->nlaws == m->cap_laws) {
         int cap = m->cap_laws ? 2 * m->cap_laws : 4;
         nsm_nslaw **l = realloc(m->laws, (size_t)cap * sizeof *l);
@@ -102,6 +118,7 @@ int nsm_model_add_law(nsm_model *m, nsm_nslaw *law)
         m->laws = l; m->cap_laws = cap;
     }
     m->laws[m->nlaws] = law;
+    law->owner = m;
     return m->nlaws++;
 }
 
@@ -110,6 +127,11 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
 {
     if (!m) { nsm_relation_free(rel); return -1; }
     if (!rel) { nsm_set_err(m->err, "add_interaction: NULL relation (the constructor failed: %s)", ctor_err[0] ? ctor_err : "bad arguments"); return -1; }
+    if (rel->owner) {   /* refused, and left to the model that owns it */
+        nsm_set_err(m->err, "add_interaction: this relation already belongs to an interaction of %s (one relation per interaction; detach it first)",
+                    rel->owner == m ? "this model" : "another model");
+        return -1;
+    }
     int ids[2] = { ds1, ds2 };
     int nds = ds2 < 0 ? 1 : 2;
     int sum = 0;
@@ -183,6 +205,7 @@ int nsm_model_add_interaction(nsm_model *m, nsm_relation *rel, int law,
     I->alive = 1;
     I->gen = ++m->gen_counter;
     I->rel = rel;
+    rel->owner = m;
     I->law = law;
     I->nds = nds;
     I->ds[0] = ds1; I->ds[1] = nds == 2 ? ds2 : -1;
@@ -214,6 +237,7 @@ static ns_status take_out(nsm_model *m, int inter, nsm_relation **rel, const cha
     }
     nsm_interaction *I = &m->inter[inter];
     for (int k = 0; k < I->nds; k++) nsm_intlist_remove(&m->ds_inter[I->ds[k]], inter);
+    I->rel->owner = NULL;
     if (rel) *rel = I->rel;
     else nsm_relation_free(I->rel);
     I->rel = NULL;

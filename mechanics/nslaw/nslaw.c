@@ -39,7 +39,7 @@ double nsm_nslaw_rolling(const nsm_nslaw *l) { return l ? l->mu_r : NAN; }
 
 void nsm_nslaw_free(nsm_nslaw *l)
 {
-    if (!l) return;
+    if (!l || l->owner) return;   /* a model's law: the model frees it */
     free(l->lb); free(l->ub);
     free(l);
 }

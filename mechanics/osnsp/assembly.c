@@ -13,7 +13,7 @@
  * structure and the numerics problem are kept while the ordered active list
  * is unchanged, and the values are refilled only when some W G changed.
  *
- * Extension seams (issue 12 items 6 and 7):
+ * Extension seams:
  *  - problem kind: choose_kind() counts the active rows per row class of
  *    the laws (nslaw/nslaw_kind.h: equality, complementarity, relay,
  *    friction) and new_problem() builds the numerics problem of that kind

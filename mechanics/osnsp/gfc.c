@@ -1,5 +1,5 @@
-/* gfc.c — the global formulation of a friction-contact step (issue 12
- * item 6, option global_fc). With the systems j that the active contacts
+/* gfc.c — the global formulation of a friction-contact step
+ * (option global_fc). With the systems j that the active contacts
  * touch (offsets o_j in the global velocity), the Moreau–Jean step
  *     W_j⁻¹ (v_j − v_free,j) = Σ_α G_α^j r_α,   u_α = H_α V_α + b_α
  * is the global friction-contact problem of ns_gfc.h:

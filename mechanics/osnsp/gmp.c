@@ -1,4 +1,4 @@
-/* gmp.c — the generic mechanical problem of a time step (issue 12 item 6):
+/* gmp.c — the generic mechanical problem of a time step:
  * when the active rows mix classes no single problem kind holds (friction
  * with equality, complementarity or relay rows; relay with equality rows),
  * or when the option gmp = 1 asks for it, the one-step problem is a

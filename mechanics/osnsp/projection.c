@@ -1,5 +1,5 @@
-/* projection.c — position projection after the velocity step (issue 12
- * item 3): Siconos' direct and combined projection schemes (V. Acary,
+/* projection.c — position projection after the velocity step:
+ * Siconos' direct and combined projection schemes (V. Acary,
  * CMAME 256, 2013), written from their description.
  *
  * After the velocity step has given q_{k+1}, the position constraints of

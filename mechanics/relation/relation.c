@@ -97,7 +97,7 @@ int nsm_relation_ncols(const nsm_relation *r) { return r ? r->ncols : 0; }
 
 void nsm_relation_free(nsm_relation *r)
 {
-    if (!r) return;
+    if (!r || r->owner) return;   /* a model's relation: the model frees it */
     free(r->H); free(r->b); free(r->C); free(r->D); free(r->B); free(r->e); free(r->rigid);
     free(r);
 }

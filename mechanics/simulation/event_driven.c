@@ -109,21 +109,8 @@ static int check_model(const nsm_model *m, char *err)
 nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
 {
     if (!model || !o) { nsm_set_err(err, "nsm_ed_new: NULL model or options"); return NULL; }
-    if (!isfinite(o->t0) || !isfinite(o->T) || !(o->T > o->t0)) { nsm_set_err(err, "nsm_ed_new: final time T = %g must be > t0 = %g", o->T, o->t0); return NULL; }
-    if (!(o->output_step >= 0) || !isfinite(o->output_step)) { nsm_set_err(err, "nsm_ed_new: output_step = %g must be >= 0", o->output_step); return NULL; }
-    if (!(o->rtol > 0) || !(o->atol > 0)) { nsm_set_err(err, "nsm_ed_new: rtol = %g and atol = %g must be > 0", o->rtol, o->atol); return NULL; }
-    if (!(o->gap_tol >= 0) || !(o->vel_tol >= 0) || !(o->rest_vel >= 0) || !(o->lambda_tol >= 0) || !(o->acc_tol >= 0)) {
-        nsm_set_err(err, "nsm_ed_new: gap_tol, vel_tol, rest_vel, lambda_tol, acc_tol must be >= 0");
-        return NULL;
-    }
-    if (o->method != NSM_ED_ADAMS && o->method != NSM_ED_BDF) { nsm_set_err(err, "nsm_ed_new: method = %d is neither NSM_ED_ADAMS nor NSM_ED_BDF", (int)o->method); return NULL; }
-    if (o->linear_solver != NSM_ED_LS_AUTO && o->linear_solver != NSM_ED_LS_DENSE && o->linear_solver != NSM_ED_LS_KRYLOV) {
-        nsm_set_err(err, "nsm_ed_new: linear_solver = %d is not NSM_ED_LS_AUTO, _DENSE or _KRYLOV", (int)o->linear_solver);
-        return NULL;
-    }
-    if (o->max_steps <= 0 || o->hmin < 0 || o->hmax < 0) { nsm_set_err(err, "nsm_ed_new: max_steps must be > 0, hmin and hmax >= 0"); return NULL; }
     char e2[NS_ERRMSG_LEN] = "";
-    if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: solver options: %s", e2); return NULL; }
+    if (nsm_ed_options_validate(o, e2) != NS_OK) { nsm_set_err(err, "nsm_ed_new: %s", e2); return NULL; }
     if (check_model(model, err) != 0) return NULL;
     if (o->solver && !nsm_spec_applies(o->solver, NS_KIND_LCP)) {
         char sname[NS_SOLVER_NAME_LEN];
@@ -141,7 +128,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     s->model = model;
     s->o = *o;
     if (s->o.output_step == 0) s->o.output_step = (o->T - o->t0) / 1000.0;
-    if (s->o.history <= 0) s->o.history = 4096;
+    if (s->o.history == 0) s->o.history = 4096;
     if (s->o.rest_gap <= 0) s->o.rest_gap = 100.0 * s->o.atol;
     const char *sv = o->solver ? o->solver : "lemke";
     s->solver_name = malloc(strlen(sv) + 1);
@@ -245,18 +232,25 @@ static int restart(nsm_ed *s)
 
 ns_status nsm_ed_set_state_from_sim(nsm_ed *s, nsm_sim *sim)
 {
-    if (!s || !sim || nsm_sim_model(sim) != s->model) return NS_BAD_INPUT;
+    if (!s) return NS_BAD_INPUT;
+    if (!sim || nsm_sim_model(sim) != s->model) {
+        nsm_set_err(s->err, "set_state_from_sim: %s", sim ? "the simulation has another model" : "no simulation");
+        return NS_BAD_INPUT;
+    }
     for (int j = 0; j < s->nd; j++) {
         int n = s->model->ds[j]->n;
         memcpy(s->x + s->qoff[j], nsm_sim_q(sim, j), (size_t)n * sizeof(double));
         memcpy(s->x + s->ntot + s->qoff[j], nsm_sim_v(sim, j), (size_t)n * sizeof(double));
     }
     double t = nsm_sim_time(sim);
-    if (!(t < s->o.T)) return NS_BAD_INPUT;
+    if (!(t < s->o.T)) {
+        nsm_set_err(s->err, "set_state_from_sim: the simulation's time %.17g is not before T = %.17g", t, s->o.T);
+        return NS_BAD_INPUT;
+    }
     s->t = t;
     /* skip the time events already behind */
     while (s->ev.k_td <= s->ev.n_td && s->ev.t0 + (double)s->ev.k_td * s->ev.dt <= t) s->ev.k_td++;
-    return restart(s) == 0 ? NS_OK : NS_BAD_INPUT;
+    return restart(s) == 0 ? NS_OK : NS_BAD_INPUT;   /* restart leaves its reason */
 }
 
 ns_status nsm_ed_copy_state_to_sim(const nsm_ed *s, nsm_sim *sim)
@@ -275,7 +269,11 @@ void nsm_ed_reinit(nsm_ed *s) { if (s) (void)restart(s); }
 /* ---- events manager ---- */
 ns_status nsm_ed_add_event(nsm_ed *s, double t)
 {
-    if (!s || !(t > s->t) || !(t <= s->o.T)) return NS_BAD_INPUT;
+    if (!s) return NS_BAD_INPUT;
+    if (!(t > s->t) || !(t <= s->o.T)) {
+        nsm_set_err(s->err, "add_event: t = %.17g must be in (%.17g, %.17g]", t, s->t, s->o.T);
+        return NS_BAD_INPUT;
+    }
     nsm_event ev;
     memset(&ev, 0, sizeof ev);
     ev.t = t; ev.type = NSM_EVENT_USER; ev.inter = ev.comp = -1;
@@ -342,11 +340,20 @@ int nsm_ed_advance_to_event(nsm_ed *s)
     return 0;
 }
 
+/* Status of a failed kinematics evaluation: a callback's non-finite value
+ * (or negative code) is NS_DIVERGED, as in time-stepping; a positive code
+ * is NS_BAD_INPUT. */
+static ns_status kin_status(int rc)
+{
+    return rc < 0 ? NS_DIVERGED : NS_BAD_INPUT;
+}
+
 /* The nonsmooth-event treatment at s->t (docs/mechanics.md). */
 static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
 {
     const nsm_ed_options *o = &s->o;
-    if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
+    int krc;
+    if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
     int named = -1;
     if (ev->inter >= 0) named = s->in[ev->inter].first_row + ev->comp;
     /* I1: in contact (gap closed, not separating) or already resting */
@@ -367,7 +374,7 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
         s->stats.impacts++;
         s->stats.impact_rows += impacting;
         ev->impact = 1;
-        if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
+        if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
         if (named >= 0) ev->y1_after = s->y1[named];
         if (nrest) nsm_ed_log(s, 2, "t = %.17g: %d contact(s) closing at rest (accumulation)", s->t, nrest);
     } else {
@@ -396,8 +403,8 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
         }
     }
     if (nproj > 0) {
-        if (nsm_ed_project_velocities(s, s->releasing) == 0 && nsm_ed_kinematics(s, s->t, s->x, 1) != 0)
-            return NS_BAD_INPUT;
+        if (nsm_ed_project_velocities(s, s->releasing) == 0 && (krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0)
+            return kin_status(krc);
         for (int r = 0; r < s->nrows; r++) s->releasing[r] = 0;
     }
     /* acceleration LCP and the double condition */
@@ -437,7 +444,8 @@ ns_status nsm_ed_process_events(nsm_ed *s)
         return st;
     }
     /* time / user event: outputs at t */
-    if (nsm_ed_kinematics(s, s->t, s->x, 1) != 0) return NS_BAD_INPUT;
+    int krc;
+    if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
     return NS_OK;
 }
 

@@ -18,7 +18,9 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
     int ni = nsm_model_ninter(m);
     o->inter = calloc((size_t)ni + 1, sizeof(int));
     o->gen = calloc((size_t)ni + 1, sizeof(unsigned));
-    if (!o->inter || !o->gen) { nsm_output_close(o); nsm_set_err(err, "out of memory"); return NULL; }
+    o->ncol = calloc((size_t)ni + 1, sizeof(int));
+    o->sim = s;
+    if (!o->inter || !o->gen || !o->ncol) { nsm_output_close(o); nsm_set_err(err, "out of memory"); return NULL; }
     fprintf(f, "t");
     for (int j = 0; j < m->nds; j++) {
         int n = m->ds[j]->n;
@@ -31,9 +33,10 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
     }
     for (int i = 0; i < m->ninter_slots; i++) {
         if (!m->inter[i].alive) continue;
-        o->inter[o->ninter] = i;
-        o->gen[o->ninter++] = m->inter[i].gen;
         int first = !nsm_relation_kind_of(m->inter[i].rel)->lagrangian;
+        o->inter[o->ninter] = i;
+        o->ncol[o->ninter] = m->inter[i].rel->m * (first ? 2 : 3);
+        o->gen[o->ninter++] = m->inter[i].gen;
         for (int c = 0; c < m->inter[i].rel->m; c++) {
             fprintf(f, ",y0_%d_%d", i, c);
             if (!first) fprintf(f, ",y1_%d_%d", i, c);
@@ -47,6 +50,7 @@ nsm_output *nsm_output_open(const char *path, nsm_sim *s, char *err)
 ns_status nsm_output_row(nsm_output *o, nsm_sim *s)
 {
     if (!o || !s) return NS_BAD_INPUT;
+    if (s != o->sim) return NS_BAD_INPUT;   /* the columns are those of o->sim */
     FILE *f = o->f;
     fprintf(f, "%.10g", nsm_sim_time(s));
     for (int j = 0; j < o->nds; j++) {
@@ -63,7 +67,11 @@ ns_status nsm_output_row(nsm_output *o, nsm_sim *s)
         r = alive ? s->model->inter[i].rel : NULL;
         int first = r && !nsm_relation_kind_of(r)->lagrangian;
         const double *l = alive ? nsm_sim_lambda(s, i, first ? 0 : 1) : NULL;
-        int mm = r ? r->m : 0;
+        if (!alive) {   /* removed since the header: its columns stay, empty */
+            for (int c = 0; c < o->ncol[k]; c++) fputc(',', f);
+            continue;
+        }
+        int mm = r->m;
         for (int c = 0; c < mm; c++) {
             fprintf(f, ",%.10g", y0 ? y0[c] : 0.0);
             if (!first) fprintf(f, ",%.10g", y1 ? y1[c] : 0.0);
@@ -78,6 +86,6 @@ void nsm_output_close(nsm_output *o)
 {
     if (!o) return;
     if (o->f) fclose(o->f);
-    free(o->inter); free(o->gen);
+    free(o->inter); free(o->gen); free(o->ncol);
     free(o);
 }

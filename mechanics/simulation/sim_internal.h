@@ -37,6 +37,7 @@ struct nsm_sim {
     double *xbuf; int cap_x;
     double *xbuf_H; int cap_H;         /* H as evaluated, before it is kept */
     int solved_this_step;
+    int step_begun;           /* qk (vk) hold the states of t_k of this step */
     ns_result res;
     ns_workspace *ws;                  /* the solver's reusable buffers, given to every
                                           one-step solve (unless the user's options

@@ -30,7 +30,7 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->theta = 0.5;
     ns_options_default(&o->solver_options);
     /* time-stepping's one-step FC problems (piles: NSGS's slow case) are
-     * solved with Anderson-accelerated sweeps, the winner of issue 14's
+     * solved with Anderson-accelerated sweeps, the winner of the
      * measurements (docs/scale.md); one-shot numerics solves keep 0 */
     o->solver_options.anderson = 3;
     o->warm_start = 1;
@@ -99,6 +99,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     size_t nn = (size_t)n * n, sz = sizeof(double);
     d->n = n;
     d->nq = nq;
+    d->config = ds->config;
     d->lagrangian = nsm_ds_is_lagrangian(ds);
     d->theta = isnan(ds->theta) ? s->theta : ds->theta;
     d->q = calloc((size_t)nq, sz); d->v = calloc((size_t)n, sz);
@@ -198,36 +199,8 @@ static ns_status check_solver(const nsm_model *m, const char *name, int global_f
 nsm_sim *nsm_sim_new(nsm_model *model, const nsm_sim_options *o, char *err)
 {
     if (!model || !o) { nsm_set_err(err, "nsm_sim_new: NULL model or options"); return NULL; }
-    if (!(o->h > 0.0) || !isfinite(o->h)) { nsm_set_err(err, "nsm_sim_new: time step h = %g must be > 0", o->h); return NULL; }
-    if (!(o->theta >= 0.0 && o->theta <= 1.0)) { nsm_set_err(err, "nsm_sim_new: theta = %g must be in [0, 1]", o->theta); return NULL; }
-    if (!(o->stabilization >= 0.0 && o->stabilization <= 1.0)) { nsm_set_err(err, "nsm_sim_new: stabilization = %g is not in [0, 1]", o->stabilization); return NULL; }
-    if (!(o->gap_tol >= 0.0) || !isfinite(o->gap_tol)) { nsm_set_err(err, "nsm_sim_new: gap_tol = %g must be finite and >= 0", o->gap_tol); return NULL; }
-    if (o->activation != NSM_ACTIVATION_GAMMA && o->activation != NSM_ACTIVATION_PREDICTED) {
-        nsm_set_err(err, "nsm_sim_new: activation = %d is not a nsm_activation value", (int)o->activation);
-        return NULL;
-    }
-    if (!(o->activation_gamma >= 0.0) || !isfinite(o->activation_gamma)) {
-        nsm_set_err(err, "nsm_sim_new: activation_gamma = %g must be finite and >= 0", o->activation_gamma);
-        return NULL;
-    }
-    if (o->newton_criterion != NSM_NEWTON_RELATIVE && o->newton_criterion != NSM_NEWTON_ABS_NORM2) {
-        nsm_set_err(err, "nsm_sim_new: newton_criterion = %d is not a nsm_newton_criterion value", (int)o->newton_criterion);
-        return NULL;
-    }
-    if (!(o->newton_tol > 0.0) || o->newton_max_iter < 1) {
-        nsm_set_err(err, "nsm_sim_new: newton_tol = %g must be > 0 and newton_max_iter = %d >= 1", o->newton_tol, o->newton_max_iter);
-        return NULL;
-    }
-    if (o->projection < NSM_PROJECTION_NONE || o->projection > NSM_PROJECTION_COMBINED ||
-        !(o->projection_tol > 0.0) || !(o->projection_tol_unilateral > 0.0) ||
-        o->projection_max_iter < 1 || o->projection_metric < 0 || o->projection_metric > 1 || o->gmp < 0 || o->gmp > 1 ||
-        o->global_fc < 0 || o->global_fc > 1) {
-        nsm_set_err(err, "nsm_sim_new: projection options: mode %d (0..2), tolerances %g, %g (> 0), max_iter %d (>= 1), metric %d (0 or 1); gmp %d (0 or 1)",
-                    o->projection, o->projection_tol, o->projection_tol_unilateral, o->projection_max_iter, o->projection_metric, o->gmp);
-        return NULL;
-    }
     char e2[NS_ERRMSG_LEN] = "";
-    if (ns_options_validate(&o->solver_options, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: solver options: %s", e2); return NULL; }
+    if (nsm_sim_options_validate(o, e2) != NS_OK) { nsm_set_err(err, "nsm_sim_new: %s", e2); return NULL; }
     if (model->nds == 0) { nsm_set_err(err, "nsm_sim_new: the model has no dynamical system"); return NULL; }
     if (check_solver(model, o->solver, o->global_fc, err) != NS_OK) return NULL;
     if (o->gmp_solver && !ns_solver_find(o->gmp_solver, NS_KIND_GMP)) {
@@ -290,8 +263,16 @@ ns_status nsm_sim_compute_free_state(nsm_sim *s)
         nsm_set_err(s->err, "systems were added to the model after the simulation was created");
         return NS_BAD_INPUT;
     }
+    for (int j = 0; j < s->nd; j++)
+        if (s->model->ds[j]->config != s->d[j].config) {
+            nsm_set_err(s->err, "system %d: its boundary conditions, theta or mass changed after "
+                        "the simulation was created, which read them (make a new simulation to "
+                        "use them)", j);
+            return NS_BAD_INPUT;
+        }
     set_step(s, 0);
     for (int j = 0; j < s->nd; j++) nsm_osi_of(&s->d[j])->begin(s->model->ds[j], &s->d[j], &s->step);
+    s->step_begun = 1;
     return free_states(s);
 }
 
@@ -504,6 +485,7 @@ static ns_status combined_step(nsm_sim *s)
 ns_status nsm_sim_step(nsm_sim *s)
 {
     if (!s) return NS_BAD_INPUT;
+    s->step_begun = 0;
     ns_status st;
     if (s->o.projection == NSM_PROJECTION_COMBINED) st = combined_step(s);
     else {
@@ -511,6 +493,14 @@ ns_status nsm_sim_step(nsm_sim *s)
         if (st == NS_OK && s->o.projection == NSM_PROJECTION_DIRECT) st = nsm_projection_run(s);
     }
     if (st == NS_OK) nsm_sim_next_step(s);
+    else if (s->step_begun) {   /* a failed step leaves the states of t_k */
+        for (int j = 0; j < s->nd; j++) {
+            nsm_dsdata *d = &s->d[j];
+            memcpy(d->q, d->qk, (size_t)d->n * sizeof(double));
+            if (d->lagrangian) memcpy(d->v, d->vk, (size_t)d->n * sizeof(double));
+        }
+    }
+    s->step_begun = 0;
     return st;
 }
 

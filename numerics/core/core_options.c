@@ -32,6 +32,14 @@ ns_status ns_options_validate(const ns_options *o, char *err)
         return ns_fail(err, NS_BAD_INPUT, "options: anderson: %d is not in [0, 16]", o->anderson);
     if (o->threads < 0 || o->threads > 4096)
         return ns_fail(err, NS_BAD_INPUT, "options: threads: %d is not in [0, 4096]", o->threads);
+    if (o->verbosity < 0)
+        return ns_fail(err, NS_BAD_INPUT, "options: verbosity: %d is negative (0: silent)", o->verbosity);
+    if (o->warm_start != 0 && o->warm_start != 1)
+        return ns_fail(err, NS_BAD_INPUT, "options: warm_start: %d is not 0 or 1", o->warm_start);
+    if (o->shuffle != 0 && o->shuffle != 1)
+        return ns_fail(err, NS_BAD_INPUT, "options: shuffle: %d is not 0 or 1", o->shuffle);
+    if (o->record_history != 0 && o->record_history != 1)
+        return ns_fail(err, NS_BAD_INPUT, "options: record_history: %d is not 0 or 1", o->record_history);
     if (o->fc_norm != 0 && o->fc_norm != 1)
         return ns_fail(err, NS_BAD_INPUT, "options: fc_norm: %d is not 0 or 1", o->fc_norm);
     return NS_OK;

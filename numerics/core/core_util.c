@@ -12,11 +12,13 @@
 
 ns_status ns_fail(char *err, ns_status st, const char *fmt, ...)
 {
-    if (err) {
+    if (err) {   /* formatted apart: an argument may be err itself */
+        char buf[NS_ERRMSG_LEN];
         va_list ap;
         va_start(ap, fmt);
-        vsnprintf(err, NS_ERRMSG_LEN, fmt, ap);
+        vsnprintf(buf, sizeof buf, fmt, ap);
         va_end(ap);
+        memcpy(err, buf, strlen(buf) + 1);
     }
     return st;
 }

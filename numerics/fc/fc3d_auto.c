@@ -1,34 +1,31 @@
 /* fc3d_auto.c — the robust default for FC2D/FC3D: a chain of the solvers
  * of this directory, ending as soon as the error ns_fc_error ≤ tol:
- *   1. nsgs-ac in chunks of 100 sweeps, each continuing the last one, for
- *      at most 2000 sweeps: it finishes alone while its observed rate
- *      (error ratio over the last chunk) predicts tol within the 2000, and
- *      hands over to Newton once error ≤ max(100·tol, 1e-4) and the rate
- *      says it would not (slow linear convergence);
- *   2. nsn-ac (≤ 200 iterations, in chunks of 25 stopped when one does not
- *      halve the error) from the best point: finishes quadratically; if
- *      not, nsn-ac from the caller's start point in one run of ≤ 300
- *      (Newton's basin may hold it, and its non-monotone line search needs
- *      the room: on RockPile_tob1 it wanders between 1e-7 and 1e-4 for a
- *      hundred iterations before it converges at 130, which 25-iteration
- *      chunks restarted from the best point cut short: auto took 16 s
- *      there through prox, now 0.8 s);
- *   3. the remaining sweeps of max_iter (default 100000) as nsgs-ac chunks
- *      of 5000 sweeps from the best point, followed by nsn-ac (≤ 100)
- *      from the best point after 1, 2, 4, ... chunks (the gap doubles each
- *      time Newton fails to halve the best error, back to 1 when it does:
- *      Newton's iterations cost far more than sweeps); once a natural-order chunk fails to halve the
+ *   1. nsgs-ac with Anderson acceleration (memory o->anderson, or 3) in one
+ *      run from the caller's point, until it converges or its stall test
+ *      fires (ns_fc_nsgs_ctl: the best error of the second half of the run
+ *      not 25 % below the first half's, from sweep 200 on; warm-started
+ *      sweeps can cycle for ever, e.g. 2-4e-4 for 10⁵ sweeps on a box of
+ *      spheres, tests/numerics/data);
+ *   2. a race between nsn-ac (from the caller's start point and from the
+ *      best point in turn: Newton's basin may hold one and not the other)
+ *      and the accelerated sweeps from the best point: round k gives
+ *      Newton T·2^k and the sweeps twice that, T the time of stage 1; the
+ *      sweeps go shuffled once a natural-order turn fails to halve the
  *      best error (Gauss–Seidel cycling: RockPile_tob1 sits at 4e-4 in
- *      natural order, ~1e-6 shuffled), the chunks shuffle the contact
- *      order, a new seed each chunk;
- *      the chunks end early after 2 shuffled chunks in a row that do not
- *      halve the best error (stagnation: the time goes to the next stages);
- *   4. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
+ *      natural order, ~1e-6 shuffled). Newton runs first unless the sweeps
+ *      have won more races in the caller's workspace (a simulation's
+ *      earlier steps). A problem the sweeps would finish after a plateau
+ *      (a settling pile: Newton costs 2-3 s there against 0.3-0.6 s of
+ *      sweeps) costs a bounded multiple of the sweeps' time, one where they
+ *      cycle a bounded multiple of Newton's;
+ *   3. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
  *      when a chunk does not halve the error) from the best point;
- *   5. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
+ *   4. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
  *      the best point: the regularised problems W + σI are well posed where
  *      W is rank deficient (hyperstatic piles), which stalls the others;
- *   6. nsgs-fb, nsgs-proj from the best point (other local solvers).
+ *   5. nsgs-fb, nsgs-proj from the best point (other local solvers).
+ * o->on_switch hears of every change of method and may stop the chain; a
+ * chain that ends above tol names every method it ran with its error.
  * The time limit covers the whole chain. The best iterate is returned;
  * iterations counts sweeps plus Newton iterations of every stage.
  * FC2D with a diagonal block that is not monotone (W_NN ≤ 0 or an

@@ -59,7 +59,8 @@ static ns_status oom(ns_lexer *lx, const char *what)
 /* ---------------------------------------------------------- LCP-like */
 
 /* Relay bounds (formats §3.2), read after the file committed to the relay
- * layout: finite (ns_lex_reals) and lb ≤ ub, the line of ub reported. */
+ * layout: reals or -inf (lb) / inf (ub) for open sides (read_bound), and
+ * lb ≤ ub, the line of ub reported. */
 static ns_status check_relay_bounds(ns_lexer *lx, ns_int n, const double *lb,
                                     const double *ub)
 {
@@ -196,8 +197,9 @@ ns_status ns_dat_read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
     if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
     if (kind == NS_KIND_RELAY) {
         if (ns_lex_rest_is_reals(lx, 2 * (size_t)n)) lx->committed = 1;
-        if ((st = read_vec(lx, "lb", M->cols, &lb))) goto done;
-        if ((st = read_vec(lx, "ub", M->cols, &ub))) goto done;
+        /* -inf / inf for open sides, as AVI boxes and GMP relay blocks */
+        if ((st = read_bounds(lx, "lb", 0, M->cols, &lb))) goto done;
+        if ((st = read_bounds(lx, "ub", 1, M->cols, &ub))) goto done;
         if ((st = check_relay_bounds(lx, n, lb, ub))) goto done;
     }
     switch (kind) {

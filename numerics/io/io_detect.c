@@ -22,7 +22,8 @@
  * is reported with its line and no other layout is tried (so a relay with
  * NaN bounds fails as a relay, an LCP with NaN in M reports M[0]).
  * Equality files share the LCP layout and are never detected. When nothing
- * commits, the message of the attempt that read furthest is reported. */
+ * commits, the message of the attempt that read furthest is reported, and
+ * the LCP layout's own reason after it when that is another attempt. */
 #include "io/io_dat.h"
 #include <string.h>
 
@@ -55,7 +56,8 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
                                      NS_KIND_RFC3D, NS_KIND_FC3D,
                                      NS_KIND_GMP, NS_KIND_AVI, NS_KIND_RELAY,
                                      NS_KIND_LCP };
-    attempt a, best;
+    attempt a, best, lcp;
+    lcp.msg[0] = '\0';
     best.st = NS_BAD_INPUT;
     best.pos = 0;
     best.kind = NS_KIND_NONE;
@@ -97,8 +99,16 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
         if (a.committed)
             return ns_fail(err, a.st, "%s (read as %s: the file's header matches that "
                            "layout)", a.msg, ns_kind_name(a.kind));
+        if (order[k] == NS_KIND_LCP) lcp = a;
         if (a.pos > best.pos || best.kind == NS_KIND_NONE) best = a;
     }
+    /* the layout read furthest may have taken the file for something else
+     * entirely (a wrong storage number read as a GFC's sparse header): the
+     * plainest layout's own reason is given too, so that the line and field
+     * of the actual mistake are named */
+    if (best.kind != NS_KIND_LCP && lcp.msg[0])
+        return ns_fail(err, NS_BAD_INPUT, "%s (no .dat layout matches; read furthest as %s; "
+                       "as an lcp: %.200s)", best.msg, ns_kind_name(best.kind), lcp.msg);
     return ns_fail(err, NS_BAD_INPUT, "%s (no .dat layout matches; read furthest as %s)",
                    best.msg, ns_kind_name(best.kind));
 }

@@ -74,6 +74,26 @@ static ns_status open_in(const char *path, FILE **f, off_t *size, char *err)
     return NS_OK;
 }
 
+/* A binary file that is not HDF5 (a NUL byte in its first 4 KiB, no HDF5
+ * signature at 0, 512, 1024, ...) is refused before it is read whole: a
+ * large file of zeros would otherwise be loaded (GBs) only for its first
+ * token to fail. */
+static ns_status refuse_binary(const char *path, FILE *f, off_t size, char *err)
+{
+    int fd = fileno(f);
+    char head[4096];
+    ssize_t n = pread(fd, head, sizeof head, 0);
+    if (n <= 0) return NS_OK;
+    const char *nul = memchr(head, '\0', (size_t)n);
+    if (!nul) return NS_OK;
+    for (off_t off = 0; off + 8 <= size; off = off ? off * 2 : 512) {
+        char sig[8];
+        if (pread(fd, sig, 8, off) == 8 && memcmp(sig, hdf5_sig, 8) == 0) return NS_OK;
+    }
+    return ns_fail(err, NS_BAD_INPUT, "%s:1: file: binary content (a NUL byte at offset %ld): "
+                   "neither a .dat text file nor HDF5", path, (long)(nul - head));
+}
+
 /* Whole file into a new buffer *buf (caller frees), *len bytes. The size
  * is known from fstat; a file that grows while read is still cut at the
  * limit. */
@@ -85,6 +105,7 @@ static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
     off_t size = 0;
     ns_status st = open_in(path, &f, &size, err);
     if (st) return st;
+    if ((st = refuse_binary(path, f, size, err))) { fclose(f); return st; }
     size_t cap = (size_t)size + 1, n = 0;
     if (cap < 4096) cap = 4096;
     char *b = malloc(cap);

@@ -22,7 +22,7 @@
  * with the tableau's own B⁻¹ (residual q − B x_B in long double); when its
  * error is then ≤ min(tol, 64 eps) that is the answer — one error
  * evaluation, no LU: the cost that matters for the small problems of a
- * time-stepping loop (issue 15 item 7). Otherwise the final basis is
+ * time-stepping loop. Otherwise the final basis is
  * solved again directly (LU of M_JJ, J = basic z's, two steps of iterative
  * refinement with the residual in long double) and that solution kept if its
  * error is smaller ("polish"); if that fails (M_JJ singular, z_J < 0) or

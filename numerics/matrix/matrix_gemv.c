@@ -4,7 +4,7 @@
  * A small DENSE matrix (at most SMALL_DENSE entries) takes the same plain
  * loop: OpenBLAS' dgemv costs ~400 instructions of call overhead, more than
  * the product itself below ~16×16, and small problems (one time step of a
- * few contacts) compute several products per solve (issue 15 item 7). */
+ * few contacts) compute several products per solve. */
 #include "matrix/matrix_internal.h"
 #include <cblas.h>
 #include <string.h>

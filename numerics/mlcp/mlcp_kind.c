@@ -31,7 +31,7 @@ static double *join(const ns_mlcp *q, const ns_solution *s)
 static double error(const ns_problem *p, ns_solution *s)
 {
     const ns_mlcp *q = p->u.mlcp;
-    double small[32];   /* small problems: no allocation (issue 15 item 7) */
+    double small[32];   /* small problems: no allocation */
     double *z = small;
     if (q->n + q->m <= 32) {
         if (q->n) memcpy(z, s->vec[0], (size_t)q->n * sizeof(double));

@@ -42,7 +42,9 @@ static void project_polyhedron(const double *Hd, const double *h, ns_int nh, ns_
     }
 }
 
-/* w ← M z + q;  e = ‖z − P_K(z − w)‖₂ / (1 + ‖q‖₂) with K the AVI's set:
+/* w ← M z + q;  e = ‖z − P_K(z − w)‖₂ / (1 + ‖q‖₂) with K the AVI's set
+ * (for a polyhedron, plus the violation ‖max(0, Hz − h)‖ of z ∈ K inside
+ * the norm):
  * the box [lb, ub] (clamp), ℝⁿ when no set is given (then e = ‖w‖/(1+‖q‖)),
  * or the polyhedron {H y ≤ h} (projection computed iteratively, see
  * project_polyhedron; this case allocates n + nh + nh·n doubles).
@@ -73,6 +75,14 @@ double ns_avi_error(const ns_avi *p, const double *z, double *w)
         for (ns_int i = 0; i < n; i++) {
             double d = z[i] - y[i];
             s += d * d;
+        }
+        /* z itself must be in K: the iterative projection cannot tell an
+         * empty K (it never converges, and its last iterate may sit near
+         * z), so the rows z violates are added, max(0, (Hz − h)_i)² */
+        for (ns_int i = 0; i < nh; i++) {
+            double r = -p->h[i];
+            for (ns_int j = 0; j < n; j++) r += Hd->dense[i + (size_t)j * nh] * z[j];
+            if (r > 0.0) s += r * r;
         }
         ns_matrix_free(Hd); free(x); free(y); free(lam);
     } else {

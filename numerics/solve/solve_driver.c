@@ -6,6 +6,7 @@
 #include "problems/kind_ops.h"
 #include "solve/certificate.h"
 #include <stdio.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,34 @@ static int all_finite(const ns_solution *sol)
     return 1;
 }
 
+/* Friction contact: the largest violation of û_N ≥ 0 (û_N = u_N + μ‖u_T‖,
+ * a necessary condition of û ∈ K*), relative to the velocities' scale
+ * max(‖q‖∞, ‖u‖∞, ‖W r‖∞); u = W r + q as the error function left it in
+ * sol->vec[1]. The kind's relative error divides by max(‖q‖, ‖r‖, ‖u‖):
+ * when W is tiny, a large r makes it small whatever u does, and this second
+ * check is what keeps "converged" from hiding a violated contact. Sets
+ * *contact to the worst one. */
+/* the velocity check allows this multiple of tol: the two measures differ
+ * by their scales, by a small factor on a true solution */
+#define NS_FC_VELOCITY_FACTOR 100.0
+static double fc_velocity_violation(const ns_fc *f, const ns_solution *sol, ns_int *contact)
+{
+    const double *u = sol->vec[1];
+    const int d = f->dim;
+    double scale = 0.0, worst = 0.0;
+    ns_int m = (ns_int)d * f->nc;
+    for (ns_int i = 0; i < m; i++)
+        scale = fmax(scale, fmax(fabs(f->q[i]), fmax(fabs(u[i]), fabs(u[i] - f->q[i]))));
+    *contact = -1;
+    for (ns_int c = 0; c < f->nc; c++) {
+        const double *uc = u + (size_t)d * (size_t)c;
+        double ut = d == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]);
+        double un = uc[0] + f->mu[c] * ut;
+        if (-un > worst) { worst = -un; *contact = c; }
+    }
+    return scale > DBL_EPSILON ? worst / scale : worst;   /* absolute below ε, as the errors */
+}
+
 ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
                    ns_solution *sol, ns_result *res)
 {
@@ -90,6 +119,12 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
     else if (!all_finite(sol))
         return finish(res, NS_BAD_INPUT, "solve: warm start holds NaN or Inf");
 
+    size_t unknowns = 0;
+    for (int k = 0; k < sol->nvec; k++) unknowns += (size_t)sol->len[k];
+    if (unknowns == 0) {   /* an empty problem: solved as it is, no solver called */
+        res->error = ns_problem_error(p, sol);
+        return finish(res, isfinite(res->error) && res->error <= eff.tol ? NS_CONVERGED : NS_FAILED, NULL);
+    }
     if (eff.record_history && res != &dummy &&
         !(res->history = malloc(NS_HISTORY_FIRST * sizeof *res->history)))
         return finish(res, NS_NO_MEMORY, "solve: out of memory for the history");
@@ -111,6 +146,12 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
     }
     /* no_solution only with a certificate checked here, on the problem's
      * own data: the solver's, else one found by the Farkas search */
+    /* a solver that met a singular matrix but returns a point that solves
+     * the problem (e.g. a relay whose box is one point) solved it */
+    if (st == NS_SINGULAR && res->error <= eff.tol) {
+        st = NS_CONVERGED;
+        res->message[0] = '\0';
+    }
     if (st == NS_NO_SOLUTION && res->error <= eff.tol) {
         st = NS_CONVERGED;
         res->message[0] = '\0';
@@ -127,9 +168,18 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
         if (cs != NS_OK) {
             char reason[160];
             snprintf(reason, sizeof reason, "%.150s", res->message[0] ? res->message : "no reason given");
-            snprintf(res->message, sizeof res->message, "%s reported no solution (%.150s) but no "
-                     "certificate checks (%.120s%s%.120s)", info->name, reason,
-                     why[0] ? why : "", why[0] && why2[0] ? "; " : "", why2);
+            if (cs == NS_BAD_INPUT && res->cert.kind != NS_CERT_NONE)
+                /* a kind without certificates of its own (AVI): whatever the
+                 * solver proved on a reformulation, nothing can be checked
+                 * on this problem's data, so the verdict is not given */
+                snprintf(res->message, sizeof res->message, "%s: its reformulation has no "
+                         "solution (%.150s); %s problems have no certificate the library can "
+                         "check on their own data, so the status is failed, not no_solution",
+                         info->name, reason, ns_kind_name(p->kind));
+            else
+                snprintf(res->message, sizeof res->message, "%s reported no solution (%.150s) but no "
+                         "certificate checks (%.120s%s%.120s)", info->name, reason,
+                         why[0] ? why : "", why[0] && why2[0] ? "; " : "", why2);
             free(res->cert.y);
             memset(&res->cert, 0, sizeof res->cert);
             return finish(res, NS_FAILED, NULL);
@@ -146,6 +196,16 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
                     res->error, eff.tol);
     } else if ((st == NS_MAX_ITER || st == NS_TIME_LIMIT) && res->error <= eff.tol) {
         st = NS_CONVERGED;
+    }
+    if (st == NS_CONVERGED && (p->kind == NS_KIND_FC2D || p->kind == NS_KIND_FC3D)) {
+        ns_int c;
+        double v = fc_velocity_violation(p->u.fc, sol, &c);
+        if (v > NS_FC_VELOCITY_FACTOR * eff.tol) {
+            st = NS_MAX_ITER;
+            ns_fail(res->message, st, "%s: the relative error %.3g is within tol %.3g but contact %ld "
+                    "penetrates: its normal velocity is %.3g of the velocities' scale below 0 "
+                    "(docs/errors.md, velocity check)", info->name, res->error, eff.tol, (long)c, v);
+        }
     }
     return finish(res, st, NULL);
 }

@@ -56,7 +56,7 @@ static const ns_solver_info registry[] = {
     { "lemke", NS_KIND_AVI, { .avi = ns_avi_lemke }, 0, 1000000,
       "Lemke on the KKT system of {Hz <= h}: z eliminated through M, or pivoted in on rows of H (Cao-Ferris) when M is singular; box: relay lemke" },
     { "auto", NS_KIND_FC3D, { .fc = ns_fc3d_auto }, 1, 100000,
-      "nsgs-ac to 1e-4, nsn-ac to finish, nsgs/nsn-ac restarts, then nsn-nm, nsn-fb, nsgs-fb, nsgs-proj (robust default)" },
+      "Anderson-accelerated nsgs-ac until it converges or stalls, then a race of nsn-ac and the sweeps with doubling budgets, then nsn-nm, nsn-fb, prox, nsgs-fb, nsgs-proj (robust default)" },
     { "nsgs-ac", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs_ac }, 0, 100000,
       "Gauss-Seidel over contacts, Alart-Curnier local Newton + exact enumeration fallback" },
     { "nsgs-fb", NS_KIND_FC3D, { .fc = ns_fc3d_nsgs_fb }, 0, 100000,

@@ -860,7 +860,7 @@ static nsm_hook_action py_solve_hook(const nsm_solve_info *info, nsm_solve_setti
     PyObject *sv = PyDict_GetItemString(r, "solver");
     if (sv == Py_None) next->solver = NULL;
     else if (sv) {
-        const char *name = PyUnicode_Check(sv) ? PyUnicode_AsUTF8(sv) : NULL;
+        const char *name = PyUnicode_Check(sv) ? pyns_utf8(sv, "solver") : NULL;
         char sname[NS_SOLVER_NAME_LEN];
         ns_options scratch;
         ns_options_default(&scratch);
@@ -1004,7 +1004,7 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
         *flag[i].dst = b;
     }
     if ((v = PyDict_GetItemString(kw, "gmp_solver")) && v != Py_None) {
-        if (!PyUnicode_Check(v) || !(o->gmp_solver = PyUnicode_AsUTF8(v))) {
+        if (!PyUnicode_Check(v) || !(o->gmp_solver = pyns_utf8(v, "gmp_solver"))) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "gmp_solver must be a str");
             return -1;
         }
@@ -1036,14 +1036,14 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if ((v = PyDict_GetItemString(kw, "accept_nonconverged"))) { if ((b = PyObject_IsTrue(v)) < 0) return NULL; o.accept_nonconverged = b; }
     if ((v = PyDict_GetItemString(kw, "dump_max"))) { if (pyns_get_int(v, "dump_max", 0, 2147483647L, &l) < 0) return NULL; o.dump_max = l; }
     if ((v = PyDict_GetItemString(kw, "dump_dir")) && v != Py_None) {
-        if (!PyUnicode_Check(v) || !(o.dump_dir = PyUnicode_AsUTF8(v))) {
+        if (!PyUnicode_Check(v) || !(o.dump_dir = pyns_utf8(v, "dump_dir"))) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "dump_dir must be a str");
             return NULL;
         }
     }
     if (sim_more_options(kw, &o) < 0) return NULL;
     if ((v = PyDict_GetItemString(kw, "solver")) && v != Py_None && !pyns_key_is(v, "auto")) {
-        if (!PyUnicode_Check(v) || !(o.solver = PyUnicode_AsUTF8(v))) {
+        if (!PyUnicode_Check(v) || !(o.solver = pyns_utf8(v, "solver"))) {
             if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "solver must be a str");
             return NULL;
         }

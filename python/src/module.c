@@ -32,6 +32,18 @@ PyObject *pyns_raise(ns_status st, const char *msg)
     return NULL;
 }
 
+const char *pyns_utf8(PyObject *s, const char *name)
+{
+    Py_ssize_t len = 0;
+    const char *c = PyUnicode_AsUTF8AndSize(s, &len);
+    if (!c) return NULL;
+    if ((size_t)len != strlen(c)) {
+        PyErr_Format(PyExc_ValueError, "%s: embedded null character", name);
+        return NULL;
+    }
+    return c;
+}
+
 int pyns_key_is(PyObject *key, const char *name)
 {
     return PyUnicode_Check(key) && PyUnicode_CompareWithASCIIString(key, name) == 0;
@@ -81,11 +93,18 @@ static PyArrayObject *as_array(PyObject *obj, const char *name, int type, int fl
     PyArray_Descr *d = PyArray_DescrFromType(type);
     PyArrayObject *a = (PyArrayObject *)PyArray_FromAny(obj, d, 0, 0, flags, NULL);
     if (!a) {
-        /* name the argument in NumPy's message (TypeError/ValueError kept) */
+        /* name the argument in NumPy's message (TypeError/ValueError kept);
+         * anything else (MemoryError and NumPy's subclass of it, whose
+         * constructor takes no message, KeyboardInterrupt, ...) goes up as
+         * it came */
         PyObject *t, *v, *tb;
         PyErr_Fetch(&t, &v, &tb);
+        if (t != PyExc_TypeError && t != PyExc_ValueError) {
+            PyErr_Restore(t, v, tb);
+            return NULL;
+        }
         PyErr_NormalizeException(&t, &v, &tb);
-        PyErr_Format(t ? t : PyExc_TypeError, "%s: %S", name, v ? v : Py_None);
+        PyErr_Format(t, "%s: %S", name, v ? v : Py_None);
         Py_XDECREF(t); Py_XDECREF(v); Py_XDECREF(tb);
     }
     return a;

@@ -739,7 +739,7 @@ fail:
 static int gmp_type(PyObject *o, int *t)
 {
     if (PyUnicode_Check(o)) {
-        const char *s = PyUnicode_AsUTF8(o);
+        const char *s = pyns_utf8(o, "gmp block type");
         if (!s) return -1;
         if (!strcmp(s, "lcp")) *t = NS_GMP_LCP;
         else if (!strcmp(s, "equality")) *t = NS_GMP_EQUALITY;
@@ -903,7 +903,7 @@ int pyns_parse_options(PyObject *kw, ns_options *o, const char *const *skip)
         else if (pyns_key_is(k, "local_solver")) {
             if (v == Py_None) o->local_solver = NULL;
             else if (!PyUnicode_Check(v)) { PyErr_SetString(PyExc_TypeError, "local_solver must be a str"); return -1; }
-            else if (!(o->local_solver = PyUnicode_AsUTF8(v))) return -1;
+            else if (!(o->local_solver = pyns_utf8(v, "local_solver"))) return -1;
         } else if (pyns_key_is(k, "fc_norm")) {
             if (pyns_key_is(v, "siconos")) o->fc_norm = NS_FC_NORM_SICONOS;
             else if (pyns_key_is(v, "q")) o->fc_norm = NS_FC_NORM_Q;
@@ -937,7 +937,7 @@ int pyns_solver_name(PyObject *obj, ns_kind kind, const char **name)
         PyErr_Format(PyExc_TypeError, "solver must be a str, not %.100s", Py_TYPE(obj)->tp_name);
         return -1;
     }
-    const char *s = PyUnicode_AsUTF8(obj);
+    const char *s = pyns_utf8(obj, "solver");
     if (!s) return -1;
     if (ns_solver_find(s, kind)) { *name = s; return 0; }
     {   /* a solver spec NAME[/key=value]... (ns_solver_spec_parse): checked
@@ -1074,7 +1074,7 @@ static PyObject *py_solvers(PyObject *m, PyObject *args, PyObject *kw)
     if (ko != Py_None) {
         if (PyObject_TypeCheck(ko, &pyns_ProblemType)) kind = ((pyns_Problem *)ko)->p->kind;
         else {
-            const char *s = PyUnicode_Check(ko) ? PyUnicode_AsUTF8(ko) : NULL;
+            const char *s = PyUnicode_Check(ko) ? pyns_utf8(ko, "kind") : NULL;
             if (!s) {
                 if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "kind must be a str or a Problem");
                 return NULL;

@@ -54,6 +54,9 @@ PyObject *pyns_matrix_to_array(const ns_matrix *A);
 /** Interned str of a status name ("converged", ...). */
 PyObject *pyns_status_str(ns_status st);
 /** Keyword parsing helper: 1 if key equals the ASCII name. */
+/** UTF-8 of a str (borrowed from it), NULL with an exception set — also
+ *  ValueError naming `name` for an embedded NUL, which C would cut at. */
+const char *pyns_utf8(PyObject *s, const char *name);
 int pyns_key_is(PyObject *key, const char *name);
 /** Double / int / bool from a keyword value with a message naming it. */
 int pyns_get_double(PyObject *v, const char *name, double *out);

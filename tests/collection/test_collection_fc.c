@@ -19,6 +19,8 @@
 #include "ns_test.h"
 
 /* ‖r − P_K(r − û)‖ / max(‖q‖, ‖r‖, ‖u‖), computed from a dense copy of W. */
+static double own_fc_violation;   /* set by own_fc_error: max(0, −û_N) / velocity scale */
+
 static double own_fc_error(const ns_fc *p, const double *r)
 {
     int d = p->dim;
@@ -31,10 +33,13 @@ static double own_fc_error(const ns_fc *p, const double *r)
         for (ns_int j = 0; j < m; j++) u[i] += D->dense[i + (size_t)j * m] * r[j];
         nq += p->q[i] * p->q[i]; nr += r[i] * r[i]; nu += u[i] * u[i];
     }
+    double vs = 0, worst = 0;
+    for (ns_int i = 0; i < m; i++) vs = fmax(vs, fmax(fabs(p->q[i]), fmax(fabs(u[i]), fabs(u[i] - p->q[i]))));
     for (ns_int c = 0; c < p->nc; c++) {
         const double *rc = r + c * d, *uc = u + c * d;
         double mu = p->mu[c], x[3] = { 0, 0, 0 };
         double ut = d == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]);
+        worst = fmax(worst, -(uc[0] + mu * ut));
         x[0] = rc[0] - uc[0] - mu * ut;
         for (int k = 1; k < d; k++) x[k] = rc[k] - uc[k];
         double xt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
@@ -47,6 +52,7 @@ static double own_fc_error(const ns_fc *p, const double *r)
         for (int k = 0; k < d; k++) s += (rc[k] - x[k]) * (rc[k] - x[k]);
     }
     double sc = fmax(sqrt(nq), fmax(sqrt(nr), sqrt(nu)));
+    own_fc_violation = vs > 1e-300 ? worst / vs : worst;
     free(u);
     ns_matrix_free(D);
     return sc > 1e-300 ? sqrt(s) / sc : sqrt(s);
@@ -164,6 +170,21 @@ static void test_fc3d_auto_every_file(void **state)
         o.time_limit = 20;
         ns_result res;
         ns_status st = ns_solve(p, "auto", &o, sol, &res);
+        /* Here ‖r‖/‖u‖ ≈ 10⁶: a relative error of 1e-8 leaves a contact
+         * approaching at 3·10⁻³ of the velocities' scale, which the
+         * library's velocity check reports (max_iter, docs/errors.md)
+         * instead of "converged": the penetration is recomputed here. */
+        int flagged = !strcmp(auto_files[k], "fclib/local/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5");
+        if (flagged && st == NS_MAX_ITER && strstr(res.message, "penetrates")) {
+            double e = own_fc_error(p->u.fc, sol->vec[0]);
+            if (!(e <= 1.0001e-8) || !(own_fc_violation > 100 * o.tol))
+                fail_msg("%s: velocity check flagged, but recomputed error %g, penetration %g",
+                         auto_files[k], e, own_fc_violation);
+            ns_result_clear(&res);
+            ns_solution_free(sol);
+            ns_problem_free(p);
+            continue;
+        }
         if (st != NS_CONVERGED)
             fail_msg("%s with auto: %s error %g (%s)", auto_files[k], ns_status_name(st),
                      res.error, res.message);

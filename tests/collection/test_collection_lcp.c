@@ -1,5 +1,5 @@
 /* test_collection_lcp.c — every problem of ../shared/data/lcp, mlcp and relay
- * is answered by the default solver of its kind (issue 3, acceptance 1):
+ * is answered by the default solver of its kind:
  * converged with error ≤ 1e-10, where the error and the complementarity
  * conditions are recomputed here from the returned vectors, in long double,
  * independently of the solver's report; or status no_solution, accepted only

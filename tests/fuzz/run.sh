@@ -5,7 +5,7 @@
 #
 # BUILD_DIR: a build configured with -DNS_BUILD_FUZZERS=ON -DCMAKE_C_COMPILER=clang
 # (targets in BUILD_DIR/fuzz). SECONDS: fuzzing time per target. TARGETs
-# default to fuzz_dat_problem fuzz_dat_matrix fuzz_fclib, run one after the
+# default to fuzz_dat_problem fuzz_dat_matrix fuzz_fclib fuzz_mechanics, run one after the
 # other on one core. Seeds are copied at run time from $NS_SHARED_DATA
 # (default: ../shared/data next to the repository) into a temporary corpus
 # per target (fuzz_dat_problem also takes the repository's data/, e.g. the AVI
@@ -20,7 +20,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 build=${1:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
 secs=${2:?usage: run.sh BUILD_DIR SECONDS [TARGET...]}
 shift 2
-targets=${*:-fuzz_dat_problem fuzz_dat_matrix fuzz_fclib}
+targets=${*:-fuzz_dat_problem fuzz_dat_matrix fuzz_fclib fuzz_mechanics}
 data=${NS_SHARED_DATA:-$here/../../../shared/data}
 maxseed=${NS_FUZZ_MAX_SEED:-65536}
 [ -d "$data" ] || { echo "run.sh: no seed data in $data" >&2; exit 2; }
@@ -37,6 +37,7 @@ for t in $targets; do
         fuzz_dat_problem) seeds=$(find "$data" "$here/../../data" -name '*.dat' ! -path '*/matrix/*') ;;
         fuzz_dat_matrix)  seeds=$(find "$data/matrix" "$data/lcp" "$data/gfc2d" -name '*.dat') ;;
         fuzz_fclib)       seeds=$(find "$data" -name '*.hdf5' -o -name 'lcp_*.dat') ;;
+        fuzz_mechanics)   seeds= ;;   # call programs: libFuzzer starts from nothing
         *)                seeds=$(find "$data" -type f -name '*.dat') ;;
     esac
     limit=$maxseed
@@ -49,7 +50,8 @@ for t in $targets; do
         fi
     done
     dict=""
-    [ "$t" != fuzz_fclib ] && dict="-dict=$here/dat.dict"
+    [ "$t" != fuzz_fclib ] && [ "$t" != fuzz_mechanics ] && dict="-dict=$here/dat.dict"
+    [ "$t" = fuzz_mechanics ] && limit=512
     echo "== $t: $n seeds, $secs s"
     "$bin" $dict -max_total_time="$secs" -max_len="$limit" -timeout=10 \
         -rss_limit_mb=2048 -print_final_stats=1 \

@@ -1,5 +1,5 @@
 /* test_mech_activation.c — the activation rules of nsm_sim_options
- * (issue 12 item 4). A ball (m = 1, radius R = 0.1) falls from z0 = 1 under
+ *. A ball (m = 1, radius R = 0.1) falls from z0 = 1 under
  * g = 9.81 onto z = 0 (y = z − R, Newton e = 0.5). Before the first impact
  * Moreau–Jean with θ = ½ integrates free flight exactly:
  *   v_k = −g t_k,  z_k = z0 − g t_k² / 2,

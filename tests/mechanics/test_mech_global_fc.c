@@ -1,5 +1,5 @@
 /* test_mech_global_fc.c — the global formulation of friction contact
- * (issue 12 item 6, option global_fc): the step's problem is a GFC
+ *: the step's problem is a GFC
  * (M = iteration matrices, H, q, b, μ; W = H M⁻¹ Hᵀ never formed) and
  * must give the trajectory of the local FC formulation.
  *

@@ -1,5 +1,5 @@
 /* test_mech_gmp.c — the generic mechanical problem as the one-step
- * problem (issue 12 item 6, option gmp = 1) gives the trajectory of the
+ * problem gives the trajectory of the
  * dedicated kinds it generalises:
  *  - the bouncing ball (one Newton row): GMP vs LCP;
  *  - a pendulum on a rod (equality row, scleronomous) swinging into a

@@ -1,5 +1,5 @@
 /* test_mech_hook.c — what happens when a one-step problem does not converge
- * (issue 12 item 8). A column of 3 beads resting on the floor gives an LCP
+ *. A column of 3 beads resting on the floor gives an LCP
  * of 3 coupled rows each step; PGS limited to 1 sweep from zero cannot
  * solve it to 1e-8, Lemke can.
  *  - default: the run stops at the first step with a message naming step,

@@ -1,5 +1,5 @@
 /* test_mech_noalloc.c — a time-stepping step allocates nothing in the
- * steady state (issue 14 item 1).
+ * steady state.
  *
  * The scene: a column of three point masses (3 coordinates each) resting
  * on the floor and on each other, pushed sideways so that friction works,

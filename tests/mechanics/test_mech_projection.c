@@ -1,4 +1,4 @@
-/* test_mech_projection.c — position projection (issue 12 item 3).
+/* test_mech_projection.c — position projection.
  *
  * 1. A pendulum: point mass m = 1 at q = (x, y), gravity, held on a rod of
  *    length 1 by an equality law on the scleronomous relation

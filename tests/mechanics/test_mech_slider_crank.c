@@ -1,4 +1,4 @@
-/* test_mech_slider_crank.c — mixed laws in one step (issue 12 item 6): the
+/* test_mech_slider_crank.c — mixed laws in one step: the
  * slider-crank example (two revolute joints as equality rows, four slider
  * corners with Newton impact + 2D Coulomb friction) assembles a generic
  * mechanical problem each step.

@@ -1,4 +1,4 @@
-/* test_mech_sparse.c — sparse Lagrangian LTI systems (issue 12 item 7).
+/* test_mech_sparse.c — sparse Lagrangian LTI systems.
  *
  * 1. The ImpactingBar model (tutorials, FEM/ImpactingBar) at 20 nodes:
  *    tridiagonal M and K given SPARSE (CHOLMOD path) and the same model

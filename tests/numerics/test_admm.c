@@ -388,12 +388,14 @@ static void test_collection(void **state)
 {
     (void)state;
     if (!ns_test_data_dir()) skip();
-    /* files that admm solves within a second each (docs/admm.md has all) */
+    /* files that admm solves within a second each (docs/admm.md has all;
+     * LMGC_100_PR_PerioBox is left out: its answer at 1e-8 has a contact
+     * approaching at 3e-3 of the velocities' scale, which the library's
+     * velocity check refuses to call converged, docs/errors.md) */
     const char *files[] = {
         "fc3d/KaplasTower-i1061-4.hdf5.dat", "fc3d/BoxesStack1-i100000-32.hdf5.dat",
         "fc3d/OneObject-i1028-138.hdf5.dat", "fc3d/Confeti-ex13-Fc3D-SBM.dat",
         "fc3d/Rover1040.dat", "fc3d/FC3D_Example1_SBM.dat",
-        "fclib/local/LMGC_100_PR_PerioBox-i00361-60-03000.hdf5",
         "fc2d/FrictionContactProblem00071.dat", "fc2d/FrictionContactProblem00394.dat",
         "gfc3d/GFC3D_Example00_badly_scaled.dat", "gfc3d/GFC3D_OneContact.dat",
         "gfc3d/GFC3D_TwoRods1.dat", "fclib/global/Box_Stacks-i0122-82-5.hdf5",

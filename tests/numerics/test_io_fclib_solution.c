@@ -1,4 +1,4 @@
-/* test_io_fclib_solution.c — FCLIB /solution and /guesses (issue 15 item 4):
+/* test_io_fclib_solution.c — FCLIB /solution and /guesses:
  *  - a solution written by ns_fclib_write_solution (and by nsolve --output
  *    FILE.hdf5) is read back by libfclib's own fclib_read_solution with the
  *    same vectors bit for bit, and libfclib reads the problem too;

@@ -1,4 +1,4 @@
-/* test_small_paths.c — the fast paths for small problems (issue 15 item 7)
+/* test_small_paths.c — the fast paths for small problems
  * give the answers of the general code:
  *  - dense y = αAx + βy and y = αAᵀx + βy below the size where CBLAS is
  *    skipped, against a long-double reference, every α/β case, β = 0

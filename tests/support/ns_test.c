@@ -1,5 +1,10 @@
 /* ns_test.c — helpers shared by the test programs. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
 #include "ns_test.h"
 #include "nonsmooth/ns_matrix.h"
 #include <stdio.h>
@@ -77,4 +82,19 @@ ns_matrix *ns_test_tridiag(int n, double d, double de, double o, double s)
     }
     A->csc.p[n] = k;
     return A;
+}
+
+int ns_test_json_valid(const char *path)
+{
+    if (system("command -v python3 >/dev/null 2>&1") != 0) return -1;
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "python3 -m json.tool '%s' >/dev/null 2>&1", path);
+    return system(cmd) == 0;
+}
+
+void ns_test_check_json(const char *args, const char *path)
+{
+    if (!args || !strstr(args, "--json")) return;
+    int v = ns_test_json_valid(path);
+    if (v == 0) fail_msg("--json output of '%s' is not valid JSON (%s)", args, path);
 }

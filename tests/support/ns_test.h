@@ -22,6 +22,13 @@ double ns_rng_range(ns_rng *r, double a, double b);
 
 /** Writes text to a new file; returns 0 on success. */
 int ns_test_write_file(const char *path, const char *text);
+/** The tools' --json output in path is one valid JSON document (checked by
+ *  `python3 -m json.tool`, which refuses invalid UTF-8, bare NaN and
+ *  trailing text): 1 valid, 0 not, -1 no python3 to check with. */
+int ns_test_json_valid(const char *path);
+/** Asserts ns_test_json_valid (skipped without python3) when args hold
+ *  --json; for the tool tests' run helpers. */
+void ns_test_check_json(const char *args, const char *path);
 
 struct ns_matrix;
 /** n×n tridiagonal SPARSE (CSC) matrix, n ≥ 2: diagonal d (de on the two

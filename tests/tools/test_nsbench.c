@@ -27,6 +27,7 @@ static int run(const char *env, const char *args)
     snprintf(cmd, sizeof cmd, "%s %s/nsbench %s >%s 2>%s", env ? env : "", NS_BIN_DIR, args,
              out_path, err_path);
     int st = system(cmd);
+    ns_test_check_json(args, out_path);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -342,6 +343,122 @@ static void test_compare(void **state)
     remove(svg);
 }
 
+/* The collection walk and --resume against hostile trees and CSVs:
+ *   - a directory holding links to itself and to a file already taken:
+ *     every file once (a loop used to give the same file dozens of times);
+ *   - an empty directory: "no problem file", exit 2, no crash;
+ *   - a cut GMP file (it also reads as its leading matrix): a bad_input row,
+ *     not a skipped matrix file;
+ *   - --resume over a CSV with a malformed row and a row of a file outside
+ *     the campaign: the malformed row is left out and its run done again,
+ *     the foreign one kept, each with a word on stderr. */
+static void test_hostile_trees_and_resume(void **state)
+{
+    (void)state;
+    char d[400], p[700], csv[700], args[4096];
+    ns_test_tmpname(d, sizeof d, "_hostile");
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(p, sizeof p, "%s/a.dat", d);
+    assert_int_equal(ns_test_write_file(p, lcp_a), 0);
+    snprintf(args, sizeof args, "ln -s . '%s/loop' && mkdir '%s/sub' && ln -s .. '%s/sub/up' && "
+             "ln -s ../a.dat '%s/sub/again.dat'", d, d, d, d);
+    assert_int_equal(system(args), 0);
+    snprintf(csv, sizeof csv, "%s.csv", d);
+    snprintf(args, sizeof args, "--quiet --min-time 0 --solvers lemke --out %s %s", csv, d);
+    assert_int_equal(run(NULL, args), 0);
+    row rows[8];
+    assert_int_equal(read_csv(csv, rows, 8), 1);
+    /* empty directory */
+    snprintf(p, sizeof p, "%s/empty", d);
+    assert_int_equal(mkdir(p, 0700), 0);
+    snprintf(args, sizeof args, "--quiet %s", p);
+    assert_int_equal(run(NULL, args), 2);
+    expect_in(err_path, "no problem file");
+    /* a GMP file cut short by 3 lines (the shared GMP0.dat): its leading
+     * part reads as a matrix, but its header matched the GMP layout */
+    char src[1024];
+    if (ns_test_data_dir()) {
+        ns_test_data_path(src, sizeof src, "gmp/GMP0.dat");
+        snprintf(p, sizeof p, "%s/gmp_cut.dat", d);
+        snprintf(args, sizeof args, "head -n -3 '%s' > '%s'", src, p);
+        assert_int_equal(system(args), 0);
+        snprintf(args, sizeof args, "--quiet --min-time 0 --solvers lemke --out %s %s", csv, p);
+        assert_int_equal(run(NULL, args), 0);
+        assert_int_equal(read_csv(csv, rows, 8), 1);
+        assert_string_equal(rows[0].f[4], "bad_input");
+    }
+    /* --resume: one good row, one malformed, one of another file */
+    snprintf(p, sizeof p, "%s/b.dat", d);
+    assert_int_equal(ns_test_write_file(p, lcp_b), 0);
+    snprintf(args, sizeof args, "rm -rf '%s/gmp_cut.dat' '%s/sub'", d, d);
+    assert_int_equal(system(args), 0);
+    FILE *f = fopen(csv, "w");
+    assert_non_null(f);
+    fprintf(f, "file,kind,size,solver,status,iterations,error,seconds,solves,peak_kb,message\n"
+               "%s/a.dat,lcp,2,lemke,converged,2,0,1e-06,1,100,\n"
+               "%s/b.dat,lcp,3,lemke,converged\n"
+               "/elsewhere/x.dat,lcp,3,lemke,converged,2,0,1e-06,1,100,\n", d, d);
+    fclose(f);
+    snprintf(args, sizeof args, "--quiet --min-time 0 --solvers lemke --out %s --resume %s", csv, d);
+    assert_int_equal(run(NULL, args), 0);
+    expect_in(err_path, "1 malformed row left out (first at line 3");
+    expect_in(err_path, "/elsewhere/x.dat");
+    int n = read_csv(csv, rows, 8);
+    assert_int_equal(n, 3);   /* a (kept), b (run again), x (kept) */
+    int seen_b = 0;
+    for (int i = 0; i < n; i++)
+        if (strstr(rows[i].f[0], "/b.dat")) {
+            seen_b++;
+            assert_string_equal(rows[i].f[4], "converged");
+            assert_string_not_equal(rows[i].f[5], "");   /* a real run: iterations filled */
+        }
+    assert_int_equal(seen_b, 1);
+    snprintf(args, sizeof args, "rm -rf '%s' '%s'", d, csv);
+    assert_int_equal(system(args), 0);
+}
+
+/* Every numeric option of nsolve and nsbench × NaN, ±inf, 0, −1, 1e300:
+ * refused (exit 2, the option named on stderr) or run (exit 0), as the
+ * table says. */
+static void test_cli_numbers_table(void **state)
+{
+    (void)state;
+    static const char *const vals[6] = { "nan", "inf", "-inf", "0", "-1", "1e300" };
+    static const struct { const char *tool, *opt; int accept; } t[] = {
+        /* accept: bit k for vals[k] */
+        { "nsolve", "--tol", 1 << 5 },        { "nsolve", "--max-iter", 1 << 3 },
+        { "nsolve", "--time-limit", 1 << 3 | 1 << 5 },
+        { "nsbench", "--tol", 1 << 5 },       { "nsbench", "--max-iter", 1 << 3 },
+        { "nsbench", "--time-limit", 1 << 5 }, { "nsbench", "--mem-limit", 1 << 5 },
+        { "nsbench", "--jobs", 0 },           { "nsbench", "--repeat", 0 },
+        { "nsbench", "--min-time", 1 << 3 },
+    };
+    char d[400], p[600], cmd[2048];
+    ns_test_tmpname(d, sizeof d, "_cli");
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(p, sizeof p, "%s/a.dat", d);
+    assert_int_equal(ns_test_write_file(p, lcp_a), 0);
+    for (size_t k = 0; k < sizeof t / sizeof *t; k++)
+        for (int v = 0; v < 6; v++) {
+            if (!strcmp(t[k].tool, "nsolve"))
+                snprintf(cmd, sizeof cmd, "%s/nsolve %s %s %s >%s 2>%s", NS_BIN_DIR, t[k].opt, vals[v], p,
+                         out_path, err_path);
+            else
+                snprintf(cmd, sizeof cmd, "%s/nsbench --quiet --solvers lemke --min-time 0 %s %s %s >%s 2>%s",
+                         NS_BIN_DIR, t[k].opt, vals[v], d, out_path, err_path);
+            int st = system(cmd);
+            int rc = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+            if (t[k].accept & (1 << v)) {
+                if (rc != 0) fail_msg("%s %s %s: exit %d", t[k].tool, t[k].opt, vals[v], rc);
+            } else {
+                if (rc != 2) fail_msg("%s %s %s accepted (exit %d)", t[k].tool, t[k].opt, vals[v], rc);
+                expect_in(err_path, t[k].opt);
+            }
+        }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", d);
+    assert_int_equal(system(cmd), 0);
+}
+
 static void test_profile_arithmetic(void **state)
 {
     (void)state;
@@ -403,6 +520,8 @@ int main(void)
         cmocka_unit_test(test_jobs_do_not_change_results),
         cmocka_unit_test(test_min_time_repeats_small_solves),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_hostile_trees_and_resume),
+        cmocka_unit_test(test_cli_numbers_table),
         cmocka_unit_test(test_profile_arithmetic),
         cmocka_unit_test(test_data_is_generated),
     };

@@ -20,6 +20,7 @@ static int run(const char *args)
     char cmd[4096];
     snprintf(cmd, sizeof cmd, "%s/nsolve %s >%s 2>%s", NS_BIN_DIR, args, out_path, err_path);
     int st = system(cmd);
+    ns_test_check_json(args, out_path);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -247,6 +248,47 @@ static void test_check_and_bad_input(void **state)
     remove(f);
 }
 
+/* --check asks the solver too: an FC3D with W_NN < 0 reads and validates,
+ * but every FC3D solver refuses it, so the check fails as solving would;
+ * an FC2D one passes with lemke, which takes it, and fails with nsgs. */
+static void test_check_asks_the_solver(void **state)
+{
+    (void)state;
+    char f[512], args[1200];
+    ns_test_tmpname(f, sizeof f, ".dat");
+    assert_int_equal(ns_test_write_file(f, "3\n1\n0\n3\n3\n3\t3\n-1 0 0\n0 1 0\n0 0 1\n-1 0 0\n0.5\n"), 0);
+    snprintf(args, sizeof args, "--check %s", f);
+    assert_int_equal(run(args), 2);
+    expect_in(err_path, "W_NN = -1");
+    snprintf(args, sizeof args, "%s", f);
+    assert_int_equal(run(args), 2);   /* and solving refuses it the same way */
+    assert_int_equal(ns_test_write_file(f, "2\n1\n0\n2\n2\n2\t2\n-1 0\n0 1\n-1 0\n0.5\n"), 0);
+    snprintf(args, sizeof args, "--check --solver lemke %s", f);
+    assert_int_equal(run(args), 0);
+    snprintf(args, sizeof args, "--check --json --solver nsgs %s", f);
+    assert_int_equal(run(args), 2);
+    expect_in(out_path, "\"status\": \"error\"");
+    remove(f);
+}
+
+/* A file name that is not UTF-8 (bytes 0xff 0xfe) and a message quoting
+ * it: --json stays valid JSON (run() checks it), the bytes as U+FFFD. */
+static void test_json_not_utf8_name(void **state)
+{
+    (void)state;
+    char dir[512], f[700], args[1600];
+    ns_test_tmpname(dir, sizeof dir, "_utf8");
+    snprintf(f, sizeof f, "%s\xff\xfe.dat", dir);
+    assert_int_equal(ns_test_write_file(f, lcp_text), 0);
+    snprintf(args, sizeof args, "--json '%s'", f);
+    assert_int_equal(run(args), 0);
+    expect_in(out_path, "\\ufffd\\ufffd.dat");
+    assert_int_equal(ns_test_write_file(f, "2\n0\n2\n2\n2\t2\n2 0\n1 x\n-1 -2\n"), 0);
+    assert_int_equal(run(args), 2);   /* the error object too */
+    expect_in(out_path, "\"status\": \"error\"");
+    remove(f);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -271,6 +313,8 @@ int main(void)
         cmocka_unit_test(test_callback_kinds),
         cmocka_unit_test(test_check_and_bad_input),
         cmocka_unit_test(test_no_solution_certificate),
+        cmocka_unit_test(test_json_not_utf8_name),
+        cmocka_unit_test(test_check_asks_the_solver),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

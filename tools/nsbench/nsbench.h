@@ -53,6 +53,8 @@ typedef struct nb_row {
 typedef struct nb_table {
     nb_row *rows;
     size_t n, cap;
+    size_t malformed;        /* nb_csv_read: rows left out (fields or status wrong) */
+    long first_malformed;    /* line of the first of them */
 } nb_table;
 
 nb_row *nb_table_add(nb_table *t);  /* zeroed-out row with unknowns set; NULL on OOM */
@@ -93,10 +95,16 @@ void nb_json_number(FILE *f, double x);
 typedef struct nb_files {
     char **path;             /* owned, in benchmark order */
     size_t n, cap;
+    /* identities (device, inode) of the files taken and the directories
+     * walked: a file or directory reached again (through a symbolic link,
+     * a loop of links, a path given twice) is taken once */
+    struct nb_file_id { unsigned long long dev, ino; } *fid, *did;
+    size_t nfid, capfid, ndid, capdid;
 } nb_files;
 
 /* Adds PATH (a file: always; a directory: every *.dat, *.hdf5, *.h5 below
- * it, sorted, hidden entries skipped). Returns 0, or -1 with err. */
+ * it, sorted, hidden entries skipped; each file and directory once, by
+ * identity, whatever links lead to it). Returns 0, or -1 with err. */
 int nb_files_collect(nb_files *f, const char *path, char *err);
 void nb_files_free(nb_files *f);
 

@@ -59,10 +59,12 @@ void nb_child_probe(const char *file, nb_record *rec)
     ns_format fmt;
     ns_kind kind = NS_KIND_NONE;
     if (ns_problem_detect(file, &fmt, &kind, err) != NS_OK) {
-        /* a stand-alone matrix file is not a problem: ignored, not an error */
+        /* a stand-alone matrix file is not a problem: ignored, not an error;
+         * but a file whose header matched a problem layout is that problem,
+         * broken (a cut GMP file also reads as its leading matrix) */
         ns_matrix *A = NULL;
         char merr[NS_ERRMSG_LEN];
-        if (ns_matrix_read(file, &A, merr) == NS_OK) {
+        if (!strstr(err, "header matches that layout") && ns_matrix_read(file, &A, merr) == NS_OK) {
             ns_matrix_free(A);
             set_status(rec, "matrix", "stand-alone matrix file, not a problem");
             return;

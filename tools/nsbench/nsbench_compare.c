@@ -86,6 +86,9 @@ int nb_compare(const char *a, const char *b, const char *svg, int json)
         nb_table_free(&B);
         return 2;
     }
+    if (A.malformed || B.malformed)
+        fprintf(stderr, "nsbench --compare: malformed rows left out: %zu in %s, %zu in %s\n",
+                A.malformed, a, B.malformed, b);
     char la[64], lb[64];
     label_of(a, la, sizeof la);
     label_of(b, lb, sizeof lb);

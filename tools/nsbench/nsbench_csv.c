@@ -261,6 +261,19 @@ static long to_long(const char *s)
     return end == s || !isfinite(v) ? -1 : (long)v;
 }
 
+/* The statuses nsbench writes: a row with another one is not nsbench's. */
+static int known_status(const char *s)
+{
+    static const char *const known[] = { "converged", "max_iter", "no_solution", "singular",
+                                         "time_limit", "diverged", "failed", "bad_input",
+                                         "no_memory", "io_error", "unsupported", "not_found",
+                                         "crash", "timeout", "memory", "interrupted",
+                                         "no_solver", "matrix", "ok", NULL };
+    for (int i = 0; known[i]; i++)
+        if (!strcmp(s, known[i])) return 1;
+    return 0;
+}
+
 int nb_csv_read(const char *path, nb_table *t, char *err)
 {
     FILE *f = fopen(path, "r");
@@ -306,6 +319,11 @@ int nb_csv_read(const char *path, nb_table *t, char *err)
         }
         const char *v[C_COUNT];
         for (int c = 0; c < C_COUNT; c++) v[c] = map[c] >= 0 && map[c] < nf ? fl[map[c]] : "";
+        if (nf != nheader || !known_status(v[C_STATUS])) {   /* left out, counted */
+            if (!t->malformed++) t->first_malformed = line;
+            for (int i = 0; i < nf; i++) free(fl[i]);
+            continue;
+        }
         nb_row *r = nb_table_add(t);
         if (!r || !(r->file = strdup(v[C_FILE]))) {
             snprintf(err, NS_ERRMSG_LEN, "%s: out of memory", path);

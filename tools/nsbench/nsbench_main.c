@@ -426,6 +426,10 @@ static int kept_load(kept *k, const char *path, char *err)
         nb_table_free(&all);
         return -1;
     }
+    if (all.malformed)   /* not nsbench's rows: they are not kept, their runs are done again */
+        fprintf(stderr, "nsbench: --resume: %s: %zu malformed row%s left out (first at line %ld: "
+                "wrong number of fields or unknown status)\n", path, all.malformed,
+                all.malformed > 1 ? "s" : "", all.first_malformed);
     k->cap = 64;
     while (k->cap < 2 * all.n + 2) k->cap *= 2;
     k->slot = malloc(k->cap * sizeof *k->slot);
@@ -703,11 +707,19 @@ static int run_benchmark(cli *c)
             }
         }
     }
+    size_t foreign = 0;
+    const char *foreign_file = NULL;
     for (size_t j = 0; j < old.t.n; j++)  /* other files or solvers: kept as they were */
         if (!old.used[j]) {
             nb_table_put(&table, old.t.rows[j].file, &old.t.rows[j]);
             kept_rows++;
+            if (!foreign++) foreign_file = old.t.rows[j].file;
         }
+    if (foreign)
+        fprintf(stderr, "nsbench: --resume: %zu row%s of %s kept from %s as they were (files or "
+                "solvers outside this campaign, e.g. %s): they count in the summary\n", foreign,
+                foreign > 1 ? "s" : "", foreign > 1 ? "files or solvers" : "a file or solver",
+                c->out, foreign_file);
 
     /* closing counts: this session's runs (file-level rows included) */
     size_t n_fin = 0, n_conv = 0, n_int = 0;

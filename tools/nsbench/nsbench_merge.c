@@ -58,6 +58,9 @@ int nb_merge(char **csv, size_t n, const char *out, const char *svg, int json)
             nb_table_free(&all);
             return 2;
         }
+    if (all.malformed)
+        fprintf(stderr, "nsbench merge: %zu malformed row%s left out (wrong number of fields or "
+                "unknown status)\n", all.malformed, all.malformed > 1 ? "s" : "");
     /* rows grouped by file: a stable sort of the row indices by file name */
     size_t *idx = malloc((all.n + 1) * sizeof *idx);
     group *g = malloc((all.n + 1) * sizeof *g);

@@ -16,6 +16,13 @@
  * through its own runner too. Ranks > 0 forward tasks and rows until rank 0
  * says stop. Rows travel as bytes: ranks of one campaign run the same
  * nsbench on machines of one architecture (as mpirun requires anyway).
+ *
+ * A rank whose runner is gone (killed, out of memory) sends its tasks back
+ * marked lost, never as results: rank 0 gives no more tasks to that rank
+ * and hands the lost ones to the ranks that still have a runner (a task
+ * whose runner died twice under it is recorded as a crash). When no runner
+ * is left, the tasks not run are recorded "interrupted" — --resume runs
+ * them — and nsbench exits with 130, as when it is interrupted.
  */
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
@@ -49,6 +56,7 @@ typedef struct wire_task {
 
 typedef struct wire_row {
     uint32_t id;
+    int32_t lost;            /* 1: not run, or killed with its runner: run it elsewhere */
     nb_row row;              /* row.file is not sent (NULL on arrival) */
 } wire_row;
 
@@ -266,8 +274,13 @@ static void lost_row(wire_row *out, const wire_task *w, const char *why)
     t.solver = w->probe ? NULL : w->solver;
     memset(out, 0, sizeof *out);
     out->id = w->id;
-    nb_row_unrun(&out->row, &t, "crash", why);
+    out->lost = 1;
+    nb_row_unrun(&out->row, &t, "interrupted", why);
 }
+
+/* How many times a task may lose its runner before it counts as a crash
+ * (a run that kills its runner would otherwise go round the ranks). */
+#define NB_LOST_MAX 2
 
 void nb_mpi_serve(void)
 {
@@ -339,76 +352,123 @@ void nb_mpi_serve(void)
     free(w);
 }
 
+/* Rank 0's bookkeeping of one phase. */
+typedef struct mpi_phase {
+    nb_task *tasks;
+    size_t n, next, finished;
+    int *held, *dead;        /* per rank */
+    int *where;              /* per task: rank holding it, -1 none, -2 done */
+    int *lost;               /* per task: runners it lost */
+    size_t *requeue;         /* tasks to hand out again, before next */
+    size_t nrequeue;
+    nb_progress *prog;
+    nb_done_fn done;
+    void *ctx;
+} mpi_phase;
+
+static void phase_done(mpi_phase *ph, size_t i)
+{
+    ph->where[i] = -2;
+    ph->finished++;
+    nb_progress_count(ph->prog, &ph->tasks[i].row);
+    if (ph->done) ph->done(ph->ctx, &ph->tasks[i]);
+}
+
+/* Task i came back lost from rank r (its runner is gone): r takes no more;
+ * i goes to another rank, or is a crash after NB_LOST_MAX lost runners. */
+static void phase_lost(mpi_phase *ph, size_t i, int r, const char *why)
+{
+    ph->dead[r] = 1;
+    if (ph->where[i] == r) ph->held[r]--;
+    ph->where[i] = -1;
+    if (++ph->lost[i] >= NB_LOST_MAX) {
+        nb_row_unrun(&ph->tasks[i].row, &ph->tasks[i], "crash", "");
+        snprintf(ph->tasks[i].row.message, sizeof ph->tasks[i].row.message,
+                 "its runner process died %d times while it ran (last: %s)", ph->lost[i], why);
+        phase_done(ph, i);
+        return;
+    }
+    ph->requeue[ph->nrequeue++] = i;
+}
+
+static void fill_wire(wire_task *w, const nb_task *t, size_t id)
+{
+    memset(w, 0, WIRE_TASK_HEAD);
+    w->id = (uint32_t)id;
+    w->kind = (int32_t)t->kind;
+    w->probe = t->solver == NULL;
+    snprintf(w->solver, sizeof w->solver, "%s", t->solver ? t->solver : "");
+    snprintf(w->file, sizeof w->file, "%s", t->file);
+}
+
+/* Rank 0's runner is gone: what it held goes elsewhere. */
+static void own_runner_gone(mpi_phase *ph, const char *why)
+{
+    if (M.sock >= 0) close(M.sock);
+    M.sock = -1;
+    for (size_t i = 0; i < ph->n; i++)
+        if (ph->where[i] == 0) phase_lost(ph, i, 0, why);
+    ph->dead[0] = 1;
+}
+
 int nb_mpi_run_tasks(const nb_config *c, nb_task *tasks, size_t n, nb_progress *prog,
                      const char *phase, nb_done_fn done, void *ctx)
 {
     int jobs = c->jobs > 0 ? c->jobs : 1;
-    int *held = calloc((size_t)M.size, sizeof *held);
-    int *where = malloc((n + 1) * sizeof *where);   /* rank holding task i, -1 none */
+    mpi_phase ph = { tasks, n, 0, 0, calloc((size_t)M.size, sizeof(int)),
+                     calloc((size_t)M.size, sizeof(int)), malloc((n + 1) * sizeof(int)),
+                     calloc(n + 1, sizeof(int)), malloc((n + 1) * sizeof(size_t)), 0, prog,
+                     done, ctx };
     wire_task *w = malloc(sizeof *w);
-    if (!held || !where || !w) {
-        free(held);
-        free(where);
+    if (!ph.held || !ph.dead || !ph.where || !ph.lost || !ph.requeue || !w) {
+        free(ph.held); free(ph.dead); free(ph.where); free(ph.lost); free(ph.requeue);
         free(w);
         return -1;
     }
-    for (size_t i = 0; i < n; i++) where[i] = -1;
+    for (size_t i = 0; i < n; i++) ph.where[i] = -1;
+    if (M.sock < 0) ph.dead[0] = 1;
     nb_signals_catch();
     nb_progress_set(prog, 0, n, phase);
-    size_t next = 0, finished = 0;
     int status = 0;
-    while (finished < n) {
-        if (nb_interrupted()) {
-            /* what is not back is interrupted; the ranks' runners stop at the end */
+    while (ph.finished < n) {
+        int live = 0;
+        for (int r = 0; r < M.size; r++) live += !ph.dead[r];
+        if (nb_interrupted() || live == 0) {
+            /* what is not back is not run: --resume runs it */
             for (size_t i = 0; i < n; i++)
-                if (where[i] != -2) {
-                    nb_row_unrun(&tasks[i].row, &tasks[i], "interrupted", NULL);
-                    nb_progress_count(prog, &tasks[i].row);
-                    if (done) done(ctx, &tasks[i]);
+                if (ph.where[i] != -2) {
+                    nb_row_unrun(&tasks[i].row, &tasks[i], "interrupted",
+                                 live ? NULL : "no rank has a runner process left");
+                    phase_done(&ph, i);
                 }
             status = 130;
             break;
         }
-        for (int r = 0; r < M.size && next < n; r++) {
-            while (held[r] < jobs && next < n) {
-                nb_task *t = &tasks[next];
-                memset(w, 0, WIRE_TASK_HEAD);
-                w->id = (uint32_t)next;
-                w->kind = (int32_t)t->kind;
-                w->probe = t->solver == NULL;
-                snprintf(w->solver, sizeof w->solver, "%s", t->solver ? t->solver : "");
-                snprintf(w->file, sizeof w->file, "%s", t->file);
+        for (int r = 0; r < M.size; r++) {
+            while (!ph.dead[r] && ph.held[r] < jobs && (ph.nrequeue > 0 || ph.next < n)) {
+                size_t i = ph.nrequeue > 0 ? ph.requeue[--ph.nrequeue] : ph.next++;
+                nb_task *t = &tasks[i];
+                fill_wire(w, t, i);
                 uint32_t len = (uint32_t)task_bytes(w);
-                int ok;
-                if (r == 0)
-                    ok = M.sock >= 0 && !write_full(M.sock, &len, sizeof len) &&
-                         !write_full(M.sock, w, len);
-                else
-                    ok = MPI_Send(w, (int)len, MPI_BYTE, r, TAG_TASK, MPI_COMM_WORLD) ==
-                         MPI_SUCCESS;
-                if (!ok) {  /* rank 0's runner is gone: the task is a lost run */
-                    if (r == 0 && M.sock >= 0) {
-                        close(M.sock);
-                        M.sock = -1;
+                if (r == 0) {
+                    if (M.sock < 0 || write_full(M.sock, &len, sizeof len) || write_full(M.sock, w, len)) {
+                        ph.where[i] = 0;
+                        ph.held[0]++;
+                        own_runner_gone(&ph, "the runner process of rank 0 is gone");
+                        break;
                     }
-                    wire_row lr;
-                    lost_row(&lr, w, r == 0 ? "the runner process of rank 0 is gone"
-                                            : "could not send the task to its rank");
-                    t->row = lr.row;
-                    where[next] = -2;
-                    finished++;
-                    nb_progress_count(prog, &t->row);
-                    if (done) done(ctx, t);
-                    next++;
-                    continue;
+                } else if (MPI_Send(w, (int)len, MPI_BYTE, r, TAG_TASK, MPI_COMM_WORLD) != MPI_SUCCESS) {
+                    ph.where[i] = r;
+                    ph.held[r]++;
+                    phase_lost(&ph, i, r, "could not send the task to its rank");
+                    break;
                 }
-                where[next] = r;
-                held[r]++;
+                ph.where[i] = r;
+                ph.held[r]++;
                 char cur[NB_MSG_LEN];
                 snprintf(cur, sizeof cur, "%s%s%s", t->file, t->solver ? " · " : "",
                          t->solver ? t->solver : "");
                 nb_progress_set(prog, prog->done, n, cur);
-                next++;
             }
         }
         /* rows back: from the other ranks, then from our own runner */
@@ -425,26 +485,7 @@ int nb_mpi_run_tasks(const nb_config *c, nb_task *tasks, size_t n, nb_progress *
                 struct pollfd p = { M.sock, POLLIN, 0 };
                 if (poll(&p, 1, 2) <= 0) break;
                 if (read_full(M.sock, &r, sizeof r) != 0) {
-                    close(M.sock);  /* our runner died: what it held is lost */
-                    M.sock = -1;
-                    for (size_t i = 0; i < n; i++)
-                        if (where[i] == 0) {
-                            memset(w, 0, WIRE_TASK_HEAD);
-                            w->id = (uint32_t)i;
-                            w->kind = (int32_t)tasks[i].kind;
-                            w->probe = tasks[i].solver == NULL;
-                            snprintf(w->solver, sizeof w->solver, "%s",
-                                     tasks[i].solver ? tasks[i].solver : "");
-                            wire_row lr;
-                            lost_row(&lr, w, "the runner process of rank 0 died");
-                            tasks[i].row = lr.row;
-                            where[i] = -2;
-                            held[0]--;
-                            finished++;
-                            nb_progress_count(prog, &tasks[i].row);
-                            if (done) done(ctx, &tasks[i]);
-                        }
-                    held[0] = jobs;  /* nothing more goes to it */
+                    own_runner_gone(&ph, "the runner process of rank 0 died");
                     break;
                 }
                 from = 0;
@@ -453,21 +494,22 @@ int nb_mpi_run_tasks(const nb_config *c, nb_task *tasks, size_t n, nb_progress *
                 nanosleep(&ts, NULL);
                 break;
             }
-            if (r.id >= n || where[r.id] != from) continue;  /* not ours: ignore */
+            if (r.id >= n || ph.where[r.id] != from) continue;  /* not ours: ignore */
+            if (r.lost) {
+                r.row.message[sizeof r.row.message - 1] = '\0';
+                phase_lost(&ph, r.id, from, r.row.message);
+                continue;
+            }
             nb_task *t = &tasks[r.id];
             t->row = r.row;
             t->row.file = NULL;
-            where[r.id] = -2;
-            held[from]--;
-            finished++;
-            nb_progress_count(prog, &t->row);
-            if (done) done(ctx, t);
+            ph.held[from]--;
+            phase_done(&ph, r.id);
         }
         nb_progress_tick(prog);
     }
     nb_signals_restore();
-    free(held);
-    free(where);
+    free(ph.held); free(ph.dead); free(ph.where); free(ph.lost); free(ph.requeue);
     free(w);
     return status;
 }

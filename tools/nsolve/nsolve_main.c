@@ -8,6 +8,7 @@
 #include "nonsmooth/nonsmooth.h"
 #include "blas_threads.h"
 #include "cli_numbers.h"
+#include "json_string.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,7 +33,9 @@ static const char *usage_text =
     "                        grfc3d; ncp (an LCP\n"
     "                        file as F(z) = Mz + q), mcp (an MLCP file), vi (a relay\n"
     "                        file as a box VI), soclcp (Siconos' SOCLCP layout)\n"
-    "      --check           read and validate only; solve nothing\n"
+    "      --check           read and validate, and ask the solver (--solver or\n"
+    "                        the kind's default) whether it takes the problem\n"
+    "                        (one iteration, discarded); solve nothing\n"
     "  -o, --output FILE     write the solution vectors (the last iterate, even when\n"
     "                        not converged): '# NAME LENGTH' then one value a line;\n"
     "                        with status no_solution also the checked certificate\n"
@@ -185,13 +188,7 @@ static void list_solvers(ns_kind only, int options)
 
 static void json_string(FILE *f, const char *s)
 {
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
-    }
-    fputc('"', f);
+    ns_json_string(f, s);   /* escapes, and U+FFFD for bytes that are not UTF-8 */
 }
 
 static void json_number(FILE *f, double x)
@@ -347,6 +344,33 @@ int main(int argc, char **argv)
     }
 
     if (c.check) {
+        /* the solver's own preconditions too (e.g. every FC3D solver
+         * refuses an indefinite diagonal block): one iteration, result
+         * discarded, and a refusal fails the check as bad input */
+        const ns_solver_info *ci = c.solver ? ns_solver_find(c.solver, p->kind)
+                                            : ns_solver_default(p->kind);
+        ns_solution *cs = ci ? ns_solution_new(p) : NULL;
+        if (cs) {
+            ns_options co = c.opt;
+            co.max_iter = 1;
+            co.time_limit = 1.0;
+            co.verbosity = 0;
+            co.warm_start = 0;
+            ns_result cr;
+            ns_status cst = ns_solve(p, ci->name, &co, cs, &cr);
+            ns_solution_free(cs);
+            if (cst == NS_BAD_INPUT) {
+                char why[2 * NS_ERRMSG_LEN];
+                snprintf(why, sizeof why, "%s: %s refuses the problem: %s", c.file, ci->name,
+                         cr.message);
+                ns_result_clear(&cr);
+                fprintf(stderr, "nsolve: %s\n", why);
+                if (c.json) print_json_error(&c, why);
+                ns_problem_free(p);
+                return 2;
+            }
+            ns_result_clear(&cr);
+        }
         if (c.json) {
             printf("{\"file\": ");
             json_string(stdout, c.file);
