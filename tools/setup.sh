@@ -10,8 +10,9 @@ build=${NS_BUILD_DIR:-$here/build}
 cmake_args=(-DCMAKE_BUILD_TYPE=${NS_BUILD_TYPE:-RelWithDebInfo})
 pkgs=(build-essential cmake pkg-config libsuitesparse-dev libopenblas-dev
       liblapacke-dev libhdf5-dev libfclib-dev libsundials-dev libcmocka-dev
-      libopenmpi-dev openmpi-bin
-      python3-dev python3-numpy python3-scipy python3-pytest)
+      libopenmpi-dev openmpi-bin libbullet-dev
+      python3-dev python3-numpy python3-scipy python3-pytest
+      python3-setuptools python3-pip python3-venv)
 [ -n "${NS_PYTHON:-}" ] && cmake_args+=(-DNS_PYTHON="$NS_PYTHON")
 for a in "$@"; do
   case "$a" in
