@@ -3,7 +3,9 @@
  *   1. nsgs-ac with Anderson acceleration (memory o->anderson, or 3) in one
  *      run from the caller's point, until it converges or its stall test
  *      fires (ns_fc_nsgs_ctl: the best error of the second half of the run
- *      not 25 % below the first half's, from sweep 200 on; warm-started
+ *      not 25 % below the first half's, from sweep 2000 on: before that,
+ *      the rise of a warm start's error and Anderson's plateaus look like
+ *      stalls on a settling pile's problems; warm-started
  *      sweeps can cycle for ever, e.g. 2-4e-4 for 10⁵ sweeps on a box of
  *      spheres, tests/numerics/data);
  *   2. a race between nsn-ac (from the caller's start point and from the
@@ -45,7 +47,7 @@
 
 /* Stage 1's settings: Anderson memory when the caller asks for none, and
  * the stall test of its sweeps (ns_fc_nsgs_ctl). */
-enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 200, RACE_ROUNDS = 16 };
+enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 2000, RACE_ROUNDS = 16 };
 #define STALL_FACTOR 0.75
 
 typedef struct {
