@@ -338,6 +338,20 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     return NS_OK;
 }
 
+/* 0 when the fixed-length string dataset at path (tsize bytes) reads. */
+static int read_string_ok(hid_t f, const char *path, size_t tsize)
+{
+    hid_t did = H5Dopen2(f, path, H5P_DEFAULT);
+    if (did < 0) return -1;
+    hid_t tid = H5Dget_type(did);
+    char *buf = tid >= 0 ? malloc(tsize + 1) : NULL;
+    herr_t rc = buf ? H5Dread(did, tid, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : -1;
+    free(buf);
+    if (tid >= 0) H5Tclose(tid);
+    H5Dclose(did);
+    return rc < 0 ? -1 : 0;
+}
+
 /* Optional info group: the strings libfclib reads must be fixed-length strings. */
 static ns_status check_info(hid_t f, const char *file, const char *root, char *err)
 {
@@ -357,6 +371,10 @@ static ns_status check_info(hid_t f, const char *file, const char *root, char *e
             d.tsize > NS_FCLIB_MAX_STRING)
             return ns_fail(err, NS_BAD_INPUT, "%s: %s: one fixed-length string (at most "
                            "%u bytes) expected", file, path, NS_FCLIB_MAX_STRING);
+        /* read it once here: libfclib exits the process when the read fails
+         * (a corrupt data block behind a sound header) */
+        if (read_string_ok(f, path, d.tsize) != 0)
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s: the string's data cannot be read", file, path);
     }
     return NS_OK;
 }
