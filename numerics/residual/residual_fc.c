@@ -2,6 +2,7 @@
  * (Siconos 4.4's fc2d/fc3d_compute_error; docs/errors.md §FC). */
 #include "nonsmooth/ns_residual.h"
 #include "core/ns_internal.h"
+#include "fc/fc3d_internal.h"
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -70,4 +71,21 @@ double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm)
         scale = fmax(scale, fmax(ns_norm2(r, m), ns_norm2(u, m)));
     if (scale > DBL_EPSILON) e /= scale;
     return isfinite(e) ? e : INFINITY;
+}
+
+double ns_fc_velocity_violation(const ns_fc *f, const double *u, ns_int *contact)
+{
+    const int d = f->dim;
+    double scale = 0.0, worst = 0.0;
+    ns_int m = (ns_int)d * f->nc;
+    for (ns_int i = 0; i < m; i++)
+        scale = fmax(scale, fmax(fabs(f->q[i]), fmax(fabs(u[i]), fabs(u[i] - f->q[i]))));
+    *contact = -1;
+    for (ns_int c = 0; c < f->nc; c++) {
+        const double *uc = u + (size_t)d * (size_t)c;
+        double ut = d == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]);
+        double un = uc[0] + f->mu[c] * ut;
+        if (-un > worst) { worst = -un; *contact = c; }
+    }
+    return scale > DBL_EPSILON ? worst / scale : worst;   /* absolute below ε, as the errors */
 }

@@ -5,6 +5,7 @@
 #include "core/ns_internal.h"
 #include "problems/kind_ops.h"
 #include "solve/certificate.h"
+#include "fc/fc3d_internal.h"
 #include <stdio.h>
 #include <float.h>
 #include <math.h>
@@ -68,27 +69,6 @@ static int all_finite(const ns_solution *sol)
  * when W is tiny, a large r makes it small whatever u does, and this second
  * check is what keeps "converged" from hiding a violated contact. Sets
  * *contact to the worst one. */
-/* the velocity check allows this multiple of tol: the two measures differ
- * by their scales, by a small factor on a true solution */
-#define NS_FC_VELOCITY_FACTOR 100.0
-static double fc_velocity_violation(const ns_fc *f, const ns_solution *sol, ns_int *contact)
-{
-    const double *u = sol->vec[1];
-    const int d = f->dim;
-    double scale = 0.0, worst = 0.0;
-    ns_int m = (ns_int)d * f->nc;
-    for (ns_int i = 0; i < m; i++)
-        scale = fmax(scale, fmax(fabs(f->q[i]), fmax(fabs(u[i]), fabs(u[i] - f->q[i]))));
-    *contact = -1;
-    for (ns_int c = 0; c < f->nc; c++) {
-        const double *uc = u + (size_t)d * (size_t)c;
-        double ut = d == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]);
-        double un = uc[0] + f->mu[c] * ut;
-        if (-un > worst) { worst = -un; *contact = c; }
-    }
-    return scale > DBL_EPSILON ? worst / scale : worst;   /* absolute below ε, as the errors */
-}
-
 ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
                    ns_solution *sol, ns_result *res)
 {
@@ -199,7 +179,7 @@ ns_status ns_solve(const ns_problem *p, const char *solver, const ns_options *o,
     }
     if (st == NS_CONVERGED && (p->kind == NS_KIND_FC2D || p->kind == NS_KIND_FC3D)) {
         ns_int c;
-        double v = fc_velocity_violation(p->u.fc, sol, &c);
+        double v = ns_fc_velocity_violation(p->u.fc, sol->vec[1], &c);
         if (v > NS_FC_VELOCITY_FACTOR * eff.tol) {
             st = NS_MAX_ITER;
             ns_fail(res->message, st, "%s: the relative error %.3g is within tol %.3g but contact %ld "
