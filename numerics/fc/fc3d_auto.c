@@ -112,6 +112,7 @@ typedef struct {
     const char *name;   /* the method, for the trail and on_switch */
     double seconds;     /* the stage's own time budget (0: none) */
     int anderson;       /* NSGS: Anderson memory (0: the caller's option) */
+    ns_fc_nsgs_ctl *ctl;/* NSGS: the stall test and best-point tracking (or NULL) */
 } stage_spec;
 
 static int time_up(const chain *c)
@@ -142,7 +143,11 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     ns_result sr;
     ns_result_init(&sr);
     ns_status st = s->phi ? ns_fc_nsn_run(c->p, c->r, c->u, &so, s->phi, &sr)
-                          : ns_fc_nsgs_run(c->p, c->r, c->u, &so, s->f, &sr);
+                          : ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, s->f, &sr, s->ctl);
+    if (s->ctl && s->ctl->best_err < c->best_err) {   /* it kept its best check in c->best */
+        c->best_err = s->ctl->best_err;
+        c->best_by = s->name;
+    }
     c->iters += sr.iterations;
     res->iterations = c->iters;
     ns_result_clear(&sr);
@@ -168,34 +173,12 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
  * reach within the stage's budget. */
 static int nsgs_first(chain *c, int budget, ns_result *res)
 {
-    ns_options so = *c->o;
-    so.max_iter = budget;
-    so.omega = 0;
-    so.anderson = c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON;
-    if (c->o->time_limit > 0) {
-        double left = c->o->time_limit - (ns_now() - c->t0);
-        if (left <= 0) return 1;
-        so.time_limit = left;
-    }
-    begin_stage(c, "nsgs-ac");
-    memcpy(c->r, c->best, c->m * sizeof(double));
     ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0 };
-    ns_result sr;
-    ns_result_init(&sr);
-    ns_status st = ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, ns_fc_local_ac, &sr, &ctl);
-    c->iters += sr.iterations;
-    res->iterations = c->iters;
-    ns_result_clear(&sr);
-    if (st == NS_INTERRUPTED) c->interrupted = 1;
-    if (ctl.best_err < c->best_err) c->best_by = "nsgs-ac";
-    c->best_err = ctl.best_err;
-    if (!c->interrupted && ns_iteration(c->o, res, c->best_err)) c->interrupted = 1;
-    c->last_err = sr.error;
-    ns_log(c->o, 1, "auto: nsgs-ac (anderson %d) %d sweeps, error %.3e, best %.3e%s, %.2f s", so.anderson,
-           sr.iterations, sr.error, c->best_err, ctl.stalled ? ", stalled" : "", ns_now() - c->t0);
-    note_stage(c, "nsgs-ac", c->best_err);
-    if (st == NS_NO_MEMORY) return 1;
-    return c->best_err <= c->o->tol || time_up(c);
+    stage_spec s = { ns_fc_local_ac, NULL, budget, c->o->tol, 0, 0, 1, "nsgs-ac", 0,
+                     c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON, &ctl };
+    int done = stage(c, &s, res);
+    if (ctl.stalled) ns_log(c->o, 1, "auto: the sweeps stalled");
+    return done;
 }
 
 /* Global Newton from the best point in chunks of 25 iterations, each
@@ -208,7 +191,7 @@ static int newton_chunked(chain *c, ns_fc_phi_fn phi, const char *name, int max_
     double prev = c->best_err;
     for (int used = 0, from_best = 1; used < max_iter; used += chunk, from_best = 0) {
         stage_spec s = { NULL, phi, max_iter - used < chunk ? max_iter - used : chunk,
-                         c->o->tol, 0, 0, from_best, name, 0, 0 };
+                         c->o->tol, 0, 0, from_best, name, 0, 0, NULL };
         if (stage(c, &s, res)) return 1;
         if (!(c->last_err <= 0.5 * prev)) return 0;
         prev = c->last_err;
@@ -321,7 +304,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         for (int turn = 0; !done && turn < 2; turn++) {
             if ((turn == 0) != sweeps_first) {   /* Newton's turn */
                 stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, k % 2 ? 1 : 2,
-                                 k % 2 ? "nsn-ac" : "nsn-ac from start", budget, 0 };
+                                 k % 2 ? "nsn-ac" : "nsn-ac from start", budget, 0, NULL };
                 done = stage(&c, &n, res);
                 if (won && c.best_err <= tol) won[0]++;
             } else {
@@ -330,7 +313,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
                 double before = c.best_err;
                 stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, 1,
                                  shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * budget,
-                                 shuffle ? 0 : (o->anderson > 0 ? o->anderson : AUTO_ANDERSON) };
+                                 shuffle ? 0 : (o->anderson > 0 ? o->anderson : AUTO_ANDERSON), NULL };
                 done = stage(&c, &w, res);
                 if (won && c.best_err <= tol) won[1]++;
                 if (!done && !shuffle && !(c.best_err <= 0.5 * before)) shuffle = 1;
@@ -338,8 +321,8 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         }
     }
     const stage_spec last[] = {
-        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0 },
-        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0 },
+        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0, NULL },
+        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0, NULL },
     };
     if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
     if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
@@ -369,7 +352,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (c.best_err <= tol && !c.stopped && !c.interrupted) {
         ns_fc_error(&view, c.best, c.u, (ns_fc_norm)o->fc_norm);
         if (ns_fc_velocity_violation(&view, c.u, &worst) > NS_FC_VELOCITY_FACTOR * tol) {
-            stage_spec n = { NULL, ns_fc_phi_ac, 100, 1e-3 * tol, 0, 0, 1, "nsn-ac", 0, 0 };
+            stage_spec n = { NULL, ns_fc_phi_ac, 100, 1e-3 * tol, 0, 0, 1, "nsn-ac", 0, 0, NULL };
             double keep = c.best_err;
             const char *keep_by = c.best_by;
             memcpy(c.keep, c.best, c.m * sizeof(double));
