@@ -207,6 +207,7 @@ typedef struct nsm_idata {
     int pos;                  /* block row in the current problem, −1 if not */
     int row;                  /* first scalar row */
     int active;
+    int held;                 /* active at this step and the previous one */
     double *y1_prev;          /* ẏ_k kept for Newton laws (m) */
     int proj_in;              /* projection: in this step's unilateral set (combined, hysteresis) */
     int reldeg;               /* relative degree (0, 1, 2); −1 not computed */

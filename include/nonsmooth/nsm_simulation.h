@@ -123,6 +123,16 @@ typedef struct nsm_sim_options {
                                predicted gap y + (h/2) ẏ ≤ gap_tol (default
                                1e-12, in units of y: absorbs round-off of
                                exactly touching bodies; 0 = Siconos' rule) */
+    double activation_hold; /* a unilateral interaction active at the previous
+                               step stays active while its predicted gap is
+                               ≤ activation_hold (default 0: no hold; units
+                               of y). A resting contact then keeps its place
+                               in the problem and its reaction as warm start
+                               instead of leaving and re-entering with the
+                               round-off of y ≈ 0; it can only hold the
+                               bodies apart by up to this distance (and with
+                               stabilization β > 0 the gap closes by a
+                               fraction β per step) */
     nsm_activation activation; /* default NSM_ACTIVATION_GAMMA */
     double activation_gamma;   /* γ of the prediction (default 0.5) */
     int separating_restitution; /* Newton impact law of an active contact that

@@ -388,7 +388,8 @@ ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
         /* stabilisation: an overlapping row (y < 0 at q_k) must also
          * separate at β|y|/(θh), which takes a fraction β of the overlap
          * out within the step */
-        if (s->o.stabilization > 0 && d->y0[c] < 0) t += s->o.stabilization * d->y0[c] / (th * s->step.h);
+        if (s->o.stabilization > 0 && (d->y0[c] < 0 || (d->held && s->o.activation_hold > 0)))
+            t += s->o.stabilization * d->y0[c] / (th * s->step.h);
         qa[c] += t;
         absq[c] += fabs(t);
     }

@@ -49,8 +49,10 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                     if (st != NS_OK) return st;
                 }
                 double gh = s->o.activation_gamma * s->h;
+                double in_at = d->active && s->o.activation_hold > s->o.gap_tol
+                             ? s->o.activation_hold : s->o.gap_tol;
                 for (int c = 0; c < ncheck; c++)
-                    if (y[c] + gh * d->y1[c] <= s->o.gap_tol) active = 1;
+                    if (y[c] + gh * d->y1[c] <= in_at) active = 1;
                 /* combined projection: the pass's set (projection.c) */
                 if (s->o.projection == NSM_PROJECTION_COMBINED) active = d->proj_in;
                 /* direct projection with Siconos' hysteresis: the set persists;
@@ -70,6 +72,7 @@ ns_status nsm_osnsp_prepare_interactions(nsm_sim *s)
                     d->proj_in = active;
                 }
             }
+            d->held = active && d->active;
             d->active = active;
             if (!active) continue;
             d->pos = s->nact;

@@ -28,6 +28,8 @@ ns_status nsm_sim_options_validate(const nsm_sim_options *o, char *err)
     if (!(o->stabilization >= 0.0 && o->stabilization <= 1.0))
         FAIL("nsm_sim_options: stabilization = %g is not in [0, 1]", o->stabilization);
     if (!finite_from(o->gap_tol, 0.0, 0)) FAIL("nsm_sim_options: gap_tol = %g must be finite and >= 0", o->gap_tol);
+    if (!finite_from(o->activation_hold, 0.0, 0))
+        FAIL("nsm_sim_options: activation_hold = %g must be finite and >= 0", o->activation_hold);
     if (o->activation != NSM_ACTIVATION_GAMMA && o->activation != NSM_ACTIVATION_PREDICTED)
         FAIL("nsm_sim_options: activation = %d is not a nsm_activation value", (int)o->activation);
     if (!finite_from(o->activation_gamma, 0.0, 0))

@@ -15,7 +15,7 @@
 void ns_fc_project_cone(int dim, double mu, double *x, double *J)
 {
     const int d = dim;
-    double nt = d == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
+    double nt = d == 3 ? ns_fc_norm_t(x[1], x[2]) : fabs(x[1]);
     if (J) memset(J, 0, (size_t)(d * d) * sizeof(double));
     if (mu * nt <= -x[0]) {
         for (int k = 0; k < d; k++) x[k] = 0.0;

@@ -14,6 +14,17 @@
 #ifndef NS_FC3D_LOCAL_H
 #define NS_FC3D_LOCAL_H
 
+#include <math.h>
+
+/* ‖(a, b)‖ for the tangential parts of the cone tests: sqrt(a² + b²),
+ * hypot's scaling (several times slower) only where the squares would
+ * overflow or lose the value to underflow. */
+static inline double ns_fc_norm_t(double a, double b)
+{
+    double s = a * a + b * b;
+    return s > 1e-300 && s < 1e300 ? sqrt(s) : hypot(a, b);
+}
+
 typedef struct ns_fc_contact {
     int dim;            /* 2 or 3 */
     const double *W;    /* (d×d) column-major */

@@ -38,7 +38,7 @@ void ns_fc_phi_ac(const ns_fc_contact *c, const double *r, const double *u,
     }
     double R = mu * (s > 0 ? s : 0.0);
     double y[2] = { r[1] - rt * u[1], d == 3 ? r[2] - rt * u[2] : 0.0 };
-    double ny = d == 3 ? hypot(y[0], y[1]) : fabs(y[0]);
+    double ny = d == 3 ? ns_fc_norm_t(y[0], y[1]) : fabs(y[0]);
     if (ny <= R) {
         for (int i = 1; i < d; i++) {
             F[i] = rt * u[i];
@@ -66,7 +66,7 @@ void ns_fc_phi_nm(const ns_fc_contact *c, const double *r, const double *u,
 {
     const int d = c->dim;
     const double rho = c->rho_n / fmax(1.0, c->mu), mu = c->mu; /* μ‖u_T‖ kept O(1) */
-    double nut = d == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
+    double nut = d == 3 ? ns_fc_norm_t(u[1], u[2]) : fabs(u[1]);
     double z[3], JP[9];
     z[0] = r[0] - rho * (u[0] + mu * nut);
     for (int i = 1; i < d; i++) z[i] = r[i] - rho * u[i];
@@ -89,7 +89,7 @@ void ns_fc_phi_nm(const ns_fc_contact *c, const double *r, const double *u,
 static void fb_scaled(int d, double mu, const double *r, const double *u,
                       double *x, double *y, double *Dx, double *Dy)
 {
-    double nut = d == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
+    double nut = d == 3 ? ns_fc_norm_t(u[1], u[2]) : fabs(u[1]);
     double g[3] = { 0.0, nut > 0 ? u[1] / nut : 0.0, d == 3 && nut > 0 ? u[2] / nut : 0.0 };
     const double sx0 = mu <= 1.0 ? mu : 1.0, sxt = mu <= 1.0 ? 1.0 : 1.0 / mu;
     const double sy0 = mu <= 1.0 ? 1.0 : 1.0 / mu, syt = mu <= 1.0 ? mu : 1.0;
@@ -112,7 +112,7 @@ static void fb_sqrt(int d, const double *x, const double *y, double *z, double *
     for (int i = 0; i < d; i++) { xx += x[i] * x[i]; yy += y[i] * y[i]; }
     w[0] = xx + yy;
     for (int i = 1; i < d; i++) w[i] = 2.0 * (x[0] * x[i] + y[0] * y[i]);
-    double nw = d == 3 ? hypot(w[1], w[2]) : fabs(w[1]);
+    double nw = d == 3 ? ns_fc_norm_t(w[1], w[2]) : fabs(w[1]);
     double s1 = sqrt(fmax(w[0] - nw, 0.0)), s2 = sqrt(fmax(w[0] + nw, 0.0));
     z[0] = 0.5 * (s1 + s2);
     for (int i = 1; i < d; i++) z[i] = nw > 0 ? 0.5 * (s2 - s1) * w[i] / nw : 0.0;

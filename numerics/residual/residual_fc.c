@@ -15,7 +15,7 @@
  * The polar test comes first so that μ = 0 gives K = {x_T = 0, x_N ≥ 0}. */
 static void project_on_cone(int dim, double mu, double *x)
 {
-    double nt = dim == 3 ? hypot(x[1], x[2]) : fabs(x[1]);
+    double nt = dim == 3 ? ns_fc_norm_t(x[1], x[2]) : fabs(x[1]);
     if (mu * nt <= -x[0]) {
         for (int k = 0; k < dim; k++) x[k] = 0.0;
     } else if (nt <= mu * x[0]) {
@@ -34,7 +34,7 @@ double ns_fc_contact_error_sq(int dim, double mu, const double *r, const double 
 {
     if ((dim != 2 && dim != 3) || !r || !u || !isfinite(mu)) return INFINITY;
     if (!ns_all_finite(r, (size_t)dim) || !ns_all_finite(u, (size_t)dim)) return INFINITY;
-    double ut = dim == 3 ? hypot(u[1], u[2]) : fabs(u[1]);
+    double ut = dim == 3 ? ns_fc_norm_t(u[1], u[2]) : fabs(u[1]);
     double x[3];
     x[0] = r[0] - (u[0] + mu * ut);
     for (int k = 1; k < dim; k++) x[k] = r[k] - u[k];
@@ -83,7 +83,7 @@ double ns_fc_velocity_violation(const ns_fc *f, const double *u, ns_int *contact
     *contact = -1;
     for (ns_int c = 0; c < f->nc; c++) {
         const double *uc = u + (size_t)d * (size_t)c;
-        double ut = d == 3 ? hypot(uc[1], uc[2]) : fabs(uc[1]);
+        double ut = d == 3 ? ns_fc_norm_t(uc[1], uc[2]) : fabs(uc[1]);
         double un = uc[0] + f->mu[c] * ut;
         if (-un > worst) { worst = -un; *contact = c; }
     }

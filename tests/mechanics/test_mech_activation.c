@@ -89,6 +89,69 @@ static void test_rules(void **state)
     }
 }
 
+/* activation_hold: the ball rests on the floor (active), then is kicked
+ * upward at V0. While its predicted gap y_k + (h/2) ẏ_k stays ≤ HOLD the
+ * contact stays in the problem (without the hold it leaves at once); held
+ * and separating, it must not touch the motion: impulse 0 and the free
+ * flight of θ = ½, z_k = R + V0 t − g t²/2, exact. Once the prediction
+ * passes HOLD the contact leaves and does not come back before landing.
+ * With stabilization β > 0 the same (a held row with a positive gap only
+ * allows an approach of β y/(θh); it never pulls). */
+#define V0 0.05
+#define HOLD 1e-4
+static void kicked(double hold, double beta)
+{
+    const double h = 1e-3;
+    nsm_model *m = nsm_model_new();
+    double M = 1.0, q0 = RAD, v0 = 0.0, f = -GRAV, H = 1.0, b = -RAD;
+    int ds = nsm_model_add_ds(m, nsm_ds_lagrangian_lti_new(1, &M, &q0, &v0));
+    nsm_ds_set_fext_constant(nsm_model_ds(m, ds), &f);
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_new(1, 0.0));
+    int ia = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(1, 1, &H, &b), law, ds, -1);
+    assert_true(ia >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = h;
+    o.activation_hold = hold;
+    o.stabilization = beta;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    assert_non_null(s);
+    for (int i = 0; i < 5; i++) {   /* at rest on the floor: active, holding m g h */
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        assert_int_equal(nsm_sim_index_set(s, 1, NULL, 0), 1);
+        assert_true(fabs(nsm_sim_q(s, ds)[0] - RAD) < 1e-14);
+    }
+    nsm_sim_v(s, ds)[0] = V0;
+    double t0 = nsm_sim_time(s);
+    int held = 0, left = 0;
+    for (int i = 0; i < 8; i++) {   /* the flight up to 8 h (it lands at 2 V0 / g ≈ 10 h) */
+        double t = nsm_sim_time(s) - t0, z = nsm_sim_q(s, ds)[0], v = nsm_sim_v(s, ds)[0];
+        double pred = z - RAD + 0.5 * h * v;   /* by hand, before the step */
+        assert_int_equal(nsm_sim_step(s), NS_OK);
+        int active = nsm_sim_index_set(s, 1, NULL, 0) == 1;
+        int expect = !left && pred <= hold;
+        assert_int_equal(active, expect);
+        if (active) { held++; assert_true(fabs(nsm_sim_lambda(s, ia, 1)[0]) < 1e-15); }
+        else left = 1;
+        double tn = t + h;
+        assert_true(fabs(nsm_sim_q(s, ds)[0] - (RAD + V0 * tn - 0.5 * GRAV * tn * tn)) < 1e-12);
+    }
+    printf("hold %g, beta %g: held %d steps after the kick\n", hold, beta, held);
+    if (hold > 0) assert_true(held >= 1 && left);   /* V0 h/2 < HOLD < the apex V0²/2g */
+    else assert_int_equal(held, 0);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_hold(void **state)
+{
+    (void)state;
+    kicked(0.0, 0.0);
+    kicked(HOLD, 0.0);
+    kicked(HOLD, 0.2);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -106,6 +169,13 @@ static void test_bad_options(void **state)
     o.activation = (nsm_activation)7;
     assert_null(nsm_sim_new(m, &o, err));
     assert_non_null(strstr(err, "activation"));
+    o.activation = NSM_ACTIVATION_GAMMA;
+    const double bad[3] = { -1e-6, NAN, INFINITY };
+    for (int i = 0; i < 3; i++) {
+        o.activation_hold = bad[i];
+        assert_null(nsm_sim_new(m, &o, err));
+        assert_non_null(strstr(err, "activation_hold"));
+    }
     nsm_model_free(m);
 }
 
@@ -113,6 +183,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_hold),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
