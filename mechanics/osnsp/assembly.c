@@ -387,7 +387,9 @@ ns_status nsm_osnsp_q_block(nsm_sim *s, int ia, double *qa)
         double t = restitution(s, th, L->e, d->y1[c]) * d->y1[c];
         /* stabilisation: an overlapping row (y < 0 at q_k) must also
          * separate at β|y|/(θh), which takes a fraction β of the overlap
-         * out within the step */
+         * out within the step; a row kept by activation_hold with a gap
+         * (y > 0) may approach at β y/(θh), closing a fraction β of the gap
+         * (it still cannot pull: r ≥ 0) */
         if (s->o.stabilization > 0 && (d->y0[c] < 0 || (d->held && s->o.activation_hold > 0)))
             t += s->o.stabilization * d->y0[c] / (th * s->step.h);
         qa[c] += t;
