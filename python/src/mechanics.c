@@ -825,7 +825,19 @@ static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_star
                                         "newton_tol", "newton_max_iter", "newton_criterion",
                                         "activation", "activation_gamma", "gmp", "gmp_solver",
                                         "global_fc", "order_by_system", "solve_hook", "log",
-                                        "verbosity", NULL };
+                                        "verbosity", "rules", "linearisation", "em_gamma", NULL };
+
+/* rules="default" | "siconos" (kw["rules"], absent: default): the preset
+ * nsm_sim_options_siconos / nsm_ed_options_siconos, applied before the
+ * other keywords so that they override it. Returns 1 for "siconos". */
+static int rules_arg(PyObject *kw, const char *who)
+{
+    PyObject *v = kw ? PyDict_GetItemString(kw, "rules") : NULL;
+    if (!v || pyns_key_is(v, "default")) return 0;
+    if (pyns_key_is(v, "siconos")) return 1;
+    PyErr_Format(PyExc_ValueError, "%s: rules must be 'default' or 'siconos', not %R", who, v);
+    return -1;
+}
 
 /* solve_hook(info) after a one-step solve that missed its tolerance: info
  * is a dict (scheme, what, step, t, kind, status, error, iterations,
@@ -962,8 +974,12 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
     static const char *const metric[] = { "identity", "mass", NULL };
     static const char *const crit[] = { "relative", "abs_norm2", NULL };
     static const char *const act[] = { "gamma", "predicted", NULL };
+    static const char *const lin[] = { "iterate", "step_start", NULL };
     int c;
     if (!kw) return 0;
+    c = (int)o->linearisation;
+    if (sim_choice(kw, "linearisation", lin, &c) < 0) return -1;
+    o->linearisation = (nsm_linearisation)c;
     c = o->projection;
     if (sim_choice(kw, "projection", proj, &c) < 0) return -1;
     o->projection = c;
@@ -984,6 +1000,11 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
     for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
         if ((v = PyDict_GetItemString(kw, dbl[i].name)) && pyns_get_double(v, dbl[i].name, dbl[i].dst) < 0)
             return -1;
+    /* em_gamma=None: h r_{k+1}; a number: Euler-Moreau's h (γ r_{k+1} + (1 − γ) r_k) */
+    if ((v = PyDict_GetItemString(kw, "em_gamma")) && v != Py_None) {
+        if (pyns_get_double(v, "em_gamma", &o->em_gamma) < 0) return -1;
+        o->em_use_gamma = 1;
+    }
     long l;
     if ((v = PyDict_GetItemString(kw, "projection_max_iter"))) {
         if (pyns_get_int(v, "projection_max_iter", 1, 1000000L, &l) < 0) return -1;
@@ -1018,6 +1039,9 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTuple(args, "O!:Simulation", &ModelType, &mo)) return NULL;
     nsm_sim_options o;
     nsm_sim_options_default(&o);
+    int rules = rules_arg(kw, "Simulation");
+    if (rules < 0) return NULL;
+    if (rules) nsm_sim_options_siconos(&o);
     if (pyns_parse_options(kw, &o.solver_options, sim_skip) < 0) return NULL;
     PyObject *v;
     long l;
@@ -1585,6 +1609,8 @@ static PyTypeObject SimType = {
               "projection_all=False, newton_tol=1e-10, newton_max_iter=20, "
               "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
               "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, solve_hook=None, "
+              "rules='default'|'siconos' (Siconos' rules first, the other keywords over them), "
+              "linearisation='iterate'|'step_start', em_gamma=None (Euler-Moreau gamma), "
               "log=None (log(level, message)), verbosity=1, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
               "(the options of nsm_sim_options, docs/mechanics-api.md).",
@@ -1645,7 +1671,7 @@ static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixe
                                        "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
                                        "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
                                        "history", "accept_nonconverged", "solve_hook", "log",
-                                       "verbosity", NULL };
+                                       "verbosity", "rules", NULL };
 static const char *const solve_keys[] = { "tol", "max_iter", "time_limit", "omega", "check_every",
                                           "shuffle", "seed", "record_history", "local_solver",
                                           "fc_norm", NULL };
@@ -1671,13 +1697,16 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             PyErr_Format(PyExc_ValueError, "EventDriven: unknown option '%S' (options: T, t0, "
                          "output_step, method, fixed_point, linear_solver, rtol, atol, hmin, hmax, max_steps, "
                          "gap_tol, vel_tol, rest_vel, rest_gap, lambda_tol, acc_tol, solver, history, "
-                         "accept_nonconverged, solve_hook, log, verbosity, and the solve() options tol, "
+                         "accept_nonconverged, solve_hook, log, verbosity, rules, and the solve() options tol, "
                          "max_iter, ...)", k);
             return NULL;
         }
     }
     nsm_ed_options o;
     nsm_ed_options_default(&o);
+    int rules = rules_arg(kw, "EventDriven");
+    if (rules < 0) return NULL;
+    if (rules) nsm_ed_options_siconos(&o);
     if (pyns_parse_options(kw, &o.solver_options, ed_keys) < 0) return NULL;
     if (!kw || !(v = PyDict_GetItemString(kw, "T"))) {
         PyErr_SetString(PyExc_TypeError, "EventDriven(model, T=..., ...): the final time T is required");
@@ -2012,6 +2041,12 @@ static PyObject *ed_state(pyns_ED *self, PyObject *args, int v)
     return pyns_array_copy(x, nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
 }
 static PyObject *ed_q(pyns_ED *self, PyObject *a) { return ed_state(self, a, 0); }
+static PyObject *ed_qdd(pyns_ED *self, PyObject *args)
+{
+    int ds;
+    if (ds_arg(self->model, args, &ds) < 0) return NULL;
+    return pyns_array_copy(nsm_ed_acceleration(self->s, ds), nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
+}
 static PyObject *ed_v(pyns_ED *self, PyObject *a) { return ed_state(self, a, 1); }
 
 static PyObject *ed_set_state(pyns_ED *self, PyObject *args, PyObject *kw)
@@ -2142,6 +2177,9 @@ static PyMethodDef ed_methods[] = {
     { "add_event", (PyCFunction)ed_add_event, METH_O, "add_event(t): a user event at t (t < t' <= T)." },
     { "q", (PyCFunction)ed_q, METH_VARARGS, "q(ds) -> positions (copy)." },
     { "v", (PyCFunction)ed_v, METH_VARARGS, "v(ds) -> velocities (copy)." },
+    { "qdd", (PyCFunction)ed_qdd, METH_VARARGS, "qdd(ds)\n--\n\nAccelerations q'' of system ds at the "
+      "current event (copy), with the contact forces of resting contacts; at t0 already after "
+      "construction (contacts closed at t0 included)." },
     { "set_state", (PyCFunction)(void (*)(void))ed_set_state, METH_VARARGS | METH_KEYWORDS,
       "set_state(ds, *, q=None, v=None): overwrites a state between events; the integration "
       "restarts from it (index sets recomputed)." },

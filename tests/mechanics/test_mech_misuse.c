@@ -120,6 +120,8 @@ static void test_null_handles(void **state)
     assert_null(nsm_ed_q(NULL, 0)); assert_null(nsm_ed_v(NULL, 0));
     nsm_ed_reinit(NULL);
     assert_null(nsm_ed_y(NULL, 0, 0)); assert_null(nsm_ed_lambda(NULL, 0, 1));
+    assert_null(nsm_ed_acceleration(NULL, 0));
+    nsm_ed_options_siconos(NULL);
     assert_int_equal(nsm_ed_index_set(NULL, 1, NULL, 0), 0);
     assert_null(nsm_ed_get_stats(NULL));
     assert_non_null(nsm_ed_error(NULL));

@@ -18,6 +18,10 @@
  *  - diode bridge: the DiodeBridge tutorial circuit with Euler–Moreau θ = ½,
  *    γ = 0.7 (em_use_gamma), 4999 steps, to 1e-10 + 1e-10·max|ref column|;
  *    without γ it departs from the ref by more than 1e-4.
+ * Event-driven: a point mass resting on an inclined plane at t0 has, right
+ * after nsm_ed_new (before any advance), the contact force m g cos α, ÿ = 0
+ * and q̈ = g sin α down the slope (analytic), and keeps them along a run;
+ * nsm_ed_options_siconos sets Siconos' _TOL_ED and no accumulation rule.
  * Also: the preset's fields, and the option checks of the new fields. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -261,6 +265,79 @@ static void test_preset_and_checks(void **state)
     assert_non_null(strstr(err, "em_use_gamma"));
 }
 
+#ifdef NSM_HAVE_EVENT_DRIVEN
+/* Point mass m on the plane through 0 with normal n = (−sin α, cos α),
+ * resting at t0 (y = n·q = 0, ẏ = 0), and a second contact, far away and
+ * open: a wall x ≤ 5 (y = 5 − x). */
+static void test_ed_consistent_at_t0(void **state)
+{
+    (void)state;
+    const double g = 9.81, m = 2.0, al = 0.3, sa = sin(al), ca = cos(al);
+    double M[4] = { m, 0, 0, m }, q0[2] = { 1.0 * ca, 1.0 * sa }, v0[2] = { 0, 0 }, f[2] = { 0, -m * g };
+    nsm_model *mod = nsm_model_new();
+    nsm_ds *ds = nsm_ds_lagrangian_lti_new(2, M, q0, v0);
+    assert_int_equal(nsm_ds_set_fext_constant(ds, f), NS_OK);
+    int di = nsm_model_add_ds(mod, ds);
+    int law = nsm_model_add_law(mod, nsm_nslaw_newton_new(1, 0.0));
+    double Hn[2] = { -sa, ca }, Hw[2] = { -1.0, 0.0 }, bw = 5.0;
+    int plane = nsm_model_add_interaction(mod, nsm_relation_lagrangian_linear_new(1, 2, Hn, NULL), law, di, -1);
+    int wall = nsm_model_add_interaction(mod, nsm_relation_lagrangian_linear_new(1, 2, Hw, &bw), law, di, -1);
+    assert_true(plane >= 0 && wall >= 0);
+    nsm_ed_options o;
+    nsm_ed_options_default(&o);
+    o.T = 0.5;
+    o.output_step = 0.1;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_ed *s = nsm_ed_new(mod, &o, err);
+    if (!s) fail_msg("nsm_ed_new: %s", err);
+    const double ax = -g * sa * ca, ay = -g * sa * sa;
+    /* before any advance */
+    const double *lam = nsm_ed_lambda(s, plane, 2), *y2 = nsm_ed_y(s, plane, 2), *a = nsm_ed_acceleration(s, di);
+    assert_non_null(lam); assert_non_null(y2); assert_non_null(a);
+    printf("t0: lambda2 = %.17g (m g cos a = %.17g), y2 = %.3g, qdd = (%.17g, %.17g)\n", lam[0], m * g * ca, y2[0], a[0], a[1]);
+    assert_true(fabs(lam[0] - m * g * ca) <= 1e-12 * m * g);
+    assert_true(fabs(y2[0]) <= 1e-12 * g);
+    assert_true(fabs(a[0] - ax) <= 1e-12 * g && fabs(a[1] - ay) <= 1e-12 * g);
+    assert_true(nsm_ed_lambda(s, wall, 2)[0] == 0.0);
+    assert_true(fabs(nsm_ed_y(s, wall, 2)[0] - (-ax)) <= 1e-12 * g);   /* ÿ = −ẍ of the open wall row */
+    assert_null(nsm_ed_acceleration(s, 1));
+    assert_null(nsm_ed_acceleration(s, -1));
+    /* along the run: the same force and acceleration at every event, and
+     * the sliding q(t) = q0 + ½ a t² */
+    int events = 0;
+    while (nsm_ed_has_next_event(s)) {
+        if (nsm_ed_advance_to_event(s) < 0) fail_msg("advance: %s", nsm_ed_error(s));
+        assert_int_equal(nsm_ed_process_events(s), NS_OK);
+        double t = nsm_ed_time(s);
+        a = nsm_ed_acceleration(s, di);
+        const double *q = nsm_ed_q(s, di);
+        assert_true(fabs(nsm_ed_lambda(s, plane, 2)[0] - m * g * ca) <= 1e-10 * m * g);
+        assert_true(fabs(a[0] - ax) <= 1e-10 * g && fabs(a[1] - ay) <= 1e-10 * g);
+        assert_true(fabs(q[0] - (q0[0] + 0.5 * ax * t * t)) <= 1e-8);
+        assert_true(fabs(q[1] - (q0[1] + 0.5 * ay * t * t)) <= 1e-8);
+        events++;
+    }
+    assert_true(events >= 5);
+    nsm_ed_free(s);
+    nsm_model_free(mod);
+}
+
+static void test_ed_preset(void **state)
+{
+    (void)state;
+    nsm_ed_options o;
+    nsm_ed_options_default(&o);
+    o.T = 1.0;
+    nsm_ed_options_siconos(&o);
+    const double tol = 1e4 * 2.220446049250313e-16;   /* Siconos' _TOL_ED */
+    assert_true(o.gap_tol == tol && o.vel_tol == tol && o.lambda_tol == tol && o.acc_tol == tol);
+    assert_true(o.rest_vel == 0.0 && o.rest_gap > 0.0 && o.rest_gap < 1e-300);
+    char err[NS_ERRMSG_LEN] = "";
+    assert_int_equal(nsm_ed_options_validate(&o, err), NS_OK);
+    assert_true(o.T == 1.0);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -268,6 +345,10 @@ int main(void)
         cmocka_unit_test(test_diode_bridge_gamma),
         cmocka_unit_test(test_gamma_one_is_plain),
         cmocka_unit_test(test_preset_and_checks),
+#ifdef NSM_HAVE_EVENT_DRIVEN
+        cmocka_unit_test(test_ed_consistent_at_t0),
+        cmocka_unit_test(test_ed_preset),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
