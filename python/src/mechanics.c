@@ -189,6 +189,8 @@ typedef struct {
     PyObject *keep;   /* list: callback capsules (outlive the model's use of them) */
     int busy;         /* > 0 while a simulation of it steps (callbacks may run) */
     int frozen;       /* live EventDriven objects: they keep the model's structure */
+    PyObject *journal; /* list of (method, args, kwargs, result): every call that built or
+                          changed the model, with its arrays copied, replayed by pickle */
 } pyns_Model;
 
 /* A callback must not change the model under a running step, nor anything
@@ -221,7 +223,8 @@ static PyObject *model_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!o) return NULL;
     o->m = nsm_model_new();
     o->keep = PyList_New(0);
-    if (!o->m || !o->keep) { Py_DECREF(o); return PyErr_NoMemory(); }
+    o->journal = PyList_New(0);
+    if (!o->m || !o->keep || !o->journal) { Py_DECREF(o); return PyErr_NoMemory(); }
     return (PyObject *)o;
 }
 
@@ -230,13 +233,69 @@ static void model_dealloc(pyns_Model *self)
     PyObject_GC_UnTrack(self);
     nsm_model_free(self->m);
     Py_XDECREF(self->keep);
+    Py_XDECREF(self->journal);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int model_traverse(pyns_Model *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->keep);
+    Py_VISIT(self->journal);
     return 0;
+}
+
+/* A copy of an argument as the model took it: arrays (NumPy, SciPy
+ * sparse) copied, lists, tuples and dicts copied through, anything else
+ * (numbers, strings, callables) by reference. */
+static PyObject *journal_copy(PyObject *o, int depth)
+{
+    if (depth > 32) return Py_NewRef(o);
+    if (PyArray_Check(o)) return PyArray_NewCopy((PyArrayObject *)o, NPY_ANYORDER);
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        PyObject *r = PyList_Check(o) ? PyList_New(n) : PyTuple_New(n);
+        if (!r) return NULL;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *c = journal_copy(PySequence_Fast_GET_ITEM(o, i), depth + 1);
+            if (!c) { Py_DECREF(r); return NULL; }
+            if (PyList_Check(o)) PyList_SET_ITEM(r, i, c); else PyTuple_SET_ITEM(r, i, c);
+        }
+        return r;
+    }
+    if (PyDict_Check(o)) {
+        PyObject *r = PyDict_New(), *k, *v;
+        Py_ssize_t pos = 0;
+        if (!r) return NULL;
+        while (PyDict_Next(o, &pos, &k, &v)) {
+            PyObject *c = journal_copy(v, depth + 1);
+            if (!c || PyDict_SetItem(r, k, c) < 0) { Py_XDECREF(c); Py_DECREF(r); return NULL; }
+            Py_DECREF(c);
+        }
+        return r;
+    }
+    if (!PyCallable_Check(o) && PyObject_HasAttrString(o, "tocsc") && PyObject_HasAttrString(o, "copy"))
+        return PyObject_CallMethod(o, "copy", NULL);   /* a SciPy sparse matrix */
+    return Py_NewRef(o);
+}
+
+/* Appends (name, args, kw, result) to the journal; -1 on failure. */
+static int journal_add(pyns_Model *self, const char *name, PyObject *args, PyObject *kw, PyObject *result)
+{
+    PyObject *a = journal_copy(args, 0);
+    PyObject *k = kw ? journal_copy(kw, 0) : PyDict_New();
+    PyObject *e = a && k ? Py_BuildValue("(sOOO)", name, a, k, result) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(k);
+    if (!e) return -1;
+    int rc = PyList_Append(self->journal, e);
+    Py_DECREF(e);
+    return rc;
+}
+
+static PyObject *model_journal(pyns_Model *self, void *c)
+{
+    (void)c;
+    return PyList_GetSlice(self->journal, 0, PyList_GET_SIZE(self->journal));
 }
 
 /* New callback context kept by the model; NULL + exception on failure. */
@@ -717,50 +776,78 @@ static PyObject *model_repr(pyns_Model *self)
                                 nsm_model_nds(self->m), nsm_model_ninter(self->m));
 }
 
+/* The model's building calls, journaled when they succeed. */
+#define JOURNALED(fn, name) \
+    static PyObject *fn##_j(pyns_Model *self, PyObject *args, PyObject *kw) \
+    { \
+        PyObject *r = fn(self, args, kw); \
+        if (r && journal_add(self, name, args, kw, r) < 0) Py_CLEAR(r); \
+        return r; \
+    }
+JOURNALED(model_add_lagrangian, "add_lagrangian")
+JOURNALED(model_add_lagrangian_nonlinear, "add_lagrangian_nonlinear")
+JOURNALED(model_add_first_order, "add_first_order")
+JOURNALED(model_add_first_order_nonlinear, "add_first_order_nonlinear")
+JOURNALED(model_add_law, "add_law")
+JOURNALED(model_add_interaction, "add_interaction")
+JOURNALED(model_add_rigid_body, "add_rigid_body")
+JOURNALED(model_add_contact, "add_contact")
+JOURNALED(model_add_joint, "add_joint")
+JOURNALED(model_set_relation, "set_relation")
+#undef JOURNALED
+static PyObject *model_remove_interaction_j(pyns_Model *self, PyObject *arg)
+{
+    PyObject *r = model_remove_interaction(self, arg);
+    PyObject *args = r ? PyTuple_Pack(1, arg) : NULL;
+    if (r && (!args || journal_add(self, "remove_interaction", args, NULL, r) < 0)) Py_CLEAR(r);
+    Py_XDECREF(args);
+    return r;
+}
+
 static PyMethodDef model_methods[] = {
-    { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian, METH_VARARGS | METH_KEYWORDS,
+    { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian_j, METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian(M, q0, v0=None, *, C=None, K=None, fext=None) -> system id.\n"
       "LTI Lagrangian M q'' + C q' + K q = fext(t) + p; fext a constant vector or a callable t -> vector.\n"
       "A SciPy sparse M makes a sparse system (M, C, K kept CSC, factorised by CHOLMOD/UMFPACK; no n×n "
       "dense matrix in either scheme): for finite-element models." },
-    { "add_lagrangian_nonlinear", (PyCFunction)(void (*)(void))model_add_lagrangian_nonlinear,
+    { "add_lagrangian_nonlinear", (PyCFunction)(void (*)(void))model_add_lagrangian_nonlinear_j,
       METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian_nonlinear(q0, v0, *, mass, fint=None, jac_fint=None, fgyr=None, jac_fgyr=None, "
       "fext=None) -> system id.\nM(q) q'' + fgyr(t, q, v) + fint(t, q, v) = fext(t) + p; mass(q) -> n×n, "
       "forces (t, q, v) -> n, Jacobians (t, q, v) -> (dF/dq, dF/dv)." },
-    { "add_first_order", (PyCFunction)(void (*)(void))model_add_first_order, METH_VARARGS | METH_KEYWORDS,
+    { "add_first_order", (PyCFunction)(void (*)(void))model_add_first_order_j, METH_VARARGS | METH_KEYWORDS,
       "add_first_order(A, x0, b=None) -> system id. LTI x' = A x + b(t) + r (b a callable t -> vector)." },
-    { "add_first_order_nonlinear", (PyCFunction)(void (*)(void))model_add_first_order_nonlinear,
+    { "add_first_order_nonlinear", (PyCFunction)(void (*)(void))model_add_first_order_nonlinear_j,
       METH_VARARGS | METH_KEYWORDS,
       "add_first_order_nonlinear(x0, *, f, jac) -> system id. x' = f(t, x) + r; jac(t, x) -> df/dx." },
-    { "add_law", (PyCFunction)(void (*)(void))model_add_law, METH_VARARGS | METH_KEYWORDS,
+    { "add_law", (PyCFunction)(void (*)(void))model_add_law_j, METH_VARARGS | METH_KEYWORDS,
       "add_law(kind, *, size=1, e=0, mu=0, dim=3, lb=None, ub=None) -> law id. kind: 'newton' (size, e), "
       "'newton_coulomb' (dim, e, mu), 'complementarity' (size), 'relay' (lb, ub), 'equality' (size)." },
-    { "add_interaction", (PyCFunction)(void (*)(void))model_add_interaction, METH_VARARGS | METH_KEYWORDS,
+    { "add_interaction", (PyCFunction)(void (*)(void))model_add_interaction_j, METH_VARARGS | METH_KEYWORDS,
       "add_interaction(law, ds, ds2=-1, *, H=None, b=None, C=None, D=None, B=None, e=None, h=None, "
       "jach=None, dhdt=None, size=None) -> id.\n"
       "Lagrangian linear y = H Q + b; first-order linear y = C X + D lambda + e, r = B lambda; "
       "Lagrangian nonlinear y = h(t, Q) with jach(t, Q) -> dh/dQ (size × ncols) and, if y depends "
       "on t, dhdt(t, Q); size = len(y)." },
-    { "add_rigid_body", (PyCFunction)(void (*)(void))model_add_rigid_body, METH_VARARGS | METH_KEYWORDS,
+    { "add_rigid_body", (PyCFunction)(void (*)(void))model_add_rigid_body_j, METH_VARARGS | METH_KEYWORDS,
       "add_rigid_body(mass, inertia, q0=None, v0=None, *, fext=None) -> system id.\n"
       "Newton-Euler rigid body (docs/rigid-bodies.md): q = (x, y, z, quaternion w, x, y, z), "
       "v = (velocity, body angular velocity); inertia 3 principal moments or 3x3 (body frame); "
       "fext a constant 6-vector (world force, body torque) or a callable t -> 6-vector." },
-    { "add_contact", (PyCFunction)(void (*)(void))model_add_contact, METH_VARARGS | METH_KEYWORDS,
+    { "add_contact", (PyCFunction)(void (*)(void))model_add_contact_j, METH_VARARGS | METH_KEYWORDS,
       "add_contact(law, ds, ds2=-1, *, normal, r1=None, r2=None, r1_world=False, r2_world=False, size=3) -> id.\n"
       "Contact of rigid body ds with ds2 (or the ground): unit normal (world) from ds2 towards ds, arms r1, r2 "
       "from the centres of mass (body frame, or world with r*_world; with one body r2 is the ground point); "
       "size 3 (normal + 2 tangents, Newton-Coulomb law) or 1 (normal, Newton law)." },
-    { "add_joint", (PyCFunction)(void (*)(void))model_add_joint, METH_VARARGS | METH_KEYWORDS,
+    { "add_joint", (PyCFunction)(void (*)(void))model_add_joint_j, METH_VARARGS | METH_KEYWORDS,
       "add_joint(kind, law, ds, ds2=-1, *, q1, q2=None, anchor, axis=None) -> id.\n"
       "kind 'ball', 'revolute', 'cylindrical', 'prismatic' or 'fixed' (3, 5, 4, 5, 6 rows: an equality law of "
       "that size), built from the poses q1 (q2 with ds2), the anchor and the axis (world) as they are." },
-    { "set_relation", (PyCFunction)(void (*)(void))model_set_relation, METH_VARARGS | METH_KEYWORDS,
+    { "set_relation", (PyCFunction)(void (*)(void))model_set_relation_j, METH_VARARGS | METH_KEYWORDS,
       "set_relation($self, inter, H, b=None)\n--\n\nReplaces H (and b) of a Lagrangian linear "
       "interaction y = H q + b between steps (a contact whose normal turns); shapes as at "
       "add_interaction." },
-    { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
+    { "remove_interaction", (PyCFunction)model_remove_interaction_j, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }
 };
@@ -768,6 +855,8 @@ static PyMethodDef model_methods[] = {
 static PyGetSetDef model_getset[] = {
     { "nds", (getter)model_nds, NULL, "number of systems", NULL },
     { "ninter", (getter)model_ninter, NULL, "number of live interactions", NULL },
+    { "_journal", (getter)model_journal, NULL, "the calls that built the model (method, args, "
+      "kwargs, result), arrays copied: what pickling replays", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
