@@ -235,7 +235,10 @@ double *nsm_ed_v(nsm_ed *s, int ds);
  *  t0 (contacts closed at t0 included), by each nsm_ed_process_events at
  *  the processed event, and by nsm_ed_reinit / nsm_ed_set_state_from_sim.
  *  Between an advance and the processing of its event it still holds the
- *  previous event's value. NULL for a bad id. */
+ *  previous event's value. If the acceleration problem at t0 cannot be
+ *  solved there (a solver or hook that fails it) nsm_ed_new still
+ *  succeeds, with q̈, λ[2], ÿ at 0: the run reports that failure. NULL for
+ *  a bad id. */
 const double *nsm_ed_acceleration(const nsm_ed *s, int ds);
 /** Restart the integration from the current q, v (after editing them):
  *  y, ẏ and the index sets are recomputed from them (as

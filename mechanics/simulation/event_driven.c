@@ -206,17 +206,16 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     for (r = 0; r < R; r++)
         if (s->y0[r] <= s->o.gap_tol && fabs(s->y1[r]) <= s->o.vel_tol) s->in1[r] = s->in2[r] = 1;
     if (nsm_ed_root_shifts(s) != 0) { nsm_set_err(err, "nsm_ed_new: %s", s->err); nsm_ed_free(s); return NULL; }
-    /* λ[2], ÿ and q̈ of the contacts closed at t0, before any advance. An
-     * acceleration LCP the solver does not solve is not fatal here: the
-     * run meets it again and reports it with the solver's status (as it
-     * would without this call); a kinematics failure is. */
+    /* λ[2], ÿ and q̈ of the contacts closed at t0, before any advance. A
+     * failure here (an acceleration LCP the solver or a hook does not
+     * solve, a force callback that fails) is not fatal: the run's first
+     * right-hand side meets it again and reports it as it would without
+     * this call; q̈, λ[2], ÿ then stay 0 until the first processed event. */
     if (nsm_ed_consistent_accelerations(s) != 0) {
-        if (s->lcp_status == NS_OK) {
-            nsm_set_err(err, "nsm_ed_new: accelerations at t0 = %.17g: %s", s->t, s->err);
-            nsm_ed_free(s);
-            return NULL;
-        }
         s->lcp_status = NS_OK;
+        s->err[0] = '\0';
+        memset(s->qdd, 0, (size_t)s->ntot * sizeof(double));
+        for (r = 0; r < R; r++) s->lam2[r] = s->y2[r] = 0.0;
     }
     s->cv = nsm_cvode_new(s, err);
     if (!s->cv) { nsm_ed_free(s); return NULL; }

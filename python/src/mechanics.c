@@ -191,6 +191,9 @@ typedef struct {
     int frozen;       /* live EventDriven objects: they keep the model's structure */
     PyObject *journal; /* list of (method, args, kwargs, result): every call that built or
                           changed the model, with its arrays copied, replayed by pickle */
+    PyObject *last_set; /* dict: interaction id -> index in journal of its set_relation entry
+                          (one per live interaction: a new H replaces the older entry, so the
+                          journal grows with adds and removes, not with steps) */
 } pyns_Model;
 
 /* A callback must not change the model under a running step, nor anything
@@ -224,7 +227,8 @@ static PyObject *model_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     o->m = nsm_model_new();
     o->keep = PyList_New(0);
     o->journal = PyList_New(0);
-    if (!o->m || !o->keep || !o->journal) { Py_DECREF(o); return PyErr_NoMemory(); }
+    o->last_set = PyDict_New();
+    if (!o->m || !o->keep || !o->journal || !o->last_set) { Py_DECREF(o); return PyErr_NoMemory(); }
     return (PyObject *)o;
 }
 
@@ -234,6 +238,7 @@ static void model_dealloc(pyns_Model *self)
     nsm_model_free(self->m);
     Py_XDECREF(self->keep);
     Py_XDECREF(self->journal);
+    Py_XDECREF(self->last_set);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -241,6 +246,7 @@ static int model_traverse(pyns_Model *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->keep);
     Py_VISIT(self->journal);
+    Py_VISIT(self->last_set);
     return 0;
 }
 
@@ -292,10 +298,58 @@ static int journal_add(pyns_Model *self, const char *name, PyObject *args, PyObj
     return rc;
 }
 
+/* The journal entry of set_relation(id, H, b) (H m×ncols row-major copy,
+ * b copy or None): replaces the interaction's earlier one, if any. */
+static int journal_set(pyns_Model *self, int id, PyObject *H, PyObject *b)
+{
+    PyObject *key = PyLong_FromLong(id);
+    PyObject *at = key ? PyDict_GetItem(self->last_set, key) : NULL;
+    if (at && b == Py_None) {   /* b kept by the relation: the earlier entry's b (None: the add's) */
+        PyObject *old = PyList_GET_ITEM(self->journal, PyLong_AsSsize_t(at));
+        b = PyTuple_GET_ITEM(PyTuple_GET_ITEM(old, 1), 2);
+    }
+    PyObject *e = key ? Py_BuildValue("(s(iOO){}O)", "set_relation", id, H, b, Py_None) : NULL;
+    int rc = -1;
+    if (e) {
+        if (at) {
+            rc = PyList_SetItem(self->journal, PyLong_AsSsize_t(at), e);   /* steals e */
+            e = NULL;
+        } else {
+            PyObject *idx = PyLong_FromSsize_t(PyList_GET_SIZE(self->journal));
+            rc = idx && PyList_Append(self->journal, e) == 0 && PyDict_SetItem(self->last_set, key, idx) == 0 ? 0 : -1;
+            Py_XDECREF(idx);
+        }
+    }
+    Py_XDECREF(e);
+    Py_XDECREF(key);
+    return rc;
+}
+
+/* A removed interaction's set_relation entry is void (None, skipped by the
+ * replay): the slot's next interaction starts from its own add. */
+static int journal_forget(pyns_Model *self, int id)
+{
+    PyObject *key = PyLong_FromLong(id);
+    if (!key) return -1;
+    PyObject *at = PyDict_GetItem(self->last_set, key);
+    int rc = 0;
+    if (at) {
+        rc = PyList_SetItem(self->journal, PyLong_AsSsize_t(at), Py_NewRef(Py_None));
+        if (rc == 0) rc = PyDict_DelItem(self->last_set, key);
+    }
+    Py_DECREF(key);
+    return rc;
+}
+
 static PyObject *model_journal(pyns_Model *self, void *c)
 {
     (void)c;
-    return PyList_GetSlice(self->journal, 0, PyList_GET_SIZE(self->journal));
+    PyObject *out = PyList_New(0);
+    for (Py_ssize_t i = 0; out && i < PyList_GET_SIZE(self->journal); i++) {
+        PyObject *e = PyList_GET_ITEM(self->journal, i);
+        if (e != Py_None && PyList_Append(out, e) < 0) Py_CLEAR(out);
+    }
+    return out;
 }
 
 /* New callback context kept by the model; NULL + exception on failure. */
@@ -761,10 +815,83 @@ static PyObject *model_set_relation(pyns_Model *self, PyObject *args, PyObject *
     if (!H) return NULL;
     if (bo != Py_None && !(b = fvec(bo, "b", rows))) { Py_DECREF(H); return NULL; }
     ns_status st = nsm_relation_set_H(r, PyArray_DATA(H), b ? PyArray_DATA(b) : NULL);
+    if (st != NS_OK) { Py_DECREF(H); Py_XDECREF(b); return pyns_raise(st, "set_relation: H refused"); }
+    /* journal: H as the (rows, cols) array the model took, b or None */
+    PyObject *Hj = PyArray_NewCopy(H, NPY_CORDER);
+    PyObject *bj = b ? PyArray_NewCopy(b, NPY_CORDER) : Py_NewRef(Py_None);
     Py_DECREF(H);
     Py_XDECREF(b);
-    if (st != NS_OK) return pyns_raise(st, "set_relation: H refused");
+    int jr = Hj && bj ? journal_set(self, id, Hj, bj) : -1;
+    Py_XDECREF(Hj); Py_XDECREF(bj);
+    if (jr < 0) return NULL;
     Py_RETURN_NONE;
+}
+
+/* set_relations(ids, H, b=None): H (k, m, ncols), b (k, m): set_relation
+ * for k interactions in one call. */
+static PyObject *model_set_relations(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "ids", "H", "b", NULL };
+    PyObject *io, *Ho, *bo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:set_relations", kwlist, &io, &Ho, &bo)) return NULL;
+    PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(io, NPY_INTP, 1, 1, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *H = ids ? (PyArrayObject *)PyArray_FROMANY(Ho, NPY_DOUBLE, 3, 3, NPY_ARRAY_IN_ARRAY) : NULL;
+    PyArrayObject *b = H && bo != Py_None ? (PyArrayObject *)PyArray_FROMANY(bo, NPY_DOUBLE, 2, 2, NPY_ARRAY_IN_ARRAY) : NULL;
+    PyObject *ret = NULL;
+    double *Hcm = NULL;
+    if (!H || (bo != Py_None && !b)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "set_relations: ids (k,), H (k, m, ncols), b (k, m)");
+        goto out;
+    }
+    npy_intp k = PyArray_DIM(ids, 0), m = PyArray_DIM(H, 1), nc = PyArray_DIM(H, 2);
+    if (PyArray_DIM(H, 0) != k || (b && (PyArray_DIM(b, 0) != k || PyArray_DIM(b, 1) != m))) {
+        PyErr_Format(pyns_InputError, "set_relations: %zd ids, H of shape (%zd, %zd, %zd)%s: the first "
+                     "dimensions must agree (and b's shape be (k, m))", (Py_ssize_t)k, (Py_ssize_t)PyArray_DIM(H, 0),
+                     (Py_ssize_t)m, (Py_ssize_t)nc, b ? " and b" : "");
+        goto out;
+    }
+    const double *Hd = PyArray_DATA(H), *bd = b ? PyArray_DATA(b) : NULL;
+    for (npy_intp t = 0; t < k * m * nc; t++)
+        if (!isfinite(Hd[t])) { PyErr_SetString(pyns_InputError, "set_relations: H has a non-finite entry"); goto out; }
+    for (npy_intp t = 0; bd && t < k * m; t++)
+        if (!isfinite(bd[t])) { PyErr_SetString(pyns_InputError, "set_relations: b has a non-finite entry"); goto out; }
+    Hcm = PyMem_Malloc((size_t)(m * nc > 0 ? m * nc : 1) * sizeof *Hcm);
+    if (!Hcm) { PyErr_NoMemory(); goto out; }
+    const npy_intp *id = PyArray_DATA(ids);
+    for (npy_intp t = 0; t < k; t++) {   /* checks first: all or nothing */
+        if (id[t] < 0 || id[t] > INT_MAX || !nsm_model_inter_alive(self->m, (int)id[t])) {
+            PyErr_Format(pyns_InputError, "set_relations: ids[%zd]: no interaction %zd", (Py_ssize_t)t, (Py_ssize_t)id[t]);
+            goto out;
+        }
+        nsm_relation *r = nsm_model_relation(self->m, (int)id[t]);
+        if (nsm_relation_get_type(r) != NSM_REL_LAGRANGIAN_LINEAR || nsm_relation_size(r) != m ||
+            nsm_relation_ncols(r) != nc) {
+            PyErr_Format(pyns_InputError, "set_relations: interaction %zd is not Lagrangian linear with "
+                         "H of shape (%zd, %zd)", (Py_ssize_t)id[t], (Py_ssize_t)m, (Py_ssize_t)nc);
+            goto out;
+        }
+    }
+    for (npy_intp t = 0; t < k; t++) {
+        const double *Ht = Hd + (size_t)t * m * nc;
+        for (npy_intp i = 0; i < m; i++)
+            for (npy_intp c = 0; c < nc; c++) Hcm[i + c * m] = Ht[i * nc + c];
+        ns_status st = nsm_relation_set_H(nsm_model_relation(self->m, (int)id[t]), Hcm, bd ? bd + t * m : NULL);
+        if (st != NS_OK) { pyns_raise(st, "set_relations: H refused"); goto out; }
+        npy_intp dh[2] = { m, nc }, db[1] = { m };
+        PyObject *Hj = PyArray_SimpleNew(2, dh, NPY_DOUBLE);
+        PyObject *bj = bd ? PyArray_SimpleNew(1, db, NPY_DOUBLE) : Py_NewRef(Py_None);
+        if (Hj) memcpy(PyArray_DATA((PyArrayObject *)Hj), Ht, (size_t)(m * nc) * sizeof(double));
+        if (bd && bj) memcpy(PyArray_DATA((PyArrayObject *)bj), bd + t * m, (size_t)m * sizeof(double));
+        int jr = Hj && bj ? journal_set(self, (int)id[t], Hj, bj) : -1;
+        Py_XDECREF(Hj); Py_XDECREF(bj);
+        if (jr < 0) goto out;
+    }
+    ret = Py_NewRef(Py_None);
+out:
+    PyMem_Free(Hcm);
+    Py_XDECREF(ids); Py_XDECREF(H); Py_XDECREF(b);
+    return ret;
 }
 
 static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
@@ -793,13 +920,13 @@ JOURNALED(model_add_interaction, "add_interaction")
 JOURNALED(model_add_rigid_body, "add_rigid_body")
 JOURNALED(model_add_contact, "add_contact")
 JOURNALED(model_add_joint, "add_joint")
-JOURNALED(model_set_relation, "set_relation")
 #undef JOURNALED
 static PyObject *model_remove_interaction_j(pyns_Model *self, PyObject *arg)
 {
     PyObject *r = model_remove_interaction(self, arg);
     PyObject *args = r ? PyTuple_Pack(1, arg) : NULL;
-    if (r && (!args || journal_add(self, "remove_interaction", args, NULL, r) < 0)) Py_CLEAR(r);
+    if (r && (!args || journal_add(self, "remove_interaction", args, NULL, r) < 0 ||
+              journal_forget(self, (int)PyLong_AsLong(arg)) < 0)) Py_CLEAR(r);
     Py_XDECREF(args);
     return r;
 }
@@ -843,10 +970,14 @@ static PyMethodDef model_methods[] = {
       "add_joint(kind, law, ds, ds2=-1, *, q1, q2=None, anchor, axis=None) -> id.\n"
       "kind 'ball', 'revolute', 'cylindrical', 'prismatic' or 'fixed' (3, 5, 4, 5, 6 rows: an equality law of "
       "that size), built from the poses q1 (q2 with ds2), the anchor and the axis (world) as they are." },
-    { "set_relation", (PyCFunction)(void (*)(void))model_set_relation_j, METH_VARARGS | METH_KEYWORDS,
+    { "set_relation", (PyCFunction)(void (*)(void))model_set_relation, METH_VARARGS | METH_KEYWORDS,
       "set_relation($self, inter, H, b=None)\n--\n\nReplaces H (and b) of a Lagrangian linear "
       "interaction y = H q + b between steps (a contact whose normal turns); shapes as at "
       "add_interaction." },
+    { "set_relations", (PyCFunction)(void (*)(void))model_set_relations, METH_VARARGS | METH_KEYWORDS,
+      "set_relations($self, ids, H, b=None)\n--\n\nset_relation for many interactions in one call: "
+      "ids (k,), H (k, m, ncols), b (k, m); all checked before any is changed (Lagrangian linear, "
+      "shape (m, ncols), finite)." },
     { "remove_interaction", (PyCFunction)model_remove_interaction_j, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }
@@ -914,7 +1045,7 @@ static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_star
                                         "newton_tol", "newton_max_iter", "newton_criterion",
                                         "activation", "activation_gamma", "gmp", "gmp_solver",
                                         "global_fc", "order_by_system", "solve_hook", "log",
-                                        "verbosity", "rules", "linearisation", "em_gamma", NULL };
+                                        "verbosity", "rules", "linearisation", "em_gamma", "stabilization", NULL };
 
 /* rules="default" | "siconos" (kw["rules"], absent: default): the preset
  * nsm_sim_options_siconos / nsm_ed_options_siconos, applied before the
@@ -1084,6 +1215,7 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
     struct { const char *name; double *dst; } dbl[] = {
         { "projection_tol", &o->projection_tol }, { "projection_tol_unilateral", &o->projection_tol_unilateral },
         { "newton_tol", &o->newton_tol }, { "activation_gamma", &o->activation_gamma },
+        { "stabilization", &o->stabilization },
     };
     PyObject *v;
     for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
@@ -1699,7 +1831,7 @@ static PyTypeObject SimType = {
               "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
               "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, solve_hook=None, "
               "rules='default'|'siconos' (Siconos' rules first, the other keywords over them), "
-              "linearisation='iterate'|'step_start', em_gamma=None (Euler-Moreau gamma), "
+              "linearisation='iterate'|'step_start', em_gamma=None (Euler-Moreau gamma), stabilization=0, "
               "log=None (log(level, message)), verbosity=1, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
               "(the options of nsm_sim_options, docs/mechanics-api.md).",

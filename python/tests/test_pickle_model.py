@@ -93,3 +93,63 @@ def test_empty_model_and_journal_is_a_copy():
     j = m._journal
     j.clear()
     assert len(m._journal) > 0
+
+
+def tilted_floor_model():
+    m = ns.Model()
+    ball = m.add_lagrangian(np.eye(2), [0.0, 0.3], [1.0, 0.0], fext=[0.0, -9.81])
+    law = m.add_law("newton_coulomb", dim=2, e=0.5, mu=0.2)
+    floor = m.add_interaction(law, ball, H=[[0.0, 1.0], [1.0, 0.0]], b=[-0.1, 0.0])
+    wall = m.add_interaction(law, ball, H=[[-1.0, 0.0], [0.0, 1.0]], b=[2.0, 0.0])
+    return m, [floor, wall]
+
+
+def tilt(k):
+    a = 0.05 * math.sin(0.01 * k)
+    n, t = (-math.sin(a), math.cos(a)), (math.cos(a), math.sin(a))
+    H = np.array([[[n[0], n[1]], [t[0], t[1]]], [[-1.0, 0.0], [0.0, 1.0]]])
+    return H, np.array([[-0.1, 0.0], [2.0 + 0.001 * k, 0.0]])
+
+
+def test_set_relations_equals_set_relation_and_journal_stays_bounded():
+    runs = []
+    for bulk in (True, False):
+        m, ids = tilted_floor_model()
+        sim = ns.Simulation(m, h=1e-3, tol=1e-12)
+        k = [0]
+
+        def hook(s):
+            H, b = tilt(k[0])
+            if bulk:
+                m.set_relations(ids, H, b)
+            else:
+                for i, iid in enumerate(ids):
+                    m.set_relation(iid, H[i], b=b[i])
+            k[0] += 1
+        runs.append(sim.run(0.5, before_step=hook))
+        assert len(m._journal) == 6          # the adds and one set_relation per interaction
+        # the copy is the model as it is now: its replay gives the last H, b
+        m2 = pickle.loads(pickle.dumps(m))
+        assert same(run(m2), run(m))
+    assert same(runs[0], runs[1])
+
+
+def test_set_relations_checks_everything_first():
+    m, ids = tilted_floor_model()
+    H, b = tilt(0)
+    with pytest.raises(ns.InputError, match="no interaction 7"):
+        m.set_relations([ids[0], 7], H, b)
+    with pytest.raises(ns.InputError, match="first dimensions"):
+        m.set_relations(ids, H[:1], b)
+    with pytest.raises(ns.InputError, match="shape"):
+        m.set_relations(ids, np.zeros((2, 3, 2)), None)
+    bad = H.copy()
+    bad[1, 0, 0] = np.nan
+    with pytest.raises(ns.InputError, match="non-finite"):
+        m.set_relations(ids, bad, b)
+    d = m.add_lagrangian(np.eye(2), [0.5, -0.5])
+    nl = m.add_interaction(m.add_law("newton", size=2, e=0.0), d, h=bowl_h, jach=bowl_jach, size=2)
+    with pytest.raises(ns.InputError, match="not Lagrangian linear"):
+        m.set_relations([ids[0], nl], H, b)
+    # nothing was changed by the refused calls: the journal holds no set_relation
+    assert all(e[0] != "set_relation" for e in m._journal)
