@@ -77,6 +77,15 @@ def scene(n, seed, half):
     return R, q, v
 
 
+def cross(u, v):
+    """u x v over the last axis (np.cross without its generic overhead)."""
+    out = np.empty(np.broadcast_shapes(u.shape, v.shape))
+    out[..., 0] = u[..., 1] * v[..., 2] - u[..., 2] * v[..., 1]
+    out[..., 1] = u[..., 2] * v[..., 0] - u[..., 0] * v[..., 2]
+    out[..., 2] = u[..., 0] * v[..., 1] - u[..., 1] * v[..., 0]
+    return out
+
+
 def frames(nrm):
     """(k, 3, 3): rows n, t1, t2 per normal, t1 as the C example picks it."""
     a_ = np.zeros_like(nrm)
@@ -84,8 +93,8 @@ def frames(nrm):
     a_[~big, 0] = 1.0
     a_[big, 1] = 1.0
     t1 = a_ - np.sum(a_ * nrm, axis=1)[:, None] * nrm
-    t1 /= np.linalg.norm(t1, axis=1)[:, None]
-    t2 = np.cross(nrm, t1)
+    t1 /= np.sqrt(np.einsum("ki,ki->k", t1, t1))[:, None]
+    t2 = cross(nrm, t1)
     return np.stack([nrm, t1, t2], axis=1)
 
 
@@ -94,7 +103,7 @@ def contact_rows(nrm, gap, R2, Q2, R1=None, Q1=None):
     the normal and tangential velocity of body 2 relative to body 1 at the
     contact point, y = (gap, 0, 0) at the current positions."""
     F = frames(nrm)                                  # (k, 3, 3)
-    nt = np.cross(nrm[:, None, :], F)                # n x t_r
+    nt = cross(nrm[:, None, :], F)                   # n x t_r
     nt[:, 0, :] = 0.0
     two = R1 is not None
     H = np.zeros((len(gap), 3, 12 if two else 6))
@@ -122,7 +131,9 @@ law = model.add_law("newton_coulomb", dim=3, e=a.e, mu=a.mu)
 sim = ns.Simulation(model, h=a.h, theta=0.5, tol=1e-4, stabilization=0.2, order_by_system=True)
 
 WALLS = np.array([[0, 0, 1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], float)
-live = {}                       # (i, other) -> interaction id; other >= n: wall n + w
+table = np.full(n * (n + 5), -1, dtype=np.intp)   # contact key -> interaction id
+mark = np.zeros(n * (n + 5), dtype=bool)
+live_keys = [np.zeros(0, dtype=np.intp)]
 margin0 = 0.1 * R.min()
 hook_cpu = [0.0]
 counts = {"added": 0, "removed": 0}
@@ -157,24 +168,28 @@ def update_contacts(s):
     else:
         pi = pj = np.zeros(0, int)
         Hp, bp = np.zeros((0, 3, 12)), np.zeros((0, 3))
-    seen = set()
-    for keys, H, b, two in (((wi, n + ww), Hw, bw, False), ((pi, pj), Hp, bp, True)):
-        ids, rows = [], []
-        for r, key in enumerate(zip(keys[0].tolist(), keys[1].tolist())):
-            seen.add(key)
-            iid = live.get(key)
-            if iid is None:
-                i, other = key
-                live[key] = model.add_interaction(law, ds[i], ds[other] if two else -1, H=H[r], b=b[r])
-                counts["added"] += 1
-            else:
-                ids.append(iid)
-                rows.append(r)
-        if ids:                 # every kept contact in one call
-            model.set_relations(ids, H[rows], b[rows])
-    for key in [k for k in live if k not in seen]:
-        model.remove_interaction(live.pop(key))
+    # contact keys i * (n + 5) + other (other: j > i, or n + wall): the
+    # interaction of each key in a dense table, so that the kept contacts
+    # are found and updated without a Python loop over them
+    keys_w, keys_p = wi * (n + 5) + n + ww, pi * (n + 5) + pj
+    for keys, H, b, two in ((keys_w, Hw, bw, False), (keys_p, Hp, bp, True)):
+        ids = table[keys]
+        kept = ids >= 0
+        if kept.any():          # every kept contact in one call
+            model.set_relations(ids[kept], H[kept], b[kept])
+        for r in np.nonzero(~kept)[0].tolist():
+            i, other = divmod(int(keys[r]), n + 5)
+            table[keys[r]] = model.add_interaction(law, ds[i], ds[other] if two else -1, H=H[r], b=b[r])
+            counts["added"] += 1
+    now = np.concatenate([keys_w, keys_p])
+    mark[now] = True
+    prev = live_keys[0]
+    for key in prev[~mark[prev]].tolist():   # contacts whose gap left the margin
+        model.remove_interaction(int(table[key]))
+        table[key] = -1
         counts["removed"] += 1
+    mark[now] = False
+    live_keys[0] = now
     hook_cpu[0] += time.process_time() - t0
 
 
@@ -192,10 +207,19 @@ st = sim.state()
 V = st["v"].reshape(n, 6)
 ke = 0.5 * float(np.sum(mass * np.sum(V[:, :3] ** 2, axis=1)) +
                  np.sum(0.4 * mass * R * R * np.sum(V[:, 3:] ** 2, axis=1)))
+x = st["q"].reshape(n, 6)[:, :3]
+pen = max(0.0, float(np.max(-(np.stack([x[:, 2] - R, x[:, 0] + a.half - R, a.half - x[:, 0] - R,
+                                         x[:, 1] + a.half - R, a.half - x[:, 1] - R], axis=1)))))
+pairs = cKDTree(x).query_pairs(2.0 * RMAX, output_type="ndarray")
+if len(pairs):
+    gap = np.linalg.norm(x[pairs[:, 1]] - x[pairs[:, 0]], axis=1) - R[pairs[:, 0]] - R[pairs[:, 1]]
+    pen = max(pen, float(np.max(-gap)))
+outside = int(np.sum((np.abs(x[:, 0]) > a.half) | (np.abs(x[:, 1]) > a.half) | (x[:, 2] < 0)))
 if not a.quiet:
-    print(f"n = {n}, {a.steps} steps, t = {sim.t:.4g} s: {len(live)} contacts, "
-          f"kinetic energy {ke:.3g} J, {counts['added']} added / {counts['removed']} removed")
+    print(f"n = {n}, {a.steps} steps, t = {sim.t:.4g} s: {len(live_keys[0])} contacts, "
+          f"kinetic energy {ke:.3g} J, {counts['added']} added / {counts['removed']} removed, "
+          f"max penetration {pen:.3g} m, {outside} outside the box")
 if a.profile >= 0:
-    print(f"profile: n={n} steps={nprof} contacts={len(live)} cpu_ms={1e3 * cpu / nprof:.4g} "
+    print(f"profile: n={n} steps={nprof} contacts={len(live_keys[0])} cpu_ms={1e3 * cpu / nprof:.4g} "
           f"hook_cpu_ms={1e3 * hook_cpu[0] / nprof:.4g} "
           f"sweeps={(sim.stats['solver_iterations'] - it0) / nprof:.4g} kinetic_energy={ke:.4g}")

@@ -191,9 +191,10 @@ typedef struct {
     int frozen;       /* live EventDriven objects: they keep the model's structure */
     PyObject *journal; /* list of (method, args, kwargs, result): every call that built or
                           changed the model, with its arrays copied, replayed by pickle */
-    PyObject *last_set; /* dict: interaction id -> index in journal of its set_relation entry
-                          (one per live interaction: a new H replaces the older entry, so the
-                          journal grows with adds and removes, not with steps) */
+    unsigned char *relset; /* per interaction id: H or b replaced since its add
+                          (set_relation(s)); the journal's reader appends their current
+                          H and b, so that replacing them each step costs no journal entry */
+    int cap_relset;
 } pyns_Model;
 
 /* A callback must not change the model under a running step, nor anything
@@ -227,8 +228,7 @@ static PyObject *model_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     o->m = nsm_model_new();
     o->keep = PyList_New(0);
     o->journal = PyList_New(0);
-    o->last_set = PyDict_New();
-    if (!o->m || !o->keep || !o->journal || !o->last_set) { Py_DECREF(o); return PyErr_NoMemory(); }
+    if (!o->m || !o->keep || !o->journal) { Py_DECREF(o); return PyErr_NoMemory(); }
     return (PyObject *)o;
 }
 
@@ -238,7 +238,7 @@ static void model_dealloc(pyns_Model *self)
     nsm_model_free(self->m);
     Py_XDECREF(self->keep);
     Py_XDECREF(self->journal);
-    Py_XDECREF(self->last_set);
+    PyMem_Free(self->relset);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -246,7 +246,6 @@ static int model_traverse(pyns_Model *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->keep);
     Py_VISIT(self->journal);
-    Py_VISIT(self->last_set);
     return 0;
 }
 
@@ -298,56 +297,46 @@ static int journal_add(pyns_Model *self, const char *name, PyObject *args, PyObj
     return rc;
 }
 
-/* The journal entry of set_relation(id, H, b) (H m×ncols row-major copy,
- * b copy or None): replaces the interaction's earlier one, if any. */
-static int journal_set(pyns_Model *self, int id, PyObject *H, PyObject *b)
+/* Marks interaction id's H, b as replaced (-1: out of memory). */
+static int relset_mark(pyns_Model *self, int id, int on)
 {
-    PyObject *key = PyLong_FromLong(id);
-    PyObject *at = key ? PyDict_GetItem(self->last_set, key) : NULL;
-    if (at && b == Py_None) {   /* b kept by the relation: the earlier entry's b (None: the add's) */
-        PyObject *old = PyList_GET_ITEM(self->journal, PyLong_AsSsize_t(at));
-        b = PyTuple_GET_ITEM(PyTuple_GET_ITEM(old, 1), 2);
+    if (id >= self->cap_relset) {
+        if (!on) return 0;
+        int cap = self->cap_relset ? self->cap_relset : 64;
+        while (cap <= id) cap *= 2;
+        unsigned char *v = PyMem_Realloc(self->relset, (size_t)cap);
+        if (!v) { PyErr_NoMemory(); return -1; }
+        memset(v + self->cap_relset, 0, (size_t)(cap - self->cap_relset));
+        self->relset = v;
+        self->cap_relset = cap;
     }
-    PyObject *e = key ? Py_BuildValue("(s(iOO){}O)", "set_relation", id, H, b, Py_None) : NULL;
-    int rc = -1;
-    if (e) {
-        if (at) {
-            rc = PyList_SetItem(self->journal, PyLong_AsSsize_t(at), e);   /* steals e */
-            e = NULL;
-        } else {
-            PyObject *idx = PyLong_FromSsize_t(PyList_GET_SIZE(self->journal));
-            rc = idx && PyList_Append(self->journal, e) == 0 && PyDict_SetItem(self->last_set, key, idx) == 0 ? 0 : -1;
-            Py_XDECREF(idx);
-        }
-    }
-    Py_XDECREF(e);
-    Py_XDECREF(key);
-    return rc;
+    self->relset[id] = (unsigned char)on;
+    return 0;
 }
 
-/* A removed interaction's set_relation entry is void (None, skipped by the
- * replay): the slot's next interaction starts from its own add. */
-static int journal_forget(pyns_Model *self, int id)
-{
-    PyObject *key = PyLong_FromLong(id);
-    if (!key) return -1;
-    PyObject *at = PyDict_GetItem(self->last_set, key);
-    int rc = 0;
-    if (at) {
-        rc = PyList_SetItem(self->journal, PyLong_AsSsize_t(at), Py_NewRef(Py_None));
-        if (rc == 0) rc = PyDict_DelItem(self->last_set, key);
-    }
-    Py_DECREF(key);
-    return rc;
-}
-
+/* The journal, then ("set_relation", (id, H, b)) with the current H (m,
+ * ncols) and b of every live interaction whose H was replaced since its add. */
 static PyObject *model_journal(pyns_Model *self, void *c)
 {
     (void)c;
-    PyObject *out = PyList_New(0);
-    for (Py_ssize_t i = 0; out && i < PyList_GET_SIZE(self->journal); i++) {
-        PyObject *e = PyList_GET_ITEM(self->journal, i);
-        if (e != Py_None && PyList_Append(out, e) < 0) Py_CLEAR(out);
+    PyObject *out = PyList_GetSlice(self->journal, 0, PyList_GET_SIZE(self->journal));
+    for (int id = 0; out && id < self->cap_relset; id++) {
+        if (!self->relset[id] || !nsm_model_inter_alive(self->m, id)) continue;
+        const nsm_relation *r = nsm_model_relation(self->m, id);
+        npy_intp d[2] = { nsm_relation_size(r), nsm_relation_ncols(r) };
+        PyObject *H = PyArray_SimpleNew(2, d, NPY_DOUBLE), *b = PyArray_SimpleNew(1, d, NPY_DOUBLE);
+        double *Hcm = PyMem_Malloc((size_t)(d[0] * d[1] > 0 ? d[0] * d[1] : 1) * sizeof *Hcm);
+        PyObject *e = NULL;
+        if (H && b && Hcm && nsm_relation_get_H(r, Hcm, PyArray_DATA((PyArrayObject *)b)) == NS_OK) {
+            double *Hr = PyArray_DATA((PyArrayObject *)H);
+            for (npy_intp i = 0; i < d[0]; i++)
+                for (npy_intp k = 0; k < d[1]; k++) Hr[i * d[1] + k] = Hcm[i + k * d[0]];
+            e = Py_BuildValue("(s(iOO){}O)", "set_relation", id, H, b, Py_None);
+        }
+        PyMem_Free(Hcm);
+        Py_XDECREF(H); Py_XDECREF(b);
+        if (!e || PyList_Append(out, e) < 0) Py_CLEAR(out);
+        Py_XDECREF(e);
     }
     return out;
 }
@@ -815,15 +804,10 @@ static PyObject *model_set_relation(pyns_Model *self, PyObject *args, PyObject *
     if (!H) return NULL;
     if (bo != Py_None && !(b = fvec(bo, "b", rows))) { Py_DECREF(H); return NULL; }
     ns_status st = nsm_relation_set_H(r, PyArray_DATA(H), b ? PyArray_DATA(b) : NULL);
-    if (st != NS_OK) { Py_DECREF(H); Py_XDECREF(b); return pyns_raise(st, "set_relation: H refused"); }
-    /* journal: H as the (rows, cols) array the model took, b or None */
-    PyObject *Hj = PyArray_NewCopy(H, NPY_CORDER);
-    PyObject *bj = b ? PyArray_NewCopy(b, NPY_CORDER) : Py_NewRef(Py_None);
     Py_DECREF(H);
     Py_XDECREF(b);
-    int jr = Hj && bj ? journal_set(self, id, Hj, bj) : -1;
-    Py_XDECREF(Hj); Py_XDECREF(bj);
-    if (jr < 0) return NULL;
+    if (st != NS_OK) return pyns_raise(st, "set_relation: H refused");
+    if (relset_mark(self, id, 1) < 0) return NULL;
     Py_RETURN_NONE;
 }
 
@@ -878,14 +862,7 @@ static PyObject *model_set_relations(pyns_Model *self, PyObject *args, PyObject 
             for (npy_intp c = 0; c < nc; c++) Hcm[i + c * m] = Ht[i * nc + c];
         ns_status st = nsm_relation_set_H(nsm_model_relation(self->m, (int)id[t]), Hcm, bd ? bd + t * m : NULL);
         if (st != NS_OK) { pyns_raise(st, "set_relations: H refused"); goto out; }
-        npy_intp dh[2] = { m, nc }, db[1] = { m };
-        PyObject *Hj = PyArray_SimpleNew(2, dh, NPY_DOUBLE);
-        PyObject *bj = bd ? PyArray_SimpleNew(1, db, NPY_DOUBLE) : Py_NewRef(Py_None);
-        if (Hj) memcpy(PyArray_DATA((PyArrayObject *)Hj), Ht, (size_t)(m * nc) * sizeof(double));
-        if (bd && bj) memcpy(PyArray_DATA((PyArrayObject *)bj), bd + t * m, (size_t)m * sizeof(double));
-        int jr = Hj && bj ? journal_set(self, (int)id[t], Hj, bj) : -1;
-        Py_XDECREF(Hj); Py_XDECREF(bj);
-        if (jr < 0) goto out;
+        if (relset_mark(self, (int)id[t], 1) < 0) goto out;
     }
     ret = Py_NewRef(Py_None);
 out:
@@ -926,7 +903,7 @@ static PyObject *model_remove_interaction_j(pyns_Model *self, PyObject *arg)
     PyObject *r = model_remove_interaction(self, arg);
     PyObject *args = r ? PyTuple_Pack(1, arg) : NULL;
     if (r && (!args || journal_add(self, "remove_interaction", args, NULL, r) < 0 ||
-              journal_forget(self, (int)PyLong_AsLong(arg)) < 0)) Py_CLEAR(r);
+              relset_mark(self, (int)PyLong_AsLong(arg), 0) < 0)) Py_CLEAR(r);
     Py_XDECREF(args);
     return r;
 }
