@@ -166,6 +166,8 @@ typedef struct nsm_dsdata {
     double *qk, *vk;          /* state at t_k */
     double *free;             /* v_free or x_free */
     double *p;                /* p or r of the last step */
+    double *pk;               /* r_k: r of the previous step (first order, kept
+                                 by the step start for em_use_gamma) */
     double *dv;               /* W p (or W r) of the last solve */
     double *Fk;               /* F(t_k, q_k, v_k) or f(t_k, x_k) */
     double *F;                /* F or f at the current linearisation point */

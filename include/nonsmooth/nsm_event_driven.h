@@ -152,6 +152,13 @@ typedef struct nsm_ed_options {
 
 void nsm_ed_options_default(nsm_ed_options *o);
 
+/** Siconos' rules (Siconos 4.4 EventDriven), set on top of o: every
+ *  tolerance of the index sets (gap_tol, vel_tol, lambda_tol, acc_tol) =
+ *  Siconos' _TOL_ED = 10⁴ ε ≈ 2.2e-12, and no accumulation rule (rest_vel =
+ *  0, rest_gap = DBL_MIN): a contact bouncing ever lower keeps bouncing.
+ *  Does nothing on NULL. docs/siconos-compat.md */
+void nsm_ed_options_siconos(nsm_ed_options *o);
+
 /** The one check of every field (nsm_ed_new calls it): t0, T finite with
  *  T > t0; output_step finite, ≥ 0, and making at most 10¹² time events;
  *  rtol, atol finite and > 0; hmin, hmax finite, ≥ 0, hmin ≤ hmax when
@@ -223,6 +230,16 @@ double nsm_ed_time(const nsm_ed *s);
  *  nsm_ed_reinit). */
 double *nsm_ed_q(nsm_ed *s, int ds);
 double *nsm_ed_v(nsm_ed *s, int ds);
+/** q̈ of system ds (borrowed, length n) at the current event, with the
+ *  contact forces λ[2] of the rows resting in I2: computed by nsm_ed_new at
+ *  t0 (contacts closed at t0 included), by each nsm_ed_process_events at
+ *  the processed event, and by nsm_ed_reinit / nsm_ed_set_state_from_sim.
+ *  Between an advance and the processing of its event it still holds the
+ *  previous event's value. If the acceleration problem at t0 cannot be
+ *  solved there (a solver or hook that fails it) nsm_ed_new still
+ *  succeeds, with q̈, λ[2], ÿ at 0: the run reports that failure. NULL for
+ *  a bad id. */
+const double *nsm_ed_acceleration(const nsm_ed *s, int ds);
 /** Restart the integration from the current q, v (after editing them):
  *  y, ẏ and the index sets are recomputed from them (as
  *  nsm_ed_set_state_from_sim; a kinematics failure is reported by the next
@@ -230,8 +247,11 @@ double *nsm_ed_v(nsm_ed *s, int ds);
 void nsm_ed_reinit(nsm_ed *s);
 /** y[level] (0, 1, 2) and λ[level] (1: impulse of the last impact at this
  *  interaction's current event, 2: contact force) of an interaction, as
- *  last computed (at the current event; y[2], λ[2] from the last
- *  acceleration solve). Borrowed, length m; NULL for a bad id / level. */
+ *  last computed: at the current event once nsm_ed_process_events has
+ *  treated it, and at t0 from nsm_ed_new on (λ[2], y[2] of contacts
+ *  closed at t0 included); between an advance and the processing of its
+ *  event, y[2] and λ[2] are the integrator's last trial evaluation.
+ *  Borrowed, length m; NULL for a bad id / level. */
 const double *nsm_ed_y(const nsm_ed *s, int inter, int level);
 const double *nsm_ed_lambda(const nsm_ed *s, int inter, int level);
 /** Index set I_level (0, 1, 2) over interactions (an interaction is in I1/I2

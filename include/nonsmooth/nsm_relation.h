@@ -78,6 +78,9 @@ nsm_relation *nsm_relation_first_order_nonlinear_new(int m, int ncols,
  *  a contact's normal turns between steps. NS_BAD_INPUT (nothing changed)
  *  for a NULL r or H, another relation type, or a non-finite entry. */
 ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b);
+/** Copies H (m × ncols, column-major) and b (m; if non-NULL) of a Lagrangian
+ *  linear relation. NS_BAD_INPUT for a NULL r or H or another type. */
+ns_status nsm_relation_get_H(const nsm_relation *r, double *H, double *b);
 
 /** y = h(Q); h and jach required. */
 nsm_relation *nsm_relation_scleronomous_new(int m, int ncols, nsm_h_fn h,

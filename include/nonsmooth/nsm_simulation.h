@@ -102,6 +102,19 @@ typedef enum nsm_newton_criterion {
     NSM_NEWTON_ABS_NORM2
 } nsm_newton_criterion;
 
+/** Where the Jacobians (H, G) of nonlinear relations are evaluated in a
+ *  time step:
+ *    NSM_LINEARISE_ITERATE (default): at each Newton iterate, the first one
+ *                          the predictor q_k + h v_k (x_k);
+ *    NSM_LINEARISE_STEP_START: at the step's start q_k (x_k) for every
+ *                          iterate: the relation is frozen over the step,
+ *                          as Siconos' TimeStepping with SICONOS_TS_LINEAR
+ *                          on a system with linear dynamics. */
+typedef enum nsm_linearisation {
+    NSM_LINEARISE_ITERATE = 0,
+    NSM_LINEARISE_STEP_START
+} nsm_linearisation;
+
 typedef struct nsm_sim_options {
     double t0;              /* initial time (default 0) */
     double h;               /* time step (required > 0) */
@@ -155,6 +168,14 @@ typedef struct nsm_sim_options {
                                passive circuit (PB = Cᵀ, D ⪰ 0, e = 0) never
                                gains energy at θ = ½; λ then belongs to
                                t_{k+θ}. */
+    nsm_linearisation linearisation; /* default NSM_LINEARISE_ITERATE */
+    int em_use_gamma;       /* Euler–Moreau input weighting: 0 (default) puts
+                               h r_{k+1} in the step, M (x_{k+1} − x_k) =
+                               h (θ f_{k+1} + (1 − θ) f_k) + h r_{k+1}; 1 puts
+                               h (γ r_{k+1} + (1 − γ) r_k) with γ = em_gamma,
+                               independent of θ (Siconos' EulerMoreauOSI(θ, γ));
+                               the one-step matrix becomes D + hγ C W B */
+    double em_gamma;        /* γ in [0, 1] (default 1) */
     double newton_tol;      /* Newton loop of nonlinear systems (Lagrangian
                                with callbacks, first-order nonlinear): stop
                                when the residual of every such system,
@@ -245,6 +266,17 @@ enum nsm_projection { NSM_PROJECTION_NONE = 0, NSM_PROJECTION_DIRECT, NSM_PROJEC
 
 /** Defaults as documented above (h = 0: the caller must set it). */
 void nsm_sim_options_default(nsm_sim_options *o);
+
+/** Siconos' rules (Siconos 4.4 TimeStepping with MoreauJeanOSI /
+ *  EulerMoreauOSI), set on top of whatever o holds: gap_tol = 0,
+ *  separating_restitution = 0 (e on every active row), activation
+ *  NSM_ACTIVATION_GAMMA with γ = ½ (y_k + (h/2) ẏ_k ≤ 0), theta_output = 0
+ *  (laws on y_{k+1}), newton_criterion NSM_NEWTON_ABS_NORM2 with tol 1e-6
+ *  and at most 50 iterations (Siconos' defaults). The linearisation point
+ *  (linearisation) and γ of Euler–Moreau (em_use_gamma) stay as they are:
+ *  they follow the Siconos program's choices (SICONOS_TS_LINEAR,
+ *  EulerMoreauOSI(θ, γ)). Does nothing on NULL. docs/siconos-compat.md */
+void nsm_sim_options_siconos(nsm_sim_options *o);
 
 /** The one check of every field (nsm_sim_new calls it): t0 finite; h
  *  finite, > 0 and large enough that t0 + h > t0; theta in [0, 1]; every

@@ -1,7 +1,9 @@
 /* euler_moreau.c — Euler–Moreau (θ) one-step integrator, first-order systems.
  *
  *   M (x_{k+1} − x_k) = h [θ f(t_{k+1}, x_{k+1}) + (1−θ) f(t_k, x_k)] + h r_{k+1}
- * (M = I unless the system has a mass matrix). Newton on x from x⁰ = x_k,
+ * (M = I unless the system has a mass matrix); with the option em_use_gamma
+ * the input term is h [γ r_{k+1} + (1−γ) r_k] (γ = st->gamma, 1 otherwise):
+ * x_free then carries h (1−γ) W r_k and the input enters as γ h W r. Newton on x from x⁰ = x_k,
  * J = ∂f/∂x at (t_{k+1}, x^α) (J = A for linear systems, exact then):
  *   W = (M − hθ J)⁻¹,
  *   x_free = x^α + W [h (θ f(t_{k+1}, x^α) + (1−θ) f(t_k, x_k)) − M (x^α − x_k)],
@@ -13,7 +15,7 @@
 #include <math.h>
 #include <string.h>
 
-static double input_scale(const nsm_step *st) { return st->h; }
+static double input_scale(const nsm_step *st) { return st->gamma * st->h; }
 
 /* W⁻¹ = M − hθ J at (t, x^α) (J evaluated here unless constant). */
 static ns_status build_W(const nsm_ds *ds, int j, nsm_dsdata *d, double h, double t, char *err)
@@ -41,6 +43,7 @@ static void begin(const nsm_ds *ds, nsm_dsdata *d, const nsm_step *st)
 {
     (void)st;
     memcpy(d->qk, d->q, (size_t)ds->n * sizeof(double));
+    memcpy(d->pk, d->p, (size_t)ds->n * sizeof(double));
 }
 
 static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *st, char *err)
@@ -56,6 +59,8 @@ static ns_status free_state(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_st
     if (s == NS_OK && st->iter == 0) s = nsm_ds_eval_field(ds, j, st->t0, d->qk, d->Fk, NULL, d->J2, err);
     if (s != NS_OK) return s;
     for (int i = 0; i < n; i++) rhs[i] = h * (th * rhs[i] + (1.0 - th) * d->Fk[i]);
+    if (st->gamma != 1.0)
+        for (int i = 0; i < n; i++) rhs[i] += h * (1.0 - st->gamma) * d->pk[i];
     if (st->iter > 0)
         for (int c = 0; c < n; c++) {
             double dx = d->q[c] - d->qk[c];
@@ -92,12 +97,13 @@ static double residual(const nsm_ds *ds, int j, nsm_dsdata *d, const nsm_step *s
             mabs += fabs(Mic) * (fabs(d->q[c]) + fabs(d->qk[c]));
         } else { mx = d->q[i] - d->qk[i]; mabs = fabs(d->q[i]) + fabs(d->qk[i]); }
         double f = h * (th * d->F[i] + (1.0 - th) * d->Fk[i]);
-        double r = mx - f - h * d->p[i];
+        double hr = h * (st->gamma * d->p[i] + (1.0 - st->gamma) * d->pk[i]);
+        double r = mx - f - hr;
         r2 += r * r;
         rmax = fmax(rmax, fabs(r));
-        scale = fmax(scale, fmax(fabs(mx), fmax(fabs(f), fabs(h * d->p[i]))));
+        scale = fmax(scale, fmax(fabs(mx), fmax(fabs(f), fabs(hr))));
         /* below the rounding of x − x_k: zero in this arithmetic */
-        if (fabs(r) > 4.0 * DBL_EPSILON * (mabs + fabs(f) + fabs(h * d->p[i]))) above_roundoff = 1;
+        if (fabs(r) > 4.0 * DBL_EPSILON * (mabs + fabs(f) + fabs(hr))) above_roundoff = 1;
     }
     *abs2 = sqrt(r2);
     if (!above_roundoff) return 0.0;

@@ -20,6 +20,7 @@
 typedef struct nsm_step {
     double t0, t1, h;
     int iter;                 /* Newton iteration α (0: first) */
+    double gamma;             /* Euler–Moreau weight of r_{k+1} (1: h r_{k+1}) */
 } nsm_step;
 
 typedef struct nsm_osi {

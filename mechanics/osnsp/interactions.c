@@ -266,7 +266,8 @@ ns_status nsm_osnsp_linearise(nsm_sim *s, double t)
         const nsm_relation_kind *k = nsm_relation_kind_of(m->inter[i].rel);
         if (k->linear) continue;
         ns_status st = h_buffer(s, m->inter[i].rel);
-        if (st == NS_OK) st = outputs(s, i, &s->id[i], k->theta_point ? 2 : 0, t, 0);
+        int which = s->o.linearisation == NSM_LINEARISE_STEP_START ? 1 : k->theta_point ? 2 : 0;
+        if (st == NS_OK) st = outputs(s, i, &s->id[i], which, t, 0);
         if (st != NS_OK) return st;
     }
     return NS_OK;

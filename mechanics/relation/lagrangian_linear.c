@@ -29,6 +29,14 @@ ns_status nsm_relation_set_H(nsm_relation *r, const double *H, const double *b)
     return NS_OK;
 }
 
+ns_status nsm_relation_get_H(const nsm_relation *r, double *H, double *b)
+{
+    if (!r || r->type != NSM_REL_LAGRANGIAN_LINEAR || !H) return NS_BAD_INPUT;
+    memcpy(H, r->H, (size_t)r->m * r->ncols * sizeof *H);
+    if (b) memcpy(b, r->b, (size_t)r->m * sizeof *b);
+    return NS_OK;
+}
+
 static int output(const nsm_relation *r, double t, const double *Q,
                   const double *lam, double *y, double *H, double *work)
 {

@@ -7,6 +7,7 @@
 #include "ds/ds_kind.h"
 #include "nslaw/nslaw_kind.h"
 #include "relation/relation_kind.h"
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,16 @@ void nsm_ed_options_default(nsm_ed_options *o)
     o->solver_options.tol = 1e-12;
 }
 
+void nsm_ed_options_siconos(nsm_ed_options *o)
+{
+    if (!o) return;
+    /* Siconos' EventDriven::_TOL_ED = 1000 · DEFAULT_TOLERANCE = 10⁴ ε */
+    const double tol = 1e4 * DBL_EPSILON;
+    o->gap_tol = o->vel_tol = o->lambda_tol = o->acc_tol = tol;
+    o->rest_vel = 0.0;            /* no accumulation rule */
+    o->rest_gap = DBL_MIN;        /* (0 would mean the default, 100 atol) */
+}
+
 
 void nsm_ed_free(nsm_ed *s)
 {
@@ -47,7 +58,7 @@ void nsm_ed_free(nsm_ed *s)
         if (s->dswork) free(s->dswork[j]);
     }
     free(s->Mmat); free(s->MF); free(s->dswork); free(s->vq); free(s->vv);
-    free(s->qoff); free(s->x); free(s->acc); free(s->force); free(s->mconst);
+    free(s->qoff); free(s->x); free(s->acc); free(s->qdd); free(s->force); free(s->mconst);
     free(s->y0); free(s->y1); free(s->y2); free(s->lam1); free(s->lam2); free(s->gamma);
     free(s->in1); free(s->in2); free(s->releasing); free(s->gshift); free(s->MinvHt);
     free(s->W); free(s->qv); free(s->z); free(s->w); free(s->sel); free(s->rootsfound);
@@ -156,7 +167,7 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
         ALLOC(s->dswork[j], 3 * (size_t)n + 2 * (size_t)n * n);
     }
     if (s->o.linear_solver == NSM_ED_LS_AUTO) s->o.linear_solver = NSM_ED_LS_DENSE;   /* no sparse system */
-    ALLOC(s->x, 2 * s->ntot); ALLOC(s->acc, s->ntot); ALLOC(s->force, s->ntot);
+    ALLOC(s->x, 2 * s->ntot); ALLOC(s->acc, s->ntot); ALLOC(s->qdd, s->ntot); ALLOC(s->force, s->ntot);
     for (int j = 0; j < s->nd; j++) {
         const nsm_ds *ds = model->ds[j];
         memcpy(s->x + s->qoff[j], ds->q0, (size_t)ds->n * sizeof(double));
@@ -195,6 +206,17 @@ nsm_ed *nsm_ed_new(nsm_model *model, const nsm_ed_options *o, char *err)
     for (r = 0; r < R; r++)
         if (s->y0[r] <= s->o.gap_tol && fabs(s->y1[r]) <= s->o.vel_tol) s->in1[r] = s->in2[r] = 1;
     if (nsm_ed_root_shifts(s) != 0) { nsm_set_err(err, "nsm_ed_new: %s", s->err); nsm_ed_free(s); return NULL; }
+    /* λ[2], ÿ and q̈ of the contacts closed at t0, before any advance. A
+     * failure here (an acceleration LCP the solver or a hook does not
+     * solve, a force callback that fails) is not fatal: the run's first
+     * right-hand side meets it again and reports it as it would without
+     * this call; q̈, λ[2], ÿ then stay 0 until the first processed event. */
+    if (nsm_ed_consistent_accelerations(s) != 0) {
+        s->lcp_status = NS_OK;
+        s->err[0] = '\0';
+        memset(s->qdd, 0, (size_t)s->ntot * sizeof(double));
+        for (r = 0; r < R; r++) s->lam2[r] = s->y2[r] = 0.0;
+    }
     s->cv = nsm_cvode_new(s, err);
     if (!s->cv) { nsm_ed_free(s); return NULL; }
     return s;
@@ -216,6 +238,17 @@ int nsm_ed_root_shifts(nsm_ed *s)
     return 0;
 }
 
+/* q̈, λ[2] (rows of I2) and ÿ (all rows) at the current time and state,
+ * with the index sets as they are; q̈ kept for nsm_ed_acceleration. */
+int nsm_ed_consistent_accelerations(nsm_ed *s)
+{
+    int rc = nsm_ed_kinematics(s, s->t, s->x, 1);
+    if (rc == 0) rc = nsm_ed_accelerations(s, s->t, s->x, s->acc);
+    if (rc == 0) rc = nsm_ed_relative_accelerations(s);
+    if (rc == 0) memcpy(s->qdd, s->acc, (size_t)s->ntot * sizeof(double));
+    return rc;
+}
+
 /* A restart from a state given from outside (another scheme, or q, v
  * edited by the user): y, ẏ and the index sets from that state, CVODE
  * re-initialised. */
@@ -227,7 +260,7 @@ static int restart(nsm_ed *s)
         s->in1[r] = s->y0[r] <= s->o.gap_tol && s->y1[r] <= s->o.vel_tol;
         s->in2[r] = s->in1[r] && fabs(s->y1[r]) <= s->o.vel_tol;
     }
-    return 0;
+    return nsm_ed_consistent_accelerations(s) == 0 ? 0 : -1;
 }
 
 ns_status nsm_ed_set_state_from_sim(nsm_ed *s, nsm_sim *sim)
@@ -429,6 +462,9 @@ static ns_status nonsmooth(nsm_ed *s, nsm_event *ev)
     }
     for (int r = 0; r < s->nrows; r++) s->releasing[r] = 0;
     nsm_cvode_mark_reinit(s->cv);   /* index sets as just updated */
+    /* q̈, λ[2], ÿ with the index sets as they leave the event */
+    if ((krc = nsm_ed_consistent_accelerations(s)) != 0)
+        return s->lcp_status != NS_OK ? s->lcp_status : krc > 0 ? NS_NO_SOLUTION : kin_status(krc);
     return NS_OK;
 }
 
@@ -443,9 +479,12 @@ ns_status nsm_ed_process_events(nsm_ed *s)
         nsm_events_set_current(&s->ev, &ev);
         return st;
     }
-    /* time / user event: outputs at t */
+    /* time / user event: outputs, q̈, λ[2] and ÿ at t (CVODE's last
+     * right-hand side was evaluated at another time) */
     int krc;
     if ((krc = nsm_ed_kinematics(s, s->t, s->x, 1)) != 0) return kin_status(krc);
+    if ((krc = nsm_ed_consistent_accelerations(s)) != 0)
+        return s->lcp_status != NS_OK ? s->lcp_status : krc > 0 ? NS_NO_SOLUTION : kin_status(krc);
     return NS_OK;
 }
 
@@ -485,6 +524,7 @@ void nsm_ed_row(const nsm_ed *s, int r, int *inter, int *comp)
 /* ---- data ---- */
 double nsm_ed_time(const nsm_ed *s) { return s ? s->t : NAN; }
 double *nsm_ed_q(nsm_ed *s, int j) { return s && j >= 0 && j < s->nd ? s->x + s->qoff[j] : NULL; }
+const double *nsm_ed_acceleration(const nsm_ed *s, int j) { return s && j >= 0 && j < s->nd ? s->qdd + s->qoff[j] : NULL; }
 double *nsm_ed_v(nsm_ed *s, int j) { return s && j >= 0 && j < s->nd ? s->x + s->ntot + s->qoff[j] : NULL; }
 
 static const nsm_ed_inter *inter_of(const nsm_ed *s, int i)

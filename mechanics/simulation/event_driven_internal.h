@@ -64,6 +64,7 @@ struct nsm_ed {
     int *qoff;                 /* (nd) offset of system j in q (and v) */
     double *x;                 /* (2 ntot): q then v */
     double *acc;               /* (ntot) q̈ of the last acceleration solve */
+    double *qdd;               /* (ntot) q̈ at the current event (nsm_ed_acceleration) */
     double *force;             /* (ntot) work */
     ns_matrix **Mmat;          /* (nd) M_j (dense n_j × n_j); NULL for a
                                   system with sparse matrices (ds->Ms) */
@@ -104,6 +105,7 @@ int nsm_ed_kinematics(nsm_ed *s, double t, const double *x, int level);
 /** q̈ into acc from (t, x): free accelerations plus the acceleration LCP
  *  over I2 (fills y2, lam2 of every row). 0 ok, >0 recoverable, <0 stop. */
 int nsm_ed_accelerations(nsm_ed *s, double t, const double *x, double *acc);
+int nsm_ed_consistent_accelerations(nsm_ed *s);
 /** Impact LCP over the rows with in1 set; e_eff per row from rest_vel.
  *  Velocities in x updated; lam1 filled. Returns 0 or −1. */
 int nsm_ed_impact(nsm_ed *s, int *nrest);

@@ -37,6 +37,11 @@ ns_status nsm_sim_options_validate(const nsm_sim_options *o, char *err)
     if (!is01(o->separating_restitution))
         FAIL("nsm_sim_options: separating_restitution = %d must be 0 or 1", o->separating_restitution);
     if (!is01(o->theta_output)) FAIL("nsm_sim_options: theta_output = %d must be 0 or 1", o->theta_output);
+    if (o->linearisation != NSM_LINEARISE_ITERATE && o->linearisation != NSM_LINEARISE_STEP_START)
+        FAIL("nsm_sim_options: linearisation = %d is not a nsm_linearisation value", (int)o->linearisation);
+    if (!is01(o->em_use_gamma)) FAIL("nsm_sim_options: em_use_gamma = %d must be 0 or 1", o->em_use_gamma);
+    if (!(o->em_gamma >= 0.0 && o->em_gamma <= 1.0))
+        FAIL("nsm_sim_options: em_gamma = %g must be in [0, 1]", o->em_gamma);
     if (o->newton_criterion != NSM_NEWTON_RELATIVE && o->newton_criterion != NSM_NEWTON_ABS_NORM2)
         FAIL("nsm_sim_options: newton_criterion = %d is not a nsm_newton_criterion value", (int)o->newton_criterion);
     if (!finite_from(o->newton_tol, 0.0, 1)) FAIL("nsm_sim_options: newton_tol = %g must be finite and > 0", o->newton_tol);

@@ -39,6 +39,9 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->activation_gamma = 0.5;
     o->separating_restitution = 1;
     o->theta_output = 0;
+    o->linearisation = NSM_LINEARISE_ITERATE;
+    o->em_use_gamma = 0;
+    o->em_gamma = 1.0;
     o->newton_tol = 1e-10;
     o->newton_max_iter = 20;
     o->dump_every = 1;
@@ -49,6 +52,19 @@ void nsm_sim_options_default(nsm_sim_options *o)
     o->projection_activate_pos = 0.0;
     o->projection_deactivate_pos = 1e-4;
     o->projection_deactivate_vel = 0.0;
+}
+
+void nsm_sim_options_siconos(nsm_sim_options *o)
+{
+    if (!o) return;
+    o->gap_tol = 0.0;
+    o->separating_restitution = 0;
+    o->activation = NSM_ACTIVATION_GAMMA;
+    o->activation_gamma = 0.5;
+    o->theta_output = 0;
+    o->newton_criterion = NSM_NEWTON_ABS_NORM2;
+    o->newton_tol = 1e-6;
+    o->newton_max_iter = 50;
 }
 
 static char *dupstr(const char *s)
@@ -62,7 +78,7 @@ static char *dupstr(const char *s)
 
 static void dsdata_free(nsm_dsdata *d)
 {
-    free(d->qth); free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p);
+    free(d->qth); free(d->q); free(d->v); free(d->qk); free(d->vk); free(d->free); free(d->p); free(d->pk);
     free(d->dv); free(d->Fk); free(d->F); free(d->Mq);
     free(d->Wfull); free(d->rhs0); free(d->base); free(d->bcr);
     free(d->w1); free(d->w2); free(d->w3); free(d->J1); free(d->J2);
@@ -105,7 +121,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
     d->q = calloc((size_t)nq, sz); d->v = calloc((size_t)n, sz);
     d->qk = calloc((size_t)nq, sz); d->vk = calloc((size_t)n, sz);
     d->qth = calloc((size_t)nq, sz);
-    d->free = calloc((size_t)n, sz); d->p = calloc((size_t)n, sz);
+    d->free = calloc((size_t)n, sz); d->p = calloc((size_t)n, sz); d->pk = calloc((size_t)n, sz);
     d->dv = calloc((size_t)n, sz); d->Fk = calloc((size_t)n, sz); d->F = calloc((size_t)n, sz);
     /* a sparse system never gets an n×n dense buffer (its W is built sparse) */
     int sparse = nsm_ds_kind_of(ds)->sparse;
@@ -121,7 +137,7 @@ static ns_status dsdata_init(nsm_sim *s, int j)
         d->Wfull = calloc(nn, sz); d->rhs0 = calloc((size_t)n, sz); d->base = calloc((size_t)n, sz);
         if (!d->Wfull || !d->rhs0 || !d->base) { nsm_set_err(s->err, "out of memory"); return NS_NO_MEMORY; }
     }
-    if (!d->bcr || !d->qth || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->dv || !d->Fk ||
+    if (!d->bcr || !d->qth || !d->q || !d->v || !d->qk || !d->vk || !d->free || !d->p || !d->pk || !d->dv || !d->Fk ||
         !d->F || !d->Mq || !d->w1 || !d->w2 || !d->w3 || !d->J1 || !d->J2 || !d->Wmat) {
         nsm_set_err(s->err, "out of memory");
         return NS_NO_MEMORY;
@@ -245,6 +261,7 @@ static void set_step(nsm_sim *s, int iter)
     s->step.t1 = nsm_sim_t_next(s);
     s->step.h = s->h;
     s->step.iter = iter;
+    s->step.gamma = s->o.em_use_gamma ? s->o.em_gamma : 1.0;
 }
 
 static ns_status free_states(nsm_sim *s)

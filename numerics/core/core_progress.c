@@ -21,5 +21,10 @@ int ns_iteration(const ns_options *o, ns_result *res, double err)
         res->history_len = n + 1;
     }
 ask:
+    return ns_cancelled(o);
+}
+
+int ns_cancelled(const ns_options *o)
+{
     return o->cancel && o->cancel(o->cancel_user) != 0;
 }

@@ -29,6 +29,10 @@ void ns_log(const struct ns_options *o, int level, const char *fmt, ...) NS_PRIN
  *  when the caller asked to stop: the solver then ends with NS_INTERRUPTED
  *  (its iterate kept, as at a time limit). */
 int ns_iteration(const struct ns_options *o, struct ns_result *res, double err);
+/** o->cancel asked (without recording anything): 1 when the caller asked to
+ *  stop. For loops that keep no per-iteration error (pivots, stages of a
+ *  chain); loops that have one call ns_iteration. */
+int ns_cancelled(const struct ns_options *o);
 /** Capacity of the history buffer ns_solve gives the result it fills when
  *  record_history is set (a power of two; ns_iteration doubles it). */
 #define NS_HISTORY_FIRST 64

@@ -144,6 +144,7 @@ ns_status ns_cqp_admm(const ns_cqp *p, double *x, double *y, double *g,
         ns_log(o, 2, "admm: iteration %d, error %.3e, primal %.3e, dual %.3e, rho %.3e", k, e, rp, rd, rho);
         if (e <= o->tol) { st = NS_CONVERGED; k++; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; k++; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; k++; break; }
         if (k % 10 == 9) {
             if (rp > 10.0 * rd) { rho *= 2.0; for (ns_int i = 0; i < n; i++) u[i] *= 0.5; refactor = 1; }
             else if (rd > 10.0 * rp) { rho *= 0.5; for (ns_int i = 0; i < n; i++) u[i] *= 2.0; refactor = 1; }
@@ -170,7 +171,7 @@ ns_status ns_cqp_auto(const ns_cqp *p, double *x, double *y, double *g,
     double *x0 = ns_dup(x, (size_t)p->n);
     if (!x0 && p->n > 0) return ns_fail(res->message, NS_NO_MEMORY, "cqp: out of memory");
     ns_status st = ns_cqp_pg_bb(p, x, y, g, o, res);
-    if (st != NS_CONVERGED && st != NS_NO_MEMORY) {
+    if (st != NS_CONVERGED && st != NS_NO_MEMORY && st != NS_INTERRUPTED) {
         memcpy(x, x0, (size_t)p->n * sizeof(double));
         res->message[0] = '\0';
         st = ns_cqp_admm(p, x, y, g, o, res);

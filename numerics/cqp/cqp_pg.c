@@ -49,6 +49,7 @@ ns_status ns_cqp_pg_bb(const ns_cqp *p, double *x, double *y, double *g,
         ns_log(o, 2, "pg-bb: iteration %d, error %.3e, alpha %.3e", k, res->error, alpha);
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         for (ns_int i = 0; i < n; i++) d[i] = x[i] - alpha * g[i];
         if (ns_cqp_project(p, d, t)) { st = ns_fail(res->message, NS_FAILED, "pg-bb: projection failed"); break; }
         double gd = 0.0;

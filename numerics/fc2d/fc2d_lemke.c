@@ -506,6 +506,10 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
             st = ns_fail(res->message, NS_TIME_LIMIT, "fc2d lemke: time limit after %d pivots", it);
             break;
         }
+        if ((it & 15) == 0 && ns_cancelled(o)) {
+            st = ns_fail(res->message, NS_INTERRUPTED, "fc2d lemke: interrupted after %d pivots", it);
+            break;
+        }
         column(&S, entering, c);
         ftran(&S, c);
         ns_int m = 0, row;

@@ -242,6 +242,7 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
         ns_log(o, 2, "admm iteration %d rho %.3g error %.3e", it, rho, err);
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         /* Nesterov extrapolation, restarted when the combined residual grows */
         double c = rho * cz + cr / rho;
         if (c < ADMM_ETA * c_prev) {

@@ -141,6 +141,8 @@ static double finish(void *ctx, const double *v, const double *z, double tol, in
     fo.warm_start = 1;
     fo.log = G->o->log;
     fo.log_user = G->o->log_user;
+    fo.cancel = G->o->cancel;
+    fo.cancel_user = G->o->cancel_user;
     fo.verbosity = G->o->verbosity >= 3 ? G->o->verbosity - 1 : 0;
     ns_result fr;
     ns_result_init(&fr);

@@ -147,6 +147,7 @@ judge:
             memcpy(zb, z, un * sizeof(double));
         }
         if (e <= o->tol && ns_status_is_outcome(s)) { st = NS_CONVERGED; break; }
+        if (s == NS_INTERRUPTED || ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         if (step == 0 && s == NS_NO_SOLUTION && ray) {
             free(cert.y);
             cert.kind = NS_CERT_FARKAS;
@@ -175,7 +176,7 @@ judge:
         *cert_y = cert.y;
         cert.y = NULL;
         ns_fail(res->message, NS_NO_SOLUTION, "auto: infeasible, Farkas certificate checked");
-    } else if (st != NS_CONVERGED && st != NS_TIME_LIMIT) {
+    } else if (st != NS_CONVERGED && st != NS_TIME_LIMIT && st != NS_INTERRUPTED) {
         st = ns_fail(res->message, NS_FAILED, "auto: no method reached tol (best error %.3g) "
                      "and no certificate of infeasibility was found (%.200s)", best, why);
     }

@@ -124,6 +124,7 @@ ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
             if (o->time_limit > 0 && (tried & 63u) == 0 && ns_now() - t0 > o->time_limit) {
                 st = NS_TIME_LIMIT; k = (int)m + 1; break;
             }
+            if ((tried & 63u) == 0 && ns_cancelled(o)) { st = NS_INTERRUPTED; k = (int)m + 1; break; }
             for (ns_int i = 0; i < n; i++) inB[i] = (eq && eq[i]);
             for (ns_int c = 0; c < m; c++)
                 inB[comp[c]] = (unsigned char)(g0[c] ^ ((mask >> c) & 1u));

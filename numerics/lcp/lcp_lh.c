@@ -157,7 +157,9 @@ ns_status ns_lh_dense(ns_int n, const double *M, const double *q, double *z, dou
      * long is cycling on rounding in a degenerate game: another dropped
      * label is tried instead */
     int max_piv = 10 * (int)n + 100;
+    int interrupted = 0;
     for (ns_int k0 = 0; k0 < n && k0 < 16 && total < o->max_iter; k0++) {
+        if (ns_cancelled(o)) { interrupted = 1; break; }
         int piv = 0;
         int rc = lh_path(n, P, k0, max_piv, Binv, x, c, basis, cand, zp, &piv);
         total += piv;
@@ -204,7 +206,7 @@ ns_status ns_lh_dense(ns_int n, const double *M, const double *q, double *z, dou
             res->error = e2;
         }
     }
-    st = res->error <= o->tol ? NS_CONVERGED : NS_MAX_ITER;
+    st = res->error <= o->tol ? NS_CONVERGED : interrupted ? NS_INTERRUPTED : NS_MAX_ITER;
 out:
     free(P); free(Binv); free(x); free(c); free(zp); free(zr); free(wr); free(basis); free(cand);
     return st;

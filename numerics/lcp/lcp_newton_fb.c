@@ -205,6 +205,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     for (int it = 0; it < o->max_iter; it++) {
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         /* H = D_a + D_b M */
         for (ns_int i = 0; i < n; i++) {
             if (eq && eq[i]) { Da[i] = 0.0; Db[i] = 1.0; continue; }

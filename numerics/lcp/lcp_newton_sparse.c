@@ -159,6 +159,7 @@ int ns_lcp_newton_fb_sparse(const ns_lcp *p, double *z, double *w,
     for (int it = 0; it < o->max_iter; it++) {
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         for (ns_int i = 0; i < n; i++) {
             double r = hypot(z[i], w[i]);
             if (r > 1e-300 && r > 1e-14 * (fabs(z[i]) + fabs(w[i]) + 1e-280)) {

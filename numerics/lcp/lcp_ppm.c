@@ -55,6 +55,7 @@ ns_status ns_ppm_dense(ns_int n, const double *M, const double *q, double *z,
     for (int it = 0;; it++) {
         if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         ns_int nf = 0;
         for (ns_int i = 0; i < n; i++) if (inF[i]) F[nf++] = i;
         for (ns_int b = 0; b < nf; b++) {

@@ -48,6 +48,7 @@ ns_status ns_box_auto(const ns_cp_map *f, const double *lb, const double *ub,
             memcpy(Fb, Fz, (size_t)n * sizeof(double));
         }
         if (st == NS_CONVERGED) break;
+        if (st == NS_INTERRUPTED || ns_cancelled(o)) { stbest = NS_INTERRUPTED; break; }
     }
     if (isfinite(ebest)) {
         memcpy(z, zb, (size_t)n * sizeof(double));

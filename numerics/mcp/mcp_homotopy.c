@@ -31,13 +31,14 @@ ns_status ns_box_homotopy(const ns_cp_map *f, const double *lb, const double *ub
     double t0 = ns_now();
     int stages = 0, it0 = res->iterations;
     while (mu >= o->tol && res->iterations - it0 < o->max_iter) {
+        if (ns_cancelled(o)) return NS_INTERRUPTED;
         if (o->time_limit > 0) {
             inner.time_limit = o->time_limit - (ns_now() - t0);
             if (inner.time_limit <= 0) return NS_TIME_LIMIT;
         }
         res->message[0] = '\0';
         ns_status st = ns_box_newton(f, lb, ub, NS_CP_FB, mu, z, Fz, &inner, res);
-        if (st == NS_NO_MEMORY) return st;
+        if (st == NS_NO_MEMORY || st == NS_INTERRUPTED) return st;
         ns_log(o, 2, "homotopy: stage %d, mu %.1e, %s, residual %.3e", stages, mu,
                ns_status_name(st), res->error);
         mu *= 0.1;

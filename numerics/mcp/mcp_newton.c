@@ -297,6 +297,7 @@ ns_status ns_box_newton(const ns_cp_map *f, const double *lb, const double *ub,
             break;
         }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         hist[nh % MEM] = psi;
         nh++;
         double ref = psi;

@@ -68,6 +68,7 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
             memcpy(zb, z, N * sizeof(double));
         }
         if (st == NS_CONVERGED && e <= o->tol) break;
+        if (st == NS_INTERRUPTED || ns_cancelled(o)) { best_st = NS_INTERRUPTED; break; }
     }
     memcpy(z, zb, N * sizeof(double));
     static const char *const names[3] = { "lemke", "newton-fb", "enum" };
@@ -75,7 +76,7 @@ ns_status ns_mlcp_auto(const ns_mlcp *p, double *z, double *w,
     res->error = ns_mlcp_error(p, z, w);
     res->iterations = total_it;
     memcpy(res->message, best_res.message, sizeof res->message);
-    if (!(best_st == NS_CONVERGED && best <= o->tol)) {
+    if (best_st != NS_INTERRUPTED && !(best_st == NS_CONVERGED && best <= o->tol)) {
         ns_problem pp = { .kind = NS_KIND_MLCP, .u.mlcp = (ns_mlcp *)p };
         char why[NS_ERRMSG_LEN] = "";
         ns_status cs = ns_certificate_search(&pp, &res->cert, o, why);

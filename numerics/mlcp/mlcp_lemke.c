@@ -87,7 +87,7 @@ ns_status ns_mlcp_lemke(const ns_mlcp *p, double *z, double *w,
     if (st == NS_NO_MEMORY) goto done;
     if (st != NS_SINGULAR) {
         polish(p, M, eq, z, w, zf, wf, piv, idx, o, res);
-        if (res->error <= o->tol) goto judge;
+        if (res->error <= o->tol || st == NS_INTERRUPTED) goto judge;
         /* not solved: keep it, and try the explicit elimination (an
          * ill-conditioned M_EE passes the tableau's pivot test but not the
          * condition test there, which then pivots rows of C in) */

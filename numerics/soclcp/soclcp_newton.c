@@ -172,10 +172,11 @@ ns_status ns_soclcp_newton_fb(const ns_soclcp *p, double *r, double *v,
         so.max_iter = 10;
         ns_result r2;
         ns_result_init(&r2);
-        if (ns_soclcp_nsgs(p, r, v, &so, &r2) == NS_CONVERGED) {
+        ns_status s2 = ns_soclcp_nsgs(p, r, v, &so, &r2);
+        if (s2 == NS_CONVERGED || s2 == NS_INTERRUPTED) {
             res->iterations += r2.iterations;
             res->error = r2.error;
-            st = NS_CONVERGED;
+            st = s2;
             goto done;
         }
         res->iterations += r2.iterations;
@@ -190,6 +191,7 @@ ns_status ns_soclcp_newton_fb(const ns_soclcp *p, double *r, double *v,
         ns_log(o, 2, "newton-fb: iteration %d, error %.3e, merit %.3e", k, e, psi);
         if (e <= o->tol) { st = NS_CONVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         hist[nh % MEM] = psi;
         nh++;
         double ref = psi;

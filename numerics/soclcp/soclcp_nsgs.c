@@ -135,6 +135,7 @@ ns_status ns_soclcp_nsgs(const ns_soclcp *p, double *r, double *v,
         if (res->error <= o->tol) { st = NS_CONVERGED; k++; break; }
         if (!isfinite(res->error)) { st = ns_fail(res->message, NS_DIVERGED, "nsgs: iterates not finite"); k++; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; k++; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; k++; break; }
     }
     res->iterations += k;
     if (st == NS_MAX_ITER) ns_fail(res->message, st, "nsgs: %d sweeps, error %.3e", k, res->error);

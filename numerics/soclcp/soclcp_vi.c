@@ -40,7 +40,7 @@ ns_status ns_soclcp_eg(const ns_soclcp *p, double *r, double *v, const ns_option
 ns_status ns_soclcp_auto(const ns_soclcp *p, double *r, double *v, const ns_options *o, ns_result *res)
 {
     ns_status st = ns_soclcp_nsgs(p, r, v, o, res);
-    if (st == NS_CONVERGED || st == NS_NO_MEMORY || st == NS_BAD_INPUT) return st;
+    if (st == NS_CONVERGED || st == NS_NO_MEMORY || st == NS_BAD_INPUT || st == NS_INTERRUPTED) return st;
     res->message[0] = '\0';
     return run(p, NS_VI_EG, r, v, o, res);
 }

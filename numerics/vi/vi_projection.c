@@ -111,6 +111,7 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
         if (e <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(e)) { st = ns_fail(res->message, NS_FAILED, "%s: projection failed", nm); break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         if (m == NS_VI_HP) {
             /* y = P(x − F), r = x − y */
             for (ns_int i = 0; i < n; i++) w[i] = x[i] - F[i];

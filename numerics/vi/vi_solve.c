@@ -81,7 +81,7 @@ ns_status ns_vi_auto(const ns_vi *p, double *x, double *F, const ns_options *o, 
     memcpy(xa, x, n * sizeof(double));
     memcpy(Fa, F, n * sizeof(double));
     /* 2. then, from the start: the box Newton chain (box X) or eg, then hp */
-    for (int stage = 0; stage < 2 && st != NS_CONVERGED && st != NS_NO_MEMORY; stage++) {
+    for (int stage = 0; stage < 2 && st != NS_CONVERGED && st != NS_NO_MEMORY && st != NS_INTERRUPTED; stage++) {
         if (stage == 1 && !p->project) break;
         memcpy(x, x0, n * sizeof(double));
         res->message[0] = '\0';
@@ -93,7 +93,7 @@ ns_status ns_vi_auto(const ns_vi *p, double *x, double *F, const ns_options *o, 
             memcpy(ma, res->message, sizeof ma);
             memcpy(xa, x, n * sizeof(double));
             memcpy(Fa, F, n * sizeof(double));
-        } else if (s2 == NS_NO_MEMORY) st = s2;
+        } else if (s2 == NS_NO_MEMORY || s2 == NS_INTERRUPTED) st = s2;
     }
     memcpy(x, xa, n * sizeof(double));
     memcpy(F, Fa, n * sizeof(double));

@@ -89,6 +89,53 @@ import copyreg as _copyreg  # noqa: E402
 
 _copyreg.pickle(Problem, _reduce_problem)
 
+
+# A Model travels as the calls that built it (Model._journal: method,
+# arguments with their arrays copied, keywords, result) and is rebuilt by
+# replaying them, so that a simulation of the copy runs bit for bit as one
+# of the original. Callbacks go by reference (module-level functions and
+# picklable callables); one pickle refuses is named in a TypeError.
+def _model_from_journal(journal):
+    m = Model()
+    for name, args, kw, result in journal:
+        r = getattr(m, name)(*args, **kw)
+        if r != result:
+            raise ValueError(f"Model replay: {name} returned {r!r}, the original {result!r}")
+    return m
+
+
+def _callables(x, where):
+    if callable(x) and not hasattr(x, "tocsc"):
+        yield where, x
+    elif isinstance(x, (list, tuple)):
+        for i, y in enumerate(x):
+            yield from _callables(y, f"{where}[{i}]")
+    elif isinstance(x, dict):
+        for k, y in x.items():
+            yield from _callables(y, f"{where}[{k!r}]")
+
+
+def _reduce_model(m):
+    import pickle
+    journal = m._journal
+    for name, args, kw, result in journal:
+        found = list(_callables(list(args), "argument"))
+        for k, v in kw.items():
+            found += list(_callables(v, k))
+        for where, fn in found:
+            try:
+                pickle.dumps(fn)
+            except Exception as e:
+                what = f"{name}(...) (id {result})" if result is not None else f"{name}(...)"
+                raise TypeError(
+                    f"Model cannot be pickled: callback {where}={fn!r} of {what} does not "
+                    f"pickle ({type(e).__name__}: {e}); use a module-level function or a "
+                    f"picklable callable object") from e
+    return _model_from_journal, (journal,)
+
+
+_copyreg.pickle(Model, _reduce_model)
+
 __all__ = [
     "Error", "InputError", "FileError", "UnsupportedError",
     "Problem", "Result", "Model", "Simulation", "EventDriven",

@@ -189,6 +189,12 @@ typedef struct {
     PyObject *keep;   /* list: callback capsules (outlive the model's use of them) */
     int busy;         /* > 0 while a simulation of it steps (callbacks may run) */
     int frozen;       /* live EventDriven objects: they keep the model's structure */
+    PyObject *journal; /* list of (method, args, kwargs, result): every call that built or
+                          changed the model, with its arrays copied, replayed by pickle */
+    unsigned char *relset; /* per interaction id: H or b replaced since its add
+                          (set_relation(s)); the journal's reader appends their current
+                          H and b, so that replacing them each step costs no journal entry */
+    int cap_relset;
 } pyns_Model;
 
 /* A callback must not change the model under a running step, nor anything
@@ -221,7 +227,8 @@ static PyObject *model_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!o) return NULL;
     o->m = nsm_model_new();
     o->keep = PyList_New(0);
-    if (!o->m || !o->keep) { Py_DECREF(o); return PyErr_NoMemory(); }
+    o->journal = PyList_New(0);
+    if (!o->m || !o->keep || !o->journal) { Py_DECREF(o); return PyErr_NoMemory(); }
     return (PyObject *)o;
 }
 
@@ -230,13 +237,108 @@ static void model_dealloc(pyns_Model *self)
     PyObject_GC_UnTrack(self);
     nsm_model_free(self->m);
     Py_XDECREF(self->keep);
+    Py_XDECREF(self->journal);
+    PyMem_Free(self->relset);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
 static int model_traverse(pyns_Model *self, visitproc visit, void *arg)
 {
     Py_VISIT(self->keep);
+    Py_VISIT(self->journal);
     return 0;
+}
+
+/* A copy of an argument as the model took it: arrays (NumPy, SciPy
+ * sparse) copied, lists, tuples and dicts copied through, anything else
+ * (numbers, strings, callables) by reference. */
+static PyObject *journal_copy(PyObject *o, int depth)
+{
+    if (depth > 32) return Py_NewRef(o);
+    if (PyArray_Check(o)) return PyArray_NewCopy((PyArrayObject *)o, NPY_ANYORDER);
+    if (PyList_Check(o) || PyTuple_Check(o)) {
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(o);
+        PyObject *r = PyList_Check(o) ? PyList_New(n) : PyTuple_New(n);
+        if (!r) return NULL;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *c = journal_copy(PySequence_Fast_GET_ITEM(o, i), depth + 1);
+            if (!c) { Py_DECREF(r); return NULL; }
+            if (PyList_Check(o)) PyList_SET_ITEM(r, i, c); else PyTuple_SET_ITEM(r, i, c);
+        }
+        return r;
+    }
+    if (PyDict_Check(o)) {
+        PyObject *r = PyDict_New(), *k, *v;
+        Py_ssize_t pos = 0;
+        if (!r) return NULL;
+        while (PyDict_Next(o, &pos, &k, &v)) {
+            PyObject *c = journal_copy(v, depth + 1);
+            if (!c || PyDict_SetItem(r, k, c) < 0) { Py_XDECREF(c); Py_DECREF(r); return NULL; }
+            Py_DECREF(c);
+        }
+        return r;
+    }
+    if (!PyCallable_Check(o) && PyObject_HasAttrString(o, "tocsc") && PyObject_HasAttrString(o, "copy"))
+        return PyObject_CallMethod(o, "copy", NULL);   /* a SciPy sparse matrix */
+    return Py_NewRef(o);
+}
+
+/* Appends (name, args, kw, result) to the journal; -1 on failure. */
+static int journal_add(pyns_Model *self, const char *name, PyObject *args, PyObject *kw, PyObject *result)
+{
+    PyObject *a = journal_copy(args, 0);
+    PyObject *k = kw ? journal_copy(kw, 0) : PyDict_New();
+    PyObject *e = a && k ? Py_BuildValue("(sOOO)", name, a, k, result) : NULL;
+    Py_XDECREF(a);
+    Py_XDECREF(k);
+    if (!e) return -1;
+    int rc = PyList_Append(self->journal, e);
+    Py_DECREF(e);
+    return rc;
+}
+
+/* Marks interaction id's H, b as replaced (-1: out of memory). */
+static int relset_mark(pyns_Model *self, int id, int on)
+{
+    if (id >= self->cap_relset) {
+        if (!on) return 0;
+        int cap = self->cap_relset ? self->cap_relset : 64;
+        while (cap <= id) cap *= 2;
+        unsigned char *v = PyMem_Realloc(self->relset, (size_t)cap);
+        if (!v) { PyErr_NoMemory(); return -1; }
+        memset(v + self->cap_relset, 0, (size_t)(cap - self->cap_relset));
+        self->relset = v;
+        self->cap_relset = cap;
+    }
+    self->relset[id] = (unsigned char)on;
+    return 0;
+}
+
+/* The journal, then ("set_relation", (id, H, b)) with the current H (m,
+ * ncols) and b of every live interaction whose H was replaced since its add. */
+static PyObject *model_journal(pyns_Model *self, void *c)
+{
+    (void)c;
+    PyObject *out = PyList_GetSlice(self->journal, 0, PyList_GET_SIZE(self->journal));
+    for (int id = 0; out && id < self->cap_relset; id++) {
+        if (!self->relset[id] || !nsm_model_inter_alive(self->m, id)) continue;
+        const nsm_relation *r = nsm_model_relation(self->m, id);
+        npy_intp d[2] = { nsm_relation_size(r), nsm_relation_ncols(r) };
+        PyObject *H = PyArray_SimpleNew(2, d, NPY_DOUBLE), *b = PyArray_SimpleNew(1, d, NPY_DOUBLE);
+        double *Hcm = PyMem_Malloc((size_t)(d[0] * d[1] > 0 ? d[0] * d[1] : 1) * sizeof *Hcm);
+        PyObject *e = NULL;
+        if (H && b && Hcm && nsm_relation_get_H(r, Hcm, PyArray_DATA((PyArrayObject *)b)) == NS_OK) {
+            double *Hr = PyArray_DATA((PyArrayObject *)H);
+            for (npy_intp i = 0; i < d[0]; i++)
+                for (npy_intp k = 0; k < d[1]; k++) Hr[i * d[1] + k] = Hcm[i + k * d[0]];
+            e = Py_BuildValue("(s(iOO){}O)", "set_relation", id, H, b, Py_None);
+        }
+        PyMem_Free(Hcm);
+        Py_XDECREF(H); Py_XDECREF(b);
+        if (!e || PyList_Append(out, e) < 0) Py_CLEAR(out);
+        Py_XDECREF(e);
+    }
+    return out;
 }
 
 /* New callback context kept by the model; NULL + exception on failure. */
@@ -705,7 +807,68 @@ static PyObject *model_set_relation(pyns_Model *self, PyObject *args, PyObject *
     Py_DECREF(H);
     Py_XDECREF(b);
     if (st != NS_OK) return pyns_raise(st, "set_relation: H refused");
+    if (relset_mark(self, id, 1) < 0) return NULL;
     Py_RETURN_NONE;
+}
+
+/* set_relations(ids, H, b=None): H (k, m, ncols), b (k, m): set_relation
+ * for k interactions in one call. */
+static PyObject *model_set_relations(pyns_Model *self, PyObject *args, PyObject *kw)
+{
+    if (model_busy(self)) return NULL;
+    static char *kwlist[] = { "ids", "H", "b", NULL };
+    PyObject *io, *Ho, *bo = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|O:set_relations", kwlist, &io, &Ho, &bo)) return NULL;
+    PyArrayObject *ids = (PyArrayObject *)PyArray_FROMANY(io, NPY_INTP, 1, 1, NPY_ARRAY_IN_ARRAY);
+    PyArrayObject *H = ids ? (PyArrayObject *)PyArray_FROMANY(Ho, NPY_DOUBLE, 3, 3, NPY_ARRAY_IN_ARRAY) : NULL;
+    PyArrayObject *b = H && bo != Py_None ? (PyArrayObject *)PyArray_FROMANY(bo, NPY_DOUBLE, 2, 2, NPY_ARRAY_IN_ARRAY) : NULL;
+    PyObject *ret = NULL;
+    double *Hcm = NULL;
+    if (!H || (bo != Py_None && !b)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "set_relations: ids (k,), H (k, m, ncols), b (k, m)");
+        goto out;
+    }
+    npy_intp k = PyArray_DIM(ids, 0), m = PyArray_DIM(H, 1), nc = PyArray_DIM(H, 2);
+    if (PyArray_DIM(H, 0) != k || (b && (PyArray_DIM(b, 0) != k || PyArray_DIM(b, 1) != m))) {
+        PyErr_Format(pyns_InputError, "set_relations: %zd ids, H of shape (%zd, %zd, %zd)%s: the first "
+                     "dimensions must agree (and b's shape be (k, m))", (Py_ssize_t)k, (Py_ssize_t)PyArray_DIM(H, 0),
+                     (Py_ssize_t)m, (Py_ssize_t)nc, b ? " and b" : "");
+        goto out;
+    }
+    const double *Hd = PyArray_DATA(H), *bd = b ? PyArray_DATA(b) : NULL;
+    for (npy_intp t = 0; t < k * m * nc; t++)
+        if (!isfinite(Hd[t])) { PyErr_SetString(pyns_InputError, "set_relations: H has a non-finite entry"); goto out; }
+    for (npy_intp t = 0; bd && t < k * m; t++)
+        if (!isfinite(bd[t])) { PyErr_SetString(pyns_InputError, "set_relations: b has a non-finite entry"); goto out; }
+    Hcm = PyMem_Malloc((size_t)(m * nc > 0 ? m * nc : 1) * sizeof *Hcm);
+    if (!Hcm) { PyErr_NoMemory(); goto out; }
+    const npy_intp *id = PyArray_DATA(ids);
+    for (npy_intp t = 0; t < k; t++) {   /* checks first: all or nothing */
+        if (id[t] < 0 || id[t] > INT_MAX || !nsm_model_inter_alive(self->m, (int)id[t])) {
+            PyErr_Format(pyns_InputError, "set_relations: ids[%zd]: no interaction %zd", (Py_ssize_t)t, (Py_ssize_t)id[t]);
+            goto out;
+        }
+        nsm_relation *r = nsm_model_relation(self->m, (int)id[t]);
+        if (nsm_relation_get_type(r) != NSM_REL_LAGRANGIAN_LINEAR || nsm_relation_size(r) != m ||
+            nsm_relation_ncols(r) != nc) {
+            PyErr_Format(pyns_InputError, "set_relations: interaction %zd is not Lagrangian linear with "
+                         "H of shape (%zd, %zd)", (Py_ssize_t)id[t], (Py_ssize_t)m, (Py_ssize_t)nc);
+            goto out;
+        }
+    }
+    for (npy_intp t = 0; t < k; t++) {
+        const double *Ht = Hd + (size_t)t * m * nc;
+        for (npy_intp i = 0; i < m; i++)
+            for (npy_intp c = 0; c < nc; c++) Hcm[i + c * m] = Ht[i * nc + c];
+        ns_status st = nsm_relation_set_H(nsm_model_relation(self->m, (int)id[t]), Hcm, bd ? bd + t * m : NULL);
+        if (st != NS_OK) { pyns_raise(st, "set_relations: H refused"); goto out; }
+        if (relset_mark(self, (int)id[t], 1) < 0) goto out;
+    }
+    ret = Py_NewRef(Py_None);
+out:
+    PyMem_Free(Hcm);
+    Py_XDECREF(ids); Py_XDECREF(H); Py_XDECREF(b);
+    return ret;
 }
 
 static PyObject *model_nds(pyns_Model *self, void *c) { return PyLong_FromLong(nsm_model_nds(self->m)); }
@@ -717,42 +880,70 @@ static PyObject *model_repr(pyns_Model *self)
                                 nsm_model_nds(self->m), nsm_model_ninter(self->m));
 }
 
+/* The model's building calls, journaled when they succeed. */
+#define JOURNALED(fn, name) \
+    static PyObject *fn##_j(pyns_Model *self, PyObject *args, PyObject *kw) \
+    { \
+        PyObject *r = fn(self, args, kw); \
+        if (r && journal_add(self, name, args, kw, r) < 0) Py_CLEAR(r); \
+        return r; \
+    }
+JOURNALED(model_add_lagrangian, "add_lagrangian")
+JOURNALED(model_add_lagrangian_nonlinear, "add_lagrangian_nonlinear")
+JOURNALED(model_add_first_order, "add_first_order")
+JOURNALED(model_add_first_order_nonlinear, "add_first_order_nonlinear")
+JOURNALED(model_add_law, "add_law")
+JOURNALED(model_add_interaction, "add_interaction")
+JOURNALED(model_add_rigid_body, "add_rigid_body")
+JOURNALED(model_add_contact, "add_contact")
+JOURNALED(model_add_joint, "add_joint")
+#undef JOURNALED
+static PyObject *model_remove_interaction_j(pyns_Model *self, PyObject *arg)
+{
+    PyObject *r = model_remove_interaction(self, arg);
+    PyObject *args = r ? PyTuple_Pack(1, arg) : NULL;
+    if (r && (!args || journal_add(self, "remove_interaction", args, NULL, r) < 0 ||
+              relset_mark(self, (int)PyLong_AsLong(arg), 0) < 0)) Py_CLEAR(r);
+    Py_XDECREF(args);
+    return r;
+}
+
 static PyMethodDef model_methods[] = {
-    { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian, METH_VARARGS | METH_KEYWORDS,
+    { "add_lagrangian", (PyCFunction)(void (*)(void))model_add_lagrangian_j, METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian(M, q0, v0=None, *, C=None, K=None, fext=None) -> system id.\n"
       "LTI Lagrangian M q'' + C q' + K q = fext(t) + p; fext a constant vector or a callable t -> vector.\n"
       "A SciPy sparse M makes a sparse system (M, C, K kept CSC, factorised by CHOLMOD/UMFPACK; no n×n "
       "dense matrix in either scheme): for finite-element models." },
-    { "add_lagrangian_nonlinear", (PyCFunction)(void (*)(void))model_add_lagrangian_nonlinear,
+    { "add_lagrangian_nonlinear", (PyCFunction)(void (*)(void))model_add_lagrangian_nonlinear_j,
       METH_VARARGS | METH_KEYWORDS,
       "add_lagrangian_nonlinear(q0, v0, *, mass, fint=None, jac_fint=None, fgyr=None, jac_fgyr=None, "
       "fext=None) -> system id.\nM(q) q'' + fgyr(t, q, v) + fint(t, q, v) = fext(t) + p; mass(q) -> n×n, "
       "forces (t, q, v) -> n, Jacobians (t, q, v) -> (dF/dq, dF/dv)." },
-    { "add_first_order", (PyCFunction)(void (*)(void))model_add_first_order, METH_VARARGS | METH_KEYWORDS,
+    { "add_first_order", (PyCFunction)(void (*)(void))model_add_first_order_j, METH_VARARGS | METH_KEYWORDS,
       "add_first_order(A, x0, b=None) -> system id. LTI x' = A x + b(t) + r (b a callable t -> vector)." },
-    { "add_first_order_nonlinear", (PyCFunction)(void (*)(void))model_add_first_order_nonlinear,
+    { "add_first_order_nonlinear", (PyCFunction)(void (*)(void))model_add_first_order_nonlinear_j,
       METH_VARARGS | METH_KEYWORDS,
       "add_first_order_nonlinear(x0, *, f, jac) -> system id. x' = f(t, x) + r; jac(t, x) -> df/dx." },
-    { "add_law", (PyCFunction)(void (*)(void))model_add_law, METH_VARARGS | METH_KEYWORDS,
+    { "add_law", (PyCFunction)(void (*)(void))model_add_law_j, METH_VARARGS | METH_KEYWORDS,
       "add_law(kind, *, size=1, e=0, mu=0, dim=3, lb=None, ub=None) -> law id. kind: 'newton' (size, e), "
       "'newton_coulomb' (dim, e, mu), 'complementarity' (size), 'relay' (lb, ub), 'equality' (size)." },
-    { "add_interaction", (PyCFunction)(void (*)(void))model_add_interaction, METH_VARARGS | METH_KEYWORDS,
+    { "add_interaction", (PyCFunction)(void (*)(void))model_add_interaction_j, METH_VARARGS | METH_KEYWORDS,
       "add_interaction(law, ds, ds2=-1, *, H=None, b=None, C=None, D=None, B=None, e=None, h=None, "
       "jach=None, dhdt=None, size=None) -> id.\n"
       "Lagrangian linear y = H Q + b; first-order linear y = C X + D lambda + e, r = B lambda; "
       "Lagrangian nonlinear y = h(t, Q) with jach(t, Q) -> dh/dQ (size × ncols) and, if y depends "
       "on t, dhdt(t, Q); size = len(y)." },
-    { "add_rigid_body", (PyCFunction)(void (*)(void))model_add_rigid_body, METH_VARARGS | METH_KEYWORDS,
+    { "add_rigid_body", (PyCFunction)(void (*)(void))model_add_rigid_body_j, METH_VARARGS | METH_KEYWORDS,
       "add_rigid_body(mass, inertia, q0=None, v0=None, *, fext=None) -> system id.\n"
       "Newton-Euler rigid body (docs/rigid-bodies.md): q = (x, y, z, quaternion w, x, y, z), "
       "v = (velocity, body angular velocity); inertia 3 principal moments or 3x3 (body frame); "
       "fext a constant 6-vector (world force, body torque) or a callable t -> 6-vector." },
-    { "add_contact", (PyCFunction)(void (*)(void))model_add_contact, METH_VARARGS | METH_KEYWORDS,
+    { "add_contact", (PyCFunction)(void (*)(void))model_add_contact_j, METH_VARARGS | METH_KEYWORDS,
       "add_contact(law, ds, ds2=-1, *, normal, r1=None, r2=None, r1_world=False, r2_world=False, size=3) -> id.\n"
       "Contact of rigid body ds with ds2 (or the ground): unit normal (world) from ds2 towards ds, arms r1, r2 "
       "from the centres of mass (body frame, or world with r*_world; with one body r2 is the ground point); "
       "size 3 (normal + 2 tangents, Newton-Coulomb law) or 1 (normal, Newton law)." },
-    { "add_joint", (PyCFunction)(void (*)(void))model_add_joint, METH_VARARGS | METH_KEYWORDS,
+    { "add_joint", (PyCFunction)(void (*)(void))model_add_joint_j, METH_VARARGS | METH_KEYWORDS,
       "add_joint(kind, law, ds, ds2=-1, *, q1, q2=None, anchor, axis=None) -> id.\n"
       "kind 'ball', 'revolute', 'cylindrical', 'prismatic' or 'fixed' (3, 5, 4, 5, 6 rows: an equality law of "
       "that size), built from the poses q1 (q2 with ds2), the anchor and the axis (world) as they are." },
@@ -760,7 +951,11 @@ static PyMethodDef model_methods[] = {
       "set_relation($self, inter, H, b=None)\n--\n\nReplaces H (and b) of a Lagrangian linear "
       "interaction y = H q + b between steps (a contact whose normal turns); shapes as at "
       "add_interaction." },
-    { "remove_interaction", (PyCFunction)model_remove_interaction, METH_O,
+    { "set_relations", (PyCFunction)(void (*)(void))model_set_relations, METH_VARARGS | METH_KEYWORDS,
+      "set_relations($self, ids, H, b=None)\n--\n\nset_relation for many interactions in one call: "
+      "ids (k,), H (k, m, ncols), b (k, m); all checked before any is changed (Lagrangian linear, "
+      "shape (m, ncols), finite)." },
+    { "remove_interaction", (PyCFunction)model_remove_interaction_j, METH_O,
       "remove_interaction(id): removes an interaction (between steps)." },
     { NULL, NULL, 0, NULL }
 };
@@ -768,6 +963,8 @@ static PyMethodDef model_methods[] = {
 static PyGetSetDef model_getset[] = {
     { "nds", (getter)model_nds, NULL, "number of systems", NULL },
     { "ninter", (getter)model_ninter, NULL, "number of live interactions", NULL },
+    { "_journal", (getter)model_journal, NULL, "the calls that built the model (method, args, "
+      "kwargs, result), arrays copied: what pickling replays", NULL },
     { NULL, NULL, NULL, NULL, NULL }
 };
 
@@ -825,7 +1022,19 @@ static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_star
                                         "newton_tol", "newton_max_iter", "newton_criterion",
                                         "activation", "activation_gamma", "gmp", "gmp_solver",
                                         "global_fc", "order_by_system", "solve_hook", "log",
-                                        "verbosity", NULL };
+                                        "verbosity", "rules", "linearisation", "em_gamma", "stabilization", NULL };
+
+/* rules="default" | "siconos" (kw["rules"], absent: default): the preset
+ * nsm_sim_options_siconos / nsm_ed_options_siconos, applied before the
+ * other keywords so that they override it. Returns 1 for "siconos". */
+static int rules_arg(PyObject *kw, const char *who)
+{
+    PyObject *v = kw ? PyDict_GetItemString(kw, "rules") : NULL;
+    if (!v || pyns_key_is(v, "default")) return 0;
+    if (pyns_key_is(v, "siconos")) return 1;
+    PyErr_Format(PyExc_ValueError, "%s: rules must be 'default' or 'siconos', not %R", who, v);
+    return -1;
+}
 
 /* solve_hook(info) after a one-step solve that missed its tolerance: info
  * is a dict (scheme, what, step, t, kind, status, error, iterations,
@@ -962,8 +1171,12 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
     static const char *const metric[] = { "identity", "mass", NULL };
     static const char *const crit[] = { "relative", "abs_norm2", NULL };
     static const char *const act[] = { "gamma", "predicted", NULL };
+    static const char *const lin[] = { "iterate", "step_start", NULL };
     int c;
     if (!kw) return 0;
+    c = (int)o->linearisation;
+    if (sim_choice(kw, "linearisation", lin, &c) < 0) return -1;
+    o->linearisation = (nsm_linearisation)c;
     c = o->projection;
     if (sim_choice(kw, "projection", proj, &c) < 0) return -1;
     o->projection = c;
@@ -979,11 +1192,17 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
     struct { const char *name; double *dst; } dbl[] = {
         { "projection_tol", &o->projection_tol }, { "projection_tol_unilateral", &o->projection_tol_unilateral },
         { "newton_tol", &o->newton_tol }, { "activation_gamma", &o->activation_gamma },
+        { "stabilization", &o->stabilization },
     };
     PyObject *v;
     for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
         if ((v = PyDict_GetItemString(kw, dbl[i].name)) && pyns_get_double(v, dbl[i].name, dbl[i].dst) < 0)
             return -1;
+    /* em_gamma=None: h r_{k+1}; a number: Euler-Moreau's h (γ r_{k+1} + (1 − γ) r_k) */
+    if ((v = PyDict_GetItemString(kw, "em_gamma")) && v != Py_None) {
+        if (pyns_get_double(v, "em_gamma", &o->em_gamma) < 0) return -1;
+        o->em_use_gamma = 1;
+    }
     long l;
     if ((v = PyDict_GetItemString(kw, "projection_max_iter"))) {
         if (pyns_get_int(v, "projection_max_iter", 1, 1000000L, &l) < 0) return -1;
@@ -1018,6 +1237,9 @@ static PyObject *sim_new(PyTypeObject *type, PyObject *args, PyObject *kw)
     if (!PyArg_ParseTuple(args, "O!:Simulation", &ModelType, &mo)) return NULL;
     nsm_sim_options o;
     nsm_sim_options_default(&o);
+    int rules = rules_arg(kw, "Simulation");
+    if (rules < 0) return NULL;
+    if (rules) nsm_sim_options_siconos(&o);
     if (pyns_parse_options(kw, &o.solver_options, sim_skip) < 0) return NULL;
     PyObject *v;
     long l;
@@ -1585,6 +1807,8 @@ static PyTypeObject SimType = {
               "projection_all=False, newton_tol=1e-10, newton_max_iter=20, "
               "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
               "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, solve_hook=None, "
+              "rules='default'|'siconos' (Siconos' rules first, the other keywords over them), "
+              "linearisation='iterate'|'step_start', em_gamma=None (Euler-Moreau gamma), stabilization=0, "
               "log=None (log(level, message)), verbosity=1, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
               "(the options of nsm_sim_options, docs/mechanics-api.md).",
@@ -1645,7 +1869,7 @@ static const char *const ed_keys[] = { "T", "t0", "output_step", "method", "fixe
                                        "atol", "hmin", "hmax", "max_steps", "gap_tol", "vel_tol",
                                        "rest_vel", "rest_gap", "lambda_tol", "acc_tol", "solver",
                                        "history", "accept_nonconverged", "solve_hook", "log",
-                                       "verbosity", NULL };
+                                       "verbosity", "rules", NULL };
 static const char *const solve_keys[] = { "tol", "max_iter", "time_limit", "omega", "check_every",
                                           "shuffle", "seed", "record_history", "local_solver",
                                           "fc_norm", NULL };
@@ -1671,13 +1895,16 @@ static PyObject *ed_new(PyTypeObject *type, PyObject *args, PyObject *kw)
             PyErr_Format(PyExc_ValueError, "EventDriven: unknown option '%S' (options: T, t0, "
                          "output_step, method, fixed_point, linear_solver, rtol, atol, hmin, hmax, max_steps, "
                          "gap_tol, vel_tol, rest_vel, rest_gap, lambda_tol, acc_tol, solver, history, "
-                         "accept_nonconverged, solve_hook, log, verbosity, and the solve() options tol, "
+                         "accept_nonconverged, solve_hook, log, verbosity, rules, and the solve() options tol, "
                          "max_iter, ...)", k);
             return NULL;
         }
     }
     nsm_ed_options o;
     nsm_ed_options_default(&o);
+    int rules = rules_arg(kw, "EventDriven");
+    if (rules < 0) return NULL;
+    if (rules) nsm_ed_options_siconos(&o);
     if (pyns_parse_options(kw, &o.solver_options, ed_keys) < 0) return NULL;
     if (!kw || !(v = PyDict_GetItemString(kw, "T"))) {
         PyErr_SetString(PyExc_TypeError, "EventDriven(model, T=..., ...): the final time T is required");
@@ -2012,6 +2239,12 @@ static PyObject *ed_state(pyns_ED *self, PyObject *args, int v)
     return pyns_array_copy(x, nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
 }
 static PyObject *ed_q(pyns_ED *self, PyObject *a) { return ed_state(self, a, 0); }
+static PyObject *ed_qdd(pyns_ED *self, PyObject *args)
+{
+    int ds;
+    if (ds_arg(self->model, args, &ds) < 0) return NULL;
+    return pyns_array_copy(nsm_ed_acceleration(self->s, ds), nsm_ds_size(nsm_model_ds_const(self->model->m, ds)));
+}
 static PyObject *ed_v(pyns_ED *self, PyObject *a) { return ed_state(self, a, 1); }
 
 static PyObject *ed_set_state(pyns_ED *self, PyObject *args, PyObject *kw)
@@ -2142,6 +2375,9 @@ static PyMethodDef ed_methods[] = {
     { "add_event", (PyCFunction)ed_add_event, METH_O, "add_event(t): a user event at t (t < t' <= T)." },
     { "q", (PyCFunction)ed_q, METH_VARARGS, "q(ds) -> positions (copy)." },
     { "v", (PyCFunction)ed_v, METH_VARARGS, "v(ds) -> velocities (copy)." },
+    { "qdd", (PyCFunction)ed_qdd, METH_VARARGS, "qdd(ds)\n--\n\nAccelerations q'' of system ds at the "
+      "current event (copy), with the contact forces of resting contacts; at t0 already after "
+      "construction (contacts closed at t0 included)." },
     { "set_state", (PyCFunction)(void (*)(void))ed_set_state, METH_VARARGS | METH_KEYWORDS,
       "set_state(ds, *, q=None, v=None): overwrites a state between events; the integration "
       "restarts from it (index sets recomputed)." },

@@ -50,3 +50,17 @@ def test_bouncing_ball_ed_example(tmp_path):
     assert all(abs(b - a) < 1e-8 or k == "nonsmooth" for a, b, k in zip(energy, energy[1:], kinds[1:]))
     assert energy[-1] < energy[0]
     assert (tmp_path / "bouncing_ball_ed.svg").read_text().lstrip().startswith(("<svg", "<?xml"))
+
+
+def test_spheres_box_example(tmp_path):
+    # 60 spheres for 400 steps: they fall, land and pile; contacts come and go
+    out = run("spheres_box.py", "--n", "60", "--steps", "400", "--profile", "100", cwd=tmp_path)
+    first = out.splitlines()[0]
+    nums = dict(k.split("=") for k in out.splitlines()[1].split()[1:])
+    assert int(nums["contacts"]) > 60                   # every sphere rests on something
+    added, removed = (int(w) for w in first.split(" added / ")[0].split()[-1:] +
+                      first.split(" added / ")[1].split()[:1])
+    assert added > int(nums["contacts"]) and removed > 0
+    pen = float(first.split("max penetration ")[1].split()[0])
+    assert pen < 0.1 * 0.8 * 0.05                       # below 10% of the smallest radius
+    assert first.endswith("0 outside the box")

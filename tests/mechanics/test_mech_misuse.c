@@ -84,6 +84,7 @@ static void test_null_handles(void **state)
     assert_true((int)nsm_ds_get_type(NULL) < 0);
     nsm_ds_free(NULL);
     assert_int_equal(nsm_relation_set_H(NULL, NULL, NULL), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_get_H(NULL, NULL, NULL), NS_BAD_INPUT);
     assert_int_equal(nsm_relation_size(NULL), 0);
     assert_int_equal(nsm_relation_ncols(NULL), 0);
     assert_true((int)nsm_relation_get_type(NULL) < 0);
@@ -120,6 +121,8 @@ static void test_null_handles(void **state)
     assert_null(nsm_ed_q(NULL, 0)); assert_null(nsm_ed_v(NULL, 0));
     nsm_ed_reinit(NULL);
     assert_null(nsm_ed_y(NULL, 0, 0)); assert_null(nsm_ed_lambda(NULL, 0, 1));
+    assert_null(nsm_ed_acceleration(NULL, 0));
+    nsm_ed_options_siconos(NULL);
     assert_int_equal(nsm_ed_index_set(NULL, 1, NULL, 0), 0);
     assert_null(nsm_ed_get_stats(NULL));
     assert_non_null(nsm_ed_error(NULL));
@@ -167,6 +170,11 @@ static void test_wrong_handles(void **state)
     assert_int_equal(nsm_relation_set_H(rl, &nan1, NULL), NS_BAD_INPUT);   /* non-finite H, b */
     assert_int_equal(nsm_relation_set_H(rl, &C, &nan1), NS_BAD_INPUT);
     assert_int_equal(nsm_relation_set_H(rl, &C, NULL), NS_OK);
+    double Hg = 0.0, bg = 1.0;
+    assert_int_equal(nsm_relation_get_H(rf, &Hg, &bg), NS_BAD_INPUT);      /* not Lagrangian linear */
+    assert_int_equal(nsm_relation_get_H(rl, NULL, &bg), NS_BAD_INPUT);
+    assert_int_equal(nsm_relation_get_H(rl, &Hg, &bg), NS_OK);
+    assert_true(Hg == C && bg == 0.0);
     nsm_relation_free(rl); nsm_relation_free(rf);
     nsm_ds_free(lag); nsm_ds_free(fo);
     /* bad ids on a live simulation */
