@@ -181,6 +181,7 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
 
     for (int it = 1; it <= max_iter; it++) {
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         /* De Saxcé shift from the current velocity, then the residuals */
         ops->residual(ops->ctx, y, z, x, s, rd, rp, u);
         if (!fixed_point || it == 1) {

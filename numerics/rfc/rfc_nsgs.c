@@ -79,6 +79,7 @@ static ns_status nsgs_run(const ns_rfc *p, double *r, double *u, const ns_option
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         local_tol = fmax(1e-14, fmin(local_tol, 0.1 * res->error));
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
     }
     ns_log(o, 1, "rfc nsgs: %s after %d sweeps, error %.3e", ns_status_name(st),
            res->iterations, res->error);

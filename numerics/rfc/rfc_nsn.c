@@ -269,6 +269,7 @@ static ns_status nsn_run(const ns_rfc *p, double *r, double *u, const ns_options
         }
         if (!isfinite(nf)) { st = NS_DIVERGED; break; }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
     }
     memcpy(r, best, m * sizeof *r);
     res->error = ns_rfc_error(p, r, u, (ns_fc_norm)o->fc_norm);

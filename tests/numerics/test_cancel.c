@@ -44,6 +44,14 @@ static const struct { const char *file, *solver; } cases[] = {
     { "fc2d/FrictionContactProblem00031.dat", "nsgs" },
     { "gfc2d/gfc2d_granularflowonwall_00069_00350.dat", "nsn-ac" },
     { "fc3d/Capsules-i100-889.dat", "prox" },
+    { "fc3d/Capsules-i100-889.dat", "fpp" },
+    { "fc3d/Capsules-i100-889.dat", "eg" },
+    { "fc3d/Capsules-i100-889.dat", "desaxce" },
+    { "fc3d/Capsules-i100-889.dat", "tresca-fp" },
+    { "fc3d/Capsules-i100-889.dat", "admm" },
+    { "fc3d/Capsules-i100-889.dat", "ipm" },
+    { "../rolling-data/rfc3d/RFC3D_sphere_1.dat", "nsgs" },
+    { "../rolling-data/rfc3d/RFC3D_sphere_1.dat", "nsn" },
 };
 
 static void test_cancel_stops_every_iterative_solver(void **state)
