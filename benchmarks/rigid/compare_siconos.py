@@ -81,18 +81,21 @@ MASS = {}
 
 
 def series(d, v, names, contact_times):
-    """final centre of mass, translational KE at 5 times, contacts at 5 times"""
-    T = d[:, 0].max()
-    marks = [T * k / 4 for k in range(5)]
-    last = d[np.isclose(d[:, 0], T)]
+    """final centre of mass, translational KE and contacts at 5 recorded times"""
+    d = d[np.isin(d[:, 1], list(names))]
+    v = v[np.isin(v[:, 1], list(names))]
+    times = np.unique(v[:, 0])
+    T = times.max()
+    marks = [times[np.argmin(np.abs(times - T * k / 4))] for k in range(5)]
+    last = d[d[:, 0] == d[:, 0].max()]
     m = np.array([MASS[names[int(r[1])]] for r in last])
     com = (m[:, None] * last[:, 2:5]).sum(0) / m.sum()
     ke, nc = [], []
     ct = np.asarray(contact_times, dtype=float)
     for t in marks:
-        rows = v[np.isclose(v[:, 0], t, atol=1e-9)]
+        rows = v[v[:, 0] == t]
         ke.append(sum(0.5 * MASS[names[int(r[1])]] * float(np.dot(r[2:5], r[2:5])) for r in rows))
-        nc.append(int(np.sum(np.isclose(ct, t, atol=1e-9))) if len(ct) else 0)
+        nc.append(int(np.sum(ct == t)) if len(ct) else 0)
     return com, marks, ke, nc
 
 

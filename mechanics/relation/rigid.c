@@ -57,12 +57,16 @@ static int output(const nsm_relation *r, double t, const double *Q,
             if (w->e_body) { nsm_cross3(E, D, t3); for (int c = 0; c < 3; c++) c1[c] += t3[c]; }
             nsm_cross3(a2, E, c2);
             for (int c = 0; c < 3; c++) c2[c] = -c2[c];
-        } else {
+        } else if (w->type == NSM_RROW_AXES) {
             double A[3], B[3];
             nsm_mat3_vec(R1, w->a, A);
             if (nb == 2) nsm_mat3_vec(R2, w->b, B); else memcpy(B, w->b, sizeof B);
             y[i] = nsm_dot3(A, B) - w->c0;
             nsm_cross3(A, B, c1);
+            for (int c = 0; c < 3; c++) { c2[c] = -c1[c]; E[c] = 0.0; }
+        } else {   /* TWIST */
+            y[i] = 0.0;
+            nsm_mat3_vec(R1, w->a, c1);
             for (int c = 0; c < 3; c++) { c2[c] = -c1[c]; E[c] = 0.0; }
         }
         double b1[3], b2[3];
@@ -108,7 +112,8 @@ static int mean_jacobian(const nsm_relation *r, const double *Qk, const double *
     int m = r->m, nb = rr->nbodies;
     for (int i = 0; i < m; i++) {
         const nsm_rigid_row *w = &rr->row[i];
-        if (w->type == NSM_RROW_POINT && (w->r1_world || (nb == 2 && w->r2_world))) return 1;
+        if (w->type == NSM_RROW_TWIST || (w->type == NSM_RROW_POINT && (w->r1_world || (nb == 2 && w->r2_world))))
+            return 1;
     }
     double x1[3], x2[3], R1[9], R2[9];
     mean_pose(Qk, Q1, 0, nb, x1, R1);
