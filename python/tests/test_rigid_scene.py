@@ -216,3 +216,31 @@ def test_relay_on_a_lagrangian_relation_is_dry_friction():
     m2.add_interaction(m2.add_law("relay", lb=[-F * h], ub=[F * h]), ds2, H=[[1.0]])
     traj2 = ns.Simulation(m2, h=h).run(0.5)
     assert np.max(np.abs(traj2["v"][ds2])) <= 1e-12
+
+
+@needs_scene
+@pytest.mark.parametrize("kind, params, rest", [
+    ("Capsule", [0.05, 0.4], 0.4 / 4 + 0.05),   # cylindrical part length/2, then the radius
+    # height length/2, centred at half height, and Bullet's cone margin
+    # (Siconos' default, 2 % of its smaller parameter) around it
+    ("Cone", [0.1, 0.4], 0.4 / 4 + 0.02 * 0.1),
+    ("Cylinder", [0.1, 0.4], 0.4 / 2),
+])
+def test_siconos_shape_sizes(kind, params, rest):
+    """Siconos' Capsule(r, length) and Cone(r, length) are Bullet's unit
+    shapes scaled by (r, length/2, r): dropped upright from 1 cm, they
+    come to rest with their centre at that height (within the impact's
+    penetration, v h)"""
+    q_up = [math.cos(math.pi / 4), math.sin(math.pi / 4), 0.0, 0.0]   # body y (the axis) up
+    sc = ns.Scene()
+    sc.primitive("S", kind, params)
+    sc.primitive("Floor", "Box", [2.0, 2.0, 0.1])
+    sc.law("contact", 0.0, 0.5)
+    sc.body("floor", translation=[0, 0, -0.05])
+    sc.contactor("floor", "Floor")
+    sc.body("s", mass=0.1, inertia=[1e-3] * 3, translation=[0, 0, rest + 0.01], orientation=q_up)
+    sc.contactor("s", "S")
+    r = sc.run(0.3, h=1e-3)
+    z = r["q"][-1, 0, 2]
+    assert rest - 1e-3 <= z <= rest + 1e-3, z
+    assert np.max(np.abs(r["q"][-1, 0, 3:] - q_up)) <= 1e-6       # still upright
