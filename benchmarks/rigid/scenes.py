@@ -4,6 +4,8 @@ Siconos' own writer (siconos.io.mechanics_hdf5, python3-siconos):
 
   box_incline_slip.hdf5   a box resting on a plane inclined at 0.45 rad, mu 0.3 (it slides)
   box_incline_stick.hdf5  the same at 0.2 rad (it sticks)
+  box_slide_flat.hdf5     the box launched at 1 m/s along x on flat ground, mu 0.3
+                          (stops after v0 / (mu g), travel v0^2 / (2 mu g))
   stack10.hdf5            ten boxes stacked on the ground
   pendulum3.hdf5          three links on PivotJointR joints, released horizontal
   wall_ball.hdf5          a 6 x 4 brick wall hit by a ball
@@ -37,6 +39,16 @@ def box_incline(path, alpha, mu):
         io.add_Newton_impact_friction_nsl('contact', mu=mu, e=0.0)
         io.add_object('ground', [Contactor('Ground')], translation=[-0.1 * c for c in n], orientation=rot_y(alpha))
         io.add_object('cube', [Contactor('Cube')], translation=[0.2 * c for c in n], orientation=rot_y(alpha),
+                      mass=1.5, inertia=box_inertia(1.5, 1.0, 0.6, 0.4))
+
+
+def box_slide_flat(path, v0=1.0, mu=0.3):
+    with MechanicsHdf5(path, mode='w') as io:
+        io.add_primitive_shape('Cube', 'Box', (1.0, 0.6, 0.4))
+        io.add_primitive_shape('Ground', 'Box', (20.0, 20.0, 0.2))
+        io.add_Newton_impact_friction_nsl('contact', mu=mu, e=0.0)
+        io.add_object('ground', [Contactor('Ground')], translation=[0, 0, -0.1])
+        io.add_object('cube', [Contactor('Cube')], translation=[0, 0, 0.2], velocity=[v0, 0, 0, 0, 0, 0],
                       mass=1.5, inertia=box_inertia(1.5, 1.0, 0.6, 0.4))
 
 
@@ -157,6 +169,7 @@ if __name__ == '__main__':
     os.makedirs(out, exist_ok=True)
     box_incline(os.path.join(out, 'box_incline_slip.hdf5'), 0.45, 0.3)
     box_incline(os.path.join(out, 'box_incline_stick.hdf5'), 0.2, 0.3)
+    box_slide_flat(os.path.join(out, 'box_slide_flat.hdf5'))
     stack10(os.path.join(out, 'stack10.hdf5'))
     pendulum3(os.path.join(out, 'pendulum3.hdf5'))
     wall_ball(os.path.join(out, 'wall_ball.hdf5'))

@@ -10,7 +10,10 @@
  *                        tangential axes); the law of ns_rfc.h, the
  *                        rolling torque bounded by μr r_N (docs/rolling.md).
  *  complementarity:      0 ≤ y ⊥ λ ≥ 0 (componentwise).
- *  relay (lb, ub):       lb ≤ λ ≤ ub, −y ∈ N_[lb,ub](λ).
+ *  relay (lb, ub):       lb ≤ λ ≤ ub, −y ∈ N_[lb,ub](λ); on a Lagrangian
+ *                        relation at velocity level, y = ẏ_{k+1} and λ the
+ *                        impulse over the step (dry friction: bounds
+ *                        ± force × h; nsm_joint_friction_new).
  *  equality:             y = 0 (λ free).
  *
  * A law is owned by the caller until nsm_model_add_law takes it; one law

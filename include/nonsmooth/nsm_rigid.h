@@ -87,6 +87,20 @@ nsm_relation *nsm_joint_stop_new(const double *q1, const double *q2,
  *  ≥ 0 (φ ≤ limit); valid while |φ − limit| < π. */
 nsm_relation *nsm_joint_angle_stop_new(const double *q1, const double *q2,
                                        const double *axis, double limit, int upper);
+/** Friction of a joint: velocity rows (y reported 0) with ẏ the joint's
+ *  free relative motion, for a relay law of the same size whose bounds are
+ *  the friction impulses over a step (±T h for a Coulomb torque T, ±F h
+ *  for a force F): λ then opposes the motion, and holds it while the
+ *  impulse needed stays within the bounds.
+ *    REVOLUTE (1 row): ẏ = (ω1 − ω2) · axis (world ω; axis fixed in body 1);
+ *    PRISMATIC (1 row): ẏ = the sliding rate of body 1's anchor relative
+ *      to body 2's along the axis;
+ *    CYLINDRICAL (2 rows): the sliding rate, then the rotation rate.
+ *  Other types are refused. nsm_joint_friction_size gives the rows (−1
+ *  for a type without friction). */
+int nsm_joint_friction_size(nsm_joint_type type);
+nsm_relation *nsm_joint_friction_new(nsm_joint_type type, const double *q1, const double *q2,
+                                     const double *anchor, const double *axis);
 #ifdef __cplusplus
 }
 #endif

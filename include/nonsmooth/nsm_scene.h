@@ -6,8 +6,11 @@
  * Siconos' conventions (library nonsmooth::collision; docs/rigid-bodies.md).
  *
  * Siconos' conventions kept: a Box's parameters are its side lengths;
- * Sphere (radius); Cylinder, Capsule (radius, length) and Cone (radius,
- * height) along the body's y axis; Plane: z = 0 of its frame, normal +z;
+ * Sphere (radius); Cylinder, Capsule and Cone (radius, length) along the
+ * body's y axis, sized as Siconos' Bullet backend makes them (Bullet's unit
+ * shape scaled by (r, length/2, r)): a cylinder of that length, a capsule
+ * with a cylindrical part of length/2, a cone of height length/2;
+ * Plane: z = 0 of its frame, normal +z;
  * inertia: 3 principal moments or a 3×3 matrix; quaternions (w, x, y, z);
  * velocity (v, ω), ω in the body frame (Siconos' Newton–Euler twist);
  * gravity −g e_z on the dynamic bodies.

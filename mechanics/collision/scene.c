@@ -325,8 +325,19 @@ nsm_scene_run *nsm_scene_build(const nsm_scene *sc, const nsm_sim_options *o, do
         case P_SPHERE: shid[i] = nsm_collision_sphere(c, s->p[0]); break;
         case P_BOX: shid[i] = nsm_collision_box(c, half); break;
         case P_CYLINDER: shid[i] = nsm_collision_cylinder(c, s->p[0], 0.5 * s->p[1]); break;
-        case P_CAPSULE: shid[i] = nsm_collision_capsule(c, s->p[0], 0.5 * s->p[1]); break;
-        case P_CONE: shid[i] = nsm_collision_cone(c, s->p[0], s->p[1]); break;
+        /* Siconos' Bullet backend scales a unit capsule (radius 1, cylinder
+         * part 1) and cone (radius 1, height 1) by (r, length/2, r): its
+         * Capsule(r, length) has a cylindrical part of length/2 and its
+         * Cone(r, length) a height of length/2 (measured with Siconos 4.5:
+         * upright, they rest with their centre at length/4 + r and
+         * length/4) */
+        case P_CAPSULE: shid[i] = nsm_collision_capsule(c, s->p[0], 0.25 * s->p[1]); break;
+        case P_CONE:
+            shid[i] = nsm_collision_cone(c, s->p[0], 0.5 * s->p[1]);
+            /* Bullet's cone carries its margin outside: Siconos' default
+             * (2 % of its smallest parameter) instead of Bullet's 0.04 */
+            if (shid[i] >= 0) nsm_collision_set_shape_margin(c, shid[i], 0.02 * fmin(s->p[0], s->p[1]));
+            break;
         case P_PLANE: shid[i] = nsm_collision_plane(c, up, 0.0); break;
         default:
             shid[i] = nsm_collision_convex_hull(c, s->npts, s->pts);

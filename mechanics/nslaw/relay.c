@@ -1,4 +1,6 @@
-/* relay.c — relay law lb ≤ λ ≤ ub, −y ∈ N_[lb,ub](λ). */
+/* relay.c — relay law lb ≤ λ ≤ ub, −y ∈ N_[lb,ub](λ). On a Lagrangian
+ * relation y is the velocity ẏ_{k+1} = H v_{k+1} and λ the impulse over
+ * the step (dry friction: bounds ± force × h). */
 #include "nslaw/nslaw_kind.h"
 #include <math.h>
 #include <stdlib.h>
@@ -27,5 +29,5 @@ static void bounds(const nsm_nslaw *l, int c, double *lb, double *ub) { *lb = l-
 
 const nsm_nslaw_kind nsm_law_kind_relay = {
     .type = NSM_LAW_RELAY, .name = "relay", .rows = NSM_ROWS_RELAY,
-    .first_order_only = 1, .bounds = bounds,
+    .bounds = bounds,
 };

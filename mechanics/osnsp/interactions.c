@@ -3,6 +3,9 @@
  * table (relation/relation_kind.h). */
 #include "simulation/sim_internal.h"
 #include "relation/relation_kind.h"
+#include "nslaw/nslaw_kind.h"
+#include "ds/ds_kind.h"
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +112,30 @@ nsm_idata *nsm_sim_idata(nsm_sim *s, int inter)
 /* y (if want_y), H and G of one interaction at the state `which` (0: the
  * iterate, 1: the step start, 2: the θ-point positions, velocities of the
  * iterate). */
+/* Equality rows of a theta_point kind with a mean_jacobian: H replaced by
+ * the discrete gradient between q_k and q_k ⊕ h v_θ at the iterate's v (the
+ * position this iterate's update gives), so that H v_θ = 0 keeps the rows
+ * at their value of t_k. Left at the θ-point H when the relation has none. */
+static ns_status mean_jacobian(nsm_sim *s, const nsm_interaction *I, double *H)
+{
+    const nsm_relation *r = I->rel;
+    int nq = I->nqcols;
+    if (nsm_grow((void **)&s->xbuf, &s->cap_x, 2 * nq + 6, sizeof(double)) != 0) {
+        nsm_set_err(s->err, "out of memory");
+        return NS_NO_MEMORY;
+    }
+    double *Qk = s->xbuf, *Q1 = Qk + nq, *dq = Q1 + nq;
+    nsm_inter_gather_q(s->model, I, s->vqk, Qk);
+    for (int b = 0; b < I->nds; b++) {
+        const nsm_dsdata *d = &s->d[I->ds[b]];
+        if (d->n > 6) return NS_OK;
+        for (int i = 0; i < d->n; i++) dq[i] = s->step.h * (d->theta * d->v[i] + (1.0 - d->theta) * d->vk[i]);
+        nsm_ds_advance(s->model->ds[I->ds[b]], d->qk, dq, Q1 + I->qoff[b]);
+    }
+    nsm_relation_kind_of(r)->mean_jacobian(r, Qk, Q1, H);
+    return NS_OK;
+}
+
 static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double t, int want_y)
 {
     const nsm_interaction *I = &s->model->inter[inter];
@@ -124,6 +151,10 @@ static ns_status outputs(nsm_sim *s, int inter, nsm_idata *d, int which, double 
     st = nsm_relation_eval(r, inter, t, Q, k->lagrangian ? V : NULL, d->lam0,
                            want_y ? d->y0 : y0, want_y ? d->y1 : y1, s->xbuf_H, work, s->err);
     if (st != NS_OK) return st;
+    if (which == 2 && k->mean_jacobian && nsm_nslaw_kind_of(s->model->laws[I->law])->rows == NSM_ROWS_EQUALITY) {
+        st = mean_jacobian(s, I, s->xbuf_H);
+        if (st != NS_OK) return st;
+    }
     const double *D = k->D ? k->D(r) : NULL;
     if (k->lagrangian && D && want_y)   /* ẏ = H v + D λ[1] */
         for (int c = 0; c < m; c++) for (int i = 0; i < m; i++) d->y1[i] += D[i + (size_t)c * m] * d->lam1[c];
@@ -271,6 +302,29 @@ ns_status nsm_osnsp_linearise(nsm_sim *s, double t)
         if (st != NS_OK) return st;
     }
     return NS_OK;
+}
+
+double nsm_osnsp_mean_jacobian_change(nsm_sim *s)
+{
+    nsm_model *m = s->model;
+    double worst = 0.0;
+    for (int a = 0; a < s->nact; a++) {
+        int i = s->act[a];
+        const nsm_interaction *I = &m->inter[i];
+        const nsm_relation *r = I->rel;
+        const nsm_relation_kind *k = nsm_relation_kind_of(r);
+        if (!k->mean_jacobian || nsm_nslaw_kind_of(m->laws[I->law])->rows != NSM_ROWS_EQUALITY) continue;
+        const nsm_idata *d = &s->id[i];
+        if (h_buffer(s, r) != NS_OK || mean_jacobian(s, I, s->xbuf_H) != NS_OK) return -1.0;
+        size_t n = (size_t)r->m * r->ncols;
+        double dh = 0.0, sz = 0.0;
+        for (size_t c = 0; c < n; c++) {
+            dh = fmax(dh, fabs(s->xbuf_H[c] - d->H[c]));
+            sz = fmax(sz, fabs(d->H[c]));
+        }
+        if (sz > 0.0 && dh / sz > worst) worst = dh / sz;
+    }
+    return worst;
 }
 
 ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y)

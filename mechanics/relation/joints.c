@@ -160,3 +160,38 @@ nsm_relation *nsm_joint_angle_stop_new(const double *q1, const double *q2,
     w->c0 = 0.0;
     return r;
 }
+
+int nsm_joint_friction_size(nsm_joint_type type)
+{
+    switch (type) {
+    case NSM_JOINT_REVOLUTE: case NSM_JOINT_PRISMATIC: return 1;
+    case NSM_JOINT_CYLINDRICAL: return 2;
+    default: return -1;
+    }
+}
+
+nsm_relation *nsm_joint_friction_new(nsm_joint_type type, const double *q1, const double *q2,
+                                     const double *anchor, const double *axis)
+{
+    static const char who[] = "nsm_joint_friction_new";
+    int m = nsm_joint_friction_size(type);
+    if (m < 0)
+        return nsm_ctor_fail("%s: joint type %d has no friction rows (revolute, prismatic or cylindrical only)",
+                             who, (int)type);
+    jframe f;
+    if (frame(who, q1, q2, anchor, axis, 1, &f)) return NULL;
+    nsm_relation *r = nsm_rigid_alloc(m, f.nb, who);
+    if (!r) return NULL;
+    nsm_rigid_row *w = r->rigid->row;
+    int k = 0;
+    if (type != NSM_JOINT_REVOLUTE) {   /* sliding along the axis fixed in body 1 */
+        point_row(&w[k], &f, f.u[0], 1);
+        w[k++].velocity_only = 1;
+    }
+    if (type != NSM_JOINT_PRISMATIC) {  /* rotation about it */
+        w[k].type = NSM_RROW_TWIST;
+        nsm_mat3t_vec(f.R1, f.u[0], w[k].a);
+        w[k++].velocity_only = 1;
+    }
+    return r;
+}

@@ -36,8 +36,16 @@ typedef struct nsm_relation_kind {
                                  (v_θ = θ v_{k+1} + (1−θ) v_k), H the same as
                                  in p = Hᵀλ: the constraint impulse then does
                                  no work in the θ = ½ energy balance and the
-                                 constraint drifts by O(h³) a step (joints);
-                                 the projection removes that drift */
+                                 constraint drifts by O(h³) a step, unless
+                                 the kind has a mean_jacobian (below), which
+                                 replaces that H for equality rows */
+    /* optional, with theta_point: H (m × ncols) of rows under an equality
+     * law built from the poses at both ends of the step, Qk and Q1 =
+     * Qk ⊕ h v_θ, such that h(Q1) − h(Qk) = h H v_θ exactly (a discrete
+     * gradient); the step's H v_θ = 0 then keeps the rows where they were,
+     * with no drift for the projection to remove. 0, or non-zero when the
+     * relation has no such H (the θ-point H is kept). */
+    int (*mean_jacobian)(const nsm_relation *r, const double *Qk, const double *Q1, double *H);
     int qsize;                /* position coordinates per system it reads
                                  (7: rigid bodies); 0: any */
     int (*output)(const nsm_relation *r, double t, const double *Q,

@@ -57,17 +57,104 @@ static int output(const nsm_relation *r, double t, const double *Q,
             if (w->e_body) { nsm_cross3(E, D, t3); for (int c = 0; c < 3; c++) c1[c] += t3[c]; }
             nsm_cross3(a2, E, c2);
             for (int c = 0; c < 3; c++) c2[c] = -c2[c];
-        } else {
+        } else if (w->type == NSM_RROW_AXES) {
             double A[3], B[3];
             nsm_mat3_vec(R1, w->a, A);
             if (nb == 2) nsm_mat3_vec(R2, w->b, B); else memcpy(B, w->b, sizeof B);
             y[i] = nsm_dot3(A, B) - w->c0;
             nsm_cross3(A, B, c1);
             for (int c = 0; c < 3; c++) { c2[c] = -c1[c]; E[c] = 0.0; }
+        } else {   /* TWIST */
+            y[i] = 0.0;
+            nsm_mat3_vec(R1, w->a, c1);
+            for (int c = 0; c < 3; c++) { c2[c] = -c1[c]; E[c] = 0.0; }
         }
         double b1[3], b2[3];
         nsm_mat3t_vec(R1, c1, b1);
         nsm_mat3t_vec(R2, c2, b2);
+        for (int c = 0; c < 3; c++) {
+            H[i + (size_t)c * m] = E[c];
+            H[i + (size_t)(3 + c) * m] = b1[c];
+            if (nb == 2) {
+                H[i + (size_t)(6 + c) * m] = -E[c];
+                H[i + (size_t)(9 + c) * m] = b2[c];
+            }
+        }
+    }
+    return 0;
+}
+
+/* The mean pose of a body over the step: x_m and R_m = (R_k + R_1)/2 (not
+ * a rotation). With R_1 = R_k cay(h ω̂) (the Cayley step of ds advance),
+ * R_1 − R_k = R_m h ω̂ exactly, so a row linear in each body's x and R
+ * (or bilinear between them) changes over the step by h H_m v_θ when H_m
+ * is built from the mean factors (the midpoint product rule). */
+static void mean_pose(const double *Qk, const double *Q1, int k, int nb, double *x, double *R)
+{
+    if (k >= nb) {
+        for (int c = 0; c < 3; c++) x[c] = 0.0;
+        for (int i = 0; i < 9; i++) R[i] = (i % 4 == 0) ? 1.0 : 0.0;
+        return;
+    }
+    double Ra[9], Rb[9];
+    nsm_quat_matrix(Qk + 7 * k + 3, Ra);
+    nsm_quat_matrix(Q1 + 7 * k + 3, Rb);
+    for (int i = 0; i < 9; i++) R[i] = 0.5 * (Ra[i] + Rb[i]);
+    for (int c = 0; c < 3; c++) x[c] = 0.5 * (Qk[7 * k + c] + Q1[7 * k + c]);
+}
+
+/* Discrete gradient of the rows between Qk and Q1 (relation_kind.h
+ * mean_jacobian): rows on material points only (a world arm follows the
+ * normal, not the body: no such H, the caller keeps the θ-point one). */
+static int mean_jacobian(const nsm_relation *r, const double *Qk, const double *Q1, double *H)
+{
+    const struct nsm_rigid_rows *rr = r->rigid;
+    int m = r->m, nb = rr->nbodies;
+    for (int i = 0; i < m; i++) {
+        const nsm_rigid_row *w = &rr->row[i];
+        if (w->type == NSM_RROW_TWIST || (w->type == NSM_RROW_POINT && (w->r1_world || (nb == 2 && w->r2_world))))
+            return 1;
+    }
+    double x1[3], x2[3], R1[9], R2[9];
+    mean_pose(Qk, Q1, 0, nb, x1, R1);
+    mean_pose(Qk, Q1, 1, nb, x2, R2);
+    memset(H, 0, (size_t)m * r->ncols * sizeof *H);
+    for (int i = 0; i < m; i++) {
+        const nsm_rigid_row *w = &rr->row[i];
+        double E[3] = { 0, 0, 0 }, b1[3], b2[3] = { 0, 0, 0 }, t3[3];
+        if (w->type == NSM_RROW_POINT) {
+            /* D_m = mean of p1 − p2 = x1m + R1m r1 − (x2m + R2m r2) (or − r2) */
+            double a1[3], a2[3] = { 0, 0, 0 }, D[3], Eb[3];
+            nsm_mat3_vec(R1, w->r1, a1);
+            if (nb == 2) nsm_mat3_vec(R2, w->r2, a2);
+            for (int c = 0; c < 3; c++) D[c] = x1[c] + a1[c] - (nb == 2 ? x2[c] + a2[c] : w->r2[c]);
+            if (w->e_body) nsm_mat3_vec(R1, w->e, E); else memcpy(E, w->e, sizeof E);
+            /* ω1: r1 × R1mᵀ E_m (+ e × R1mᵀ D_m); ω2: −r2 × R2mᵀ E_m */
+            nsm_mat3t_vec(R1, E, Eb);
+            nsm_cross3(w->r1, Eb, b1);
+            if (w->e_body) {
+                nsm_mat3t_vec(R1, D, t3);
+                double u[3];
+                nsm_cross3(w->e, t3, u);
+                for (int c = 0; c < 3; c++) b1[c] += u[c];
+            }
+            if (nb == 2) {
+                nsm_mat3t_vec(R2, E, Eb);
+                nsm_cross3(w->r2, Eb, b2);
+                for (int c = 0; c < 3; c++) b2[c] = -b2[c];
+            }
+        } else {
+            /* ω1: a × R1mᵀ B_m; ω2: b × R2mᵀ A_m */
+            double A[3], B[3];
+            nsm_mat3_vec(R1, w->a, A);
+            if (nb == 2) nsm_mat3_vec(R2, w->b, B); else memcpy(B, w->b, sizeof B);
+            nsm_mat3t_vec(R1, B, t3);
+            nsm_cross3(w->a, t3, b1);
+            if (nb == 2) {
+                nsm_mat3t_vec(R2, A, t3);
+                nsm_cross3(w->b, t3, b2);
+            }
+        }
         for (int c = 0; c < 3; c++) {
             H[i + (size_t)c * m] = E[c];
             H[i + (size_t)(3 + c) * m] = b1[c];
@@ -86,7 +173,7 @@ static const double *dblock(const nsm_relation *r) { return r->D; }
 
 const nsm_relation_kind nsm_rel_kind_rigid = {
     .type = NSM_REL_RIGID, .name = "rigid-body", .lagrangian = 1, .linear = 0,
-    .velocity_jacobian = 1, .theta_point = 1, .qsize = 7, .output = output, .input = input, .D = dblock,
+    .velocity_jacobian = 1, .theta_point = 1, .mean_jacobian = mean_jacobian, .qsize = 7, .output = output, .input = input, .D = dblock,
 };
 
 /* ---- contacts ---- */

@@ -7,12 +7,14 @@
  *          ẏ = E·(v1 − v2) + ω1_w·(arm1 × E [+ E × (p1 − p2)]) − ω2_w·(arm2 × E)
  *   AXES:  y = (R1 a) · (R2 b) − c0 (b a world vector with one body),
  *          ẏ = (ω1_w − ω2_w) · (A × B).
+ *   TWIST: velocity only (y reported 0), ẏ = (ω1_w − ω2_w) · R1 a: the
+ *          relative rotation rate about a direction fixed in body 1.
  * ω_w = R ω; H's ω columns are R_kᵀ times the world coefficient. */
 #ifndef NSM_RIGID_ROWS_H
 #define NSM_RIGID_ROWS_H
 #include "relation/relation_kind.h"
 
-enum { NSM_RROW_POINT = 0, NSM_RROW_AXES };
+enum { NSM_RROW_POINT = 0, NSM_RROW_AXES, NSM_RROW_TWIST };
 
 typedef struct nsm_rigid_row {
     int type;

@@ -67,6 +67,10 @@ ns_status nsm_osnsp_refresh_outputs(nsm_sim *s, int which, double t);
 /** H and G of the active interactions with a nonlinear relation at the
  *  current iterate (Newton linearisation point), time t. */
 ns_status nsm_osnsp_linearise(nsm_sim *s, double t);
+/* Largest relative change of the discrete-gradient H (relation_kind.h
+ * mean_jacobian) of the active equality rows between the iterate it was
+ * taken at and the current one (0: none); −1: out of memory. */
+double nsm_osnsp_mean_jacobian_change(nsm_sim *s);
 /** y of interaction inter at the current iterate (borrowed, valid until
  *  the next evaluation). H, G are refreshed there too. */
 ns_status nsm_osnsp_output_at_iterate(nsm_sim *s, int inter, const double **y);

@@ -422,6 +422,13 @@ static double newton_residual(nsm_sim *s)
         double rl = sz > 0.0 ? dl / sz : 0.0;
         if (rl > r) r = rl;
     }
+    /* equality rows on the discrete gradient between q_k and q_{k+1}: the
+     * change of that H since the iterate it was taken at */
+    if (s->solved_this_step) {
+        double rh = nsm_osnsp_mean_jacobian_change(s);
+        if (rh < 0) { nsm_set_err(s->err, "out of memory"); return -1.0; }
+        if (rh > r) r = rh;
+    }
     return r;
 }
 

@@ -144,3 +144,12 @@ __all__ = [
     "ncp", "mcp", "vi", "cqp", "soclcp", "NCP", "MCP", "VI", "CQP", "SOCLCP",
     "version",
 ]
+
+# ---- rigid-body scenes with Bullet collision detection (nonsmooth.Scene:
+# Scene(), Scene.read_hdf5(path) for a Siconos mechanics HDF5 scene, then
+# primitive/convex/law/body/contactor/joint and run(T, h)); present when
+# the library was built with Bullet (libbullet-dev).
+try:
+    from ._core import Scene  # noqa: F401,E402
+except ImportError:
+    pass

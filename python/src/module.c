@@ -338,6 +338,9 @@ PyMODINIT_FUNC PyInit__core(void)
     if (PyModule_AddFunctions(m, pyns_numerics_methods) < 0) goto fail;
     if (PyModule_AddFunctions(m, pyns_kinds_methods) < 0) goto fail;
     if (pyns_numerics_init(m) < 0 || pyns_mechanics_init(m) < 0) goto fail;
+#ifdef PYNS_HAVE_SCENE
+    if (pyns_scene_init(m) < 0) goto fail;   /* scene.c: rigid-body scenes with Bullet */
+#endif
     return m;
 fail:
     Py_XDECREF(b);

@@ -101,4 +101,9 @@ int pyns_numerics_init(PyObject *m);
 /* ---- mechanics (mechanics.c) ---- */
 int pyns_mechanics_init(PyObject *m);
 
+/* ---- rigid-body scenes (scene.c, built with nonsmooth::collision) ---- */
+#ifdef PYNS_HAVE_SCENE
+int pyns_scene_init(PyObject *m);
+#endif
+
 #endif

@@ -257,8 +257,6 @@ def test_model_errors():
         m.add_interaction(law, 5, H=[[1.0, 0.0]])
     with pytest.raises(ValueError, match="H has shape"):
         m.add_interaction(law, ds, H=[[1.0, 0.0, 0.0]])
-    with pytest.raises(ns.InputError):                 # relay law on a Lagrangian relation
-        m.add_interaction(m.add_law("relay", lb=[-1.0], ub=[1.0]), ds, H=[[1.0, 0.0]])
     with pytest.raises(TypeError):
         m.add_interaction(law, ds)
     with pytest.raises(TypeError, match="h"):

@@ -1,14 +1,13 @@
 /* test_rigid_joints.c — joints between rigid bodies (nsm_joint_new) as
  * equality relations with position projection:
  *  - a three-link pendulum on revolute joints (y axis) released from the
- *    horizontal: every joint row stays within 1e-8 of 0 at every step
- *    (direct projection), and the energy drifts by at most 1e-6 m g L per
- *    simulated second (h = 2.5e-4, mass-weighted projection). The joints
- *    hold on the θ-point velocity with H at the θ-point, so the step itself
- *    keeps the energy to round-off; the energy error is the projection's
- *    (it removes an O(h³) drift a step, moving the links in the field of
- *    gravity): it scales as h², 5.8e-6 m g L/s at h = 1e-3 with the
- *    identity metric, 3.7e-6 with the mass metric;
+ *    horizontal, h = 1e-3: every joint row stays within 1e-8 of 0 at
+ *    every step and the energy drifts by at most 1e-6 m g L per simulated
+ *    second, with the direct projection (identity metric) and without any.
+ *    The joints hold on H v_θ = 0 with H the discrete gradient between
+ *    q_k and q_{k+1} (relation_kind.h mean_jacobian): the rows keep their
+ *    value over the step, so the projection has nothing to move, and the
+ *    joint impulses do no work in the θ = ½ energy balance;
  *  - a prismatic joint on an inclined axis: the body slides with the
  *    analytic acceleration g (axis · −e_z) and does not turn; with a lower
  *    joint stop it comes to rest on the stop;
@@ -85,10 +84,9 @@ static nsm_sim *sim_all(nsm_model *m, double h, int projection, int metric, int 
     return s;
 }
 
-static void test_three_link_pendulum(void **state)
+static void three_link_pendulum(int projection)
 {
-    (void)state;
-    const double L = 0.5, T = 2.0, h = 2.5e-4;
+    const double L = 0.5, T = 2.0, h = 1e-3;
     double mass[3] = { 1.0, 0.8, 0.6 };
     nsm_model *m = nsm_model_new();
     double qs[3][7], axis[3] = { 0, 1, 0 };
@@ -106,7 +104,7 @@ static void test_three_link_pendulum(void **state)
         ji[k] = nsm_model_add_interaction(m, r, law, k, k ? k - 1 : -1);
         assert_true(ji[k] >= 0);
     }
-    nsm_sim *s = sim(m, h, NSM_PROJECTION_DIRECT, 1);
+    nsm_sim *s = sim(m, h, projection, 0);
     double E0 = energy(s, m, 3, mass), worst_drift = 0.0, worst_E = 0.0, minz = 0.0;
     int N = (int)(T / h + 0.5);
     for (int k = 0; k < N; k++) {
@@ -117,14 +115,17 @@ static void test_three_link_pendulum(void **state)
         for (int j = 0; j < 3; j++) assert_true(fabs(nsm_sim_q(s, j)[1]) <= 1e-9);   /* stays in the x–z plane */
     }
     double scale = (mass[0] + mass[1] + mass[2]) * G * L;
-    print_message("three-link pendulum: max joint drift %.3g, max |E - E0| = %.3g (%.3g m g L per second), lowest z %.3f\n",
-                  worst_drift, worst_E, worst_E / scale / T, minz);
+    print_message("three-link pendulum (h = %g, %s): max joint drift %.3g, max |E - E0| = %.3g (%.3g m g L per second), "
+                  "lowest z %.3f\n", h, projection ? "projection" : "no projection", worst_drift, worst_E, worst_E / scale / T, minz);
     assert_true(minz < -L);                   /* it swung down */
     assert_true(worst_drift <= 1e-8);
     assert_true(worst_E / scale / T <= 1e-6);
     nsm_sim_free(s);
     nsm_model_free(m);
 }
+
+static void test_three_link_pendulum(void **state) { (void)state; three_link_pendulum(NSM_PROJECTION_DIRECT); }
+static void test_three_link_pendulum_free(void **state) { (void)state; three_link_pendulum(NSM_PROJECTION_NONE); }
 
 static void prismatic(int with_stop)
 {
@@ -285,6 +286,93 @@ static void test_revolute_angle_stop(void **state)
     nsm_model_free(m);
 }
 
+/* Joint friction (nsm_joint_friction_new + a relay law of bounds ± T h):
+ * a rod pivoting about the vertical axis through its centre, spun at ω0,
+ * slows down at exactly T / I_zz and stops at t* = I_zz ω0 / T, then stays
+ * (the scheme's impulse per step is T h while it slides: ω_k = ω0 − k h T / I
+ * to round-off); driven by a torque τ from rest it stays stuck for τ < T
+ * and turns up at (τ − T) / I_zz for τ > T. */
+static void revolute_friction(double omega0, double tau, double T, double t_end, double *w_out, double *w_worst_err)
+{
+    const double L = 0.5, h = 1e-3, mass = 1.0;
+    double q0[7] = { 0, 0, 0, 1, 0, 0, 0 }, v0[6] = { 0, 0, 0, 0, 0, omega0 };
+    double axis[3] = { 0, 0, 1 }, anchor[3] = { 0, 0, 0 };
+    nsm_model *m = nsm_model_new();
+    int b = nsm_model_add_ds(m, rod(mass, L, q0, v0));
+    double f[6] = { 0, 0, -mass * G, 0, 0, tau };
+    assert_int_equal(nsm_ds_set_fext_constant(nsm_model_ds(m, b), f), NS_OK);
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(5));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_REVOLUTE, q0, NULL, anchor, axis), law, b, -1);
+    assert_int_equal(nsm_joint_friction_size(NSM_JOINT_REVOLUTE), 1);
+    double lb = -T * h, ub = T * h;
+    int lf = nsm_model_add_law(m, nsm_nslaw_relay_new(1, &lb, &ub));
+    int fi = nsm_model_add_interaction(m, nsm_joint_friction_new(NSM_JOINT_REVOLUTE, q0, NULL, anchor, axis), lf, b, -1);
+    if (ji < 0 || fi < 0) fail_msg("add_interaction: %s", nsm_model_error(m));
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_NONE, 0);
+    /* I_zz of rod(): m/3 (a² + b²), a = L/2, b = 0.02 */
+    double Izz = mass / 3 * (0.25 * L * L + 0.02 * 0.02), worst = 0.0;
+    int N = (int)(t_end / h + 0.5);
+    for (int k = 1; k <= N; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        double t = k * h, exact;
+        if (omega0 > 0) exact = fmax(0.0, omega0 - T / Izz * t);
+        else exact = tau > T ? (tau - T) / Izz * t : 0.0;
+        worst = fmax(worst, fabs(nsm_sim_v(s, b)[5] - exact));
+    }
+    *w_out = nsm_sim_v(s, b)[5];
+    *w_worst_err = worst;
+    assert_true(drift(s, &ji, 1) <= 1e-8);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_revolute_friction(void **state)
+{
+    (void)state;
+    double w, err;
+    revolute_friction(3.0, 0.0, 0.05, 1.5, &w, &err);    /* stops at t* = 1.258 s */
+    print_message("revolute friction, spin-down: max |omega - exact| = %.3g, final omega %.3g\n", err, w);
+    assert_true(err <= 1e-10);
+    assert_true(fabs(w) <= 1e-12);
+    revolute_friction(0.0, 0.03, 0.05, 0.5, &w, &err);   /* τ < T: stuck */
+    print_message("revolute friction, tau < T: max |omega| = %.3g\n", err);
+    assert_true(err <= 1e-12);
+    revolute_friction(0.0, 0.08, 0.05, 0.5, &w, &err);   /* τ > T: (τ − T) / I */
+    print_message("revolute friction, tau > T: max |omega - (tau - T) t / I| = %.3g\n", err);
+    assert_true(err <= 1e-10);
+    assert_true(w > 0.5);
+}
+
+/* A slider on a horizontal prismatic joint launched at v0 against a
+ * friction force F stops after v0 m / F, decelerating at F / m. */
+static void test_prismatic_friction(void **state)
+{
+    (void)state;
+    const double h = 1e-3, mass = 2.0, v0 = 1.2, F = 3.0;
+    double q0[7] = { 0, 0, 1, 1, 0, 0, 0 }, v[6] = { v0, 0, 0, 0, 0, 0 }, axis[3] = { 1, 0, 0 };
+    nsm_model *m = nsm_model_new();
+    int b = nsm_model_add_ds(m, rod(mass, 0.3, q0, v));
+    int law = nsm_model_add_law(m, nsm_nslaw_equality_new(5));
+    int ji = nsm_model_add_interaction(m, nsm_joint_new(NSM_JOINT_PRISMATIC, q0, NULL, q0, axis), law, b, -1);
+    double lb = -F * h, ub = F * h;
+    int lf = nsm_model_add_law(m, nsm_nslaw_relay_new(1, &lb, &ub));
+    int fi = nsm_model_add_interaction(m, nsm_joint_friction_new(NSM_JOINT_PRISMATIC, q0, NULL, q0, axis), lf, b, -1);
+    if (ji < 0 || fi < 0) fail_msg("add_interaction: %s", nsm_model_error(m));
+    nsm_sim *s = sim(m, h, NSM_PROJECTION_NONE, 0);
+    double worst = 0.0;
+    for (int k = 1; k <= 1000; k++) {
+        if (nsm_sim_step(s) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        worst = fmax(worst, fabs(nsm_sim_v(s, b)[0] - fmax(0.0, v0 - F / mass * k * h)));
+    }
+    /* travel: v0² m / (2F) = 0.48 (the trapezoid rule is exact on a linear v) */
+    double x = nsm_sim_q(s, b)[0];
+    print_message("prismatic friction: max |v - exact| = %.3g, travel %.12f (exact %.12f)\n", worst, x, v0 * v0 * mass / (2 * F));
+    assert_true(worst <= 1e-10);
+    assert_true(fabs(x - v0 * v0 * mass / (2 * F)) <= 1e-9);
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
 static void test_bad_input(void **state)
 {
     (void)state;
@@ -300,6 +388,13 @@ static void test_bad_input(void **state)
     double qn[7] = { 0, 0, 0, 1, 1, 0, 0 };
     assert_null(nsm_joint_new(NSM_JOINT_FIXED, q, qn, p, NULL));
     assert_non_null(strstr(nsm_constructor_error(), "q2"));
+    assert_null(nsm_joint_friction_new(NSM_JOINT_BALL, q, NULL, p, ax));
+    assert_non_null(strstr(nsm_constructor_error(), "no friction rows"));
+    assert_null(nsm_joint_friction_new(NSM_JOINT_REVOLUTE, q, NULL, p, bad_ax));
+    assert_non_null(strstr(nsm_constructor_error(), "axis"));
+    assert_null(nsm_joint_friction_new(NSM_JOINT_REVOLUTE, NULL, NULL, p, ax));
+    assert_non_null(strstr(nsm_constructor_error(), "q1 is NULL"));
+    assert_int_equal(nsm_joint_friction_size(NSM_JOINT_FIXED), -1);
     assert_null(nsm_joint_stop_new(q, NULL, p, ax, NAN, 0));
     assert_non_null(strstr(nsm_constructor_error(), "limit"));
     assert_null(nsm_joint_angle_stop_new(q, NULL, bad_ax, 0.1, 1));
@@ -318,7 +413,7 @@ static void test_bad_input(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_three_link_pendulum), cmocka_unit_test(test_prismatic),
+        cmocka_unit_test(test_three_link_pendulum), cmocka_unit_test(test_three_link_pendulum_free), cmocka_unit_test(test_revolute_friction), cmocka_unit_test(test_prismatic_friction), cmocka_unit_test(test_prismatic),
         cmocka_unit_test(test_prismatic_stop), cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_cylindrical), cmocka_unit_test(test_ball),
         cmocka_unit_test(test_revolute_angle_stop), cmocka_unit_test(test_bad_input),
