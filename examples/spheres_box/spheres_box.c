@@ -60,6 +60,11 @@
  *                  (nsm_sim_options.stabilization, default 0.2: an
  *                  overlapping contact separates at β·overlap/(θh); 0 = the
  *                  plain Newton law, under which a pile sinks)
+ *   --hold H       nsm_sim_options.activation_hold in metres (default
+ *                  2.5e-4 Rmin): a contact of the previous step stays in
+ *                  the problem while its predicted gap is ≤ H, keeping its
+ *                  reaction as warm start (0: contacts leave as soon as
+ *                  their predicted gap is positive, the rule before)
  *   --projection P none (default) or direct: after each velocity step, the
  *                  positions are projected so that no contact (every live
  *                  contact interaction, projection_all) overlaps by more
@@ -79,9 +84,11 @@
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
  * Defaults: h = 1e-3, 2000 steps (T = 2 s), the library's FC3D default
  * (auto: Anderson-accelerated NSGS-AC sweeps until they converge or
- * stall, then the rest of the chain, docs/scale.md) at tol 1e-4, overlap
- * stabilisation β = 0.2. The sweeps alone: --solver nsgs-ac (plain with
- * --anderson 0).
+ * stall, then the rest of the chain, docs/scale.md) at tol 1e-3, overlap
+ * stabilisation β = 0.2, contacts held within 2.5e-4 Rmin (10 µm for the
+ * default radii). The sweeps alone: --solver nsgs-ac (plain with
+ * --anderson 0). Why these, with the figures: docs/scale.md ("Resting
+ * contacts" and "Acceptance figures").
  *
  * --out DIR: DIR/trajectory.csv (one row per saved step: t, kinetic and
  *   potential energy, active contacts, contact interactions, max
@@ -107,6 +114,9 @@
 #include "svgplot.h"
 #include "contacts.h"
 #include "scene_file.h"
+
+/* default activation hold, relative to the smallest radius */
+#define HOLD_PER_RMIN 2.5e-4
 
 typedef struct ctx {
     int n;
@@ -543,18 +553,20 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--order", &order);
     nsx_take_double(&ac, av, "--max-iter", &max_iter);
     nsx_take_double(&ac, av, "--proj-tol", &proj_tol);
-    double budget = 0, stab = 0.2;
+    double budget = 0, stab = 0.2, hold = 0;
     nsx_take_double(&ac, av, "--budget", &budget);
     nsx_take_double(&ac, av, "--stabilization", &stab);
-    if (!(budget >= 0) || isinf(budget) || !(proj_tol > 0) || isinf(proj_tol) || !(stab >= 0 && stab <= 1)) {
+    int hold_given = nsx_take_double(&ac, av, "--hold", &hold);
+    if (!(budget >= 0) || isinf(budget) || !(proj_tol > 0) || isinf(proj_tol) || !(stab >= 0 && stab <= 1) ||
+        !(hold >= 0)) {
         fprintf(stderr, "spheres_box: --budget must be >= 0 seconds, --proj-tol > 0 metres, "
-                        "--stabilization in [0, 1]\n");
+                        "--stabilization in [0, 1], --hold >= 0 metres\n");
         return 2;
     }
     nsx_args a;
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
-                                    "[--max-iter N] [--budget S] [--stabilization B] [--projection none|direct] [--proj-tol T] "
+                                    "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct] [--proj-tol T] "
                                     "[--accept-nonconverged] [--write-scene FILE]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
@@ -720,7 +732,7 @@ int main(int argc, char **argv)
     o.theta = 0.5;
     o.dump_prefix = "spheres_box";
     o.solver = NULL;   /* the library's FC3D default: the auto chain */
-    o.solver_options.tol = 1e-4;
+    o.solver_options.tol = 1e-3;
     if (!strcmp(projection, "direct") || !strcmp(projection, "combined")) {
         o.projection = !strcmp(projection, "direct") ? NSM_PROJECTION_DIRECT : NSM_PROJECTION_COMBINED;
         o.projection_metric = 1;
@@ -737,6 +749,7 @@ int main(int argc, char **argv)
     if (max_iter > 0) o.solver_options.max_iter = (int)max_iter;
     o.solver_options.time_limit = budget;
     o.stabilization = stab;
+    o.activation_hold = hold_given ? hold : HOLD_PER_RMIN * Rmin;
     o.accept_nonconverged = accept;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);

@@ -216,7 +216,7 @@ static void test_order_by_system(void **state)
     double err[2], nc[2];
     for (int o = 0; o < 2; o++) {
         char cmd[1024], line[4096] = "";
-        snprintf(cmd, sizeof cmd, "%s/spheres_box --quiet --scene pile --n 200 --steps 220 --profile 190 --order %d",
+        snprintf(cmd, sizeof cmd, "%s/spheres_box --quiet --scene pile --n 200 --steps 220 --profile 190 --tol 1e-4 --order %d",
                  NS_BIN_DIR, o);
         FILE *f = popen(cmd, "r");
         assert_non_null(f);
@@ -244,11 +244,11 @@ static void test_accept_nonconverged(void **state)
     (void)state;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s/spheres_box --scene pile --n 200 --steps 300 --solver nsgs-ac --max-iter 3 "
-             ">/dev/null 2>&1", NS_BIN_DIR);
+             "--tol 1e-4 >/dev/null 2>&1", NS_BIN_DIR);
     int st = system(cmd);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
     snprintf(cmd, sizeof cmd, "%s/spheres_box --scene pile --n 200 --steps 300 --solver nsgs-ac --max-iter 3 "
-             "--accept-nonconverged", NS_BIN_DIR);
+             "--tol 1e-4 --accept-nonconverged", NS_BIN_DIR);
     FILE *f = popen(cmd, "r");
     assert_non_null(f);
     char buf[4096];
@@ -274,6 +274,15 @@ static void test_accept_nonconverged(void **state)
         st = system(cmd);
         assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
     }
+    /* so are the step options out of their ranges */
+    const char *badopt[] = { "--hold -1e-6", "--hold inf", "--hold x", "--budget -1", "--budget inf",
+                             "--stabilization 1.5", "--stabilization -0.1", "--proj-tol 0",
+                             "--proj-tol -1", "--projection sideways" };
+    for (size_t k = 0; k < sizeof badopt / sizeof badopt[0]; k++) {
+        snprintf(cmd, sizeof cmd, "%s/spheres_box --steps 1 %s >/dev/null 2>&1", NS_BIN_DIR, badopt[k]);
+        st = system(cmd);
+        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 2)) fail_msg("'%s' was not refused with exit 2", badopt[k]);
+    }
 }
 
 /* The example as a new user first runs it, with no option but the length:
@@ -281,9 +290,10 @@ static void test_accept_nonconverged(void **state)
  * step (880) where warm-started sweeps cycle without converging. Every
  * step's problem is solved to the default tol (the step policy goes on to
  * another method when the sweeps stall), and the default overlap
- * stabilisation keeps every overlap at rest, measured here from the final
- * positions (sphere pairs and the floor), below 25 µm (without it the
- * resting pile overlaps by up to ~400 µm). */
+ * stabilisation with held resting contacts keeps every overlap at rest,
+ * measured here from the final positions (sphere pairs and the floor),
+ * below 2.5 µm (0.5 µm measured; with --hold 0 about 5 µm, without the
+ * stabilisation up to ~400 µm). */
 static void test_default_box_1000(void **state)
 {
     (void)state;
@@ -309,7 +319,7 @@ static void test_default_box_1000(void **state)
     fclose(f);
     assert_int_equal(rows, 1001);
     assert_int_equal(nonconv, 0);
-    assert_true(maxerr <= 1e-4);
+    assert_true(maxerr <= 1e-3);   /* the example's default tol */
     snprintf(path, sizeof path, "%s/final.csv", dir);
     f = fopen(path, "r");
     assert_non_null(f);
@@ -337,7 +347,7 @@ static void test_default_box_1000(void **state)
     }
     print_message("1000 steps, worst error %.3g, %d touching pairs, largest overlap %.3g m\n", maxerr, touching, worst);
     assert_true(touching > 50);        /* a pile, not a gas */
-    assert_true(worst <= 2.5e-5);
+    assert_true(worst <= 2.5e-6);
 }
 
 int main(void)
