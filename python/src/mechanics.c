@@ -1022,7 +1022,8 @@ static const char *const sim_skip[] = { "h", "theta", "t0", "solver", "warm_star
                                         "newton_tol", "newton_max_iter", "newton_criterion",
                                         "activation", "activation_gamma", "gmp", "gmp_solver",
                                         "global_fc", "order_by_system", "solve_hook", "log",
-                                        "verbosity", "rules", "linearisation", "em_gamma", "stabilization", NULL };
+                                        "verbosity", "rules", "linearisation", "em_gamma", "stabilization",
+                                        "activation_hold", NULL };
 
 /* rules="default" | "siconos" (kw["rules"], absent: default): the preset
  * nsm_sim_options_siconos / nsm_ed_options_siconos, applied before the
@@ -1192,7 +1193,7 @@ static int sim_more_options(PyObject *kw, nsm_sim_options *o)
     struct { const char *name; double *dst; } dbl[] = {
         { "projection_tol", &o->projection_tol }, { "projection_tol_unilateral", &o->projection_tol_unilateral },
         { "newton_tol", &o->newton_tol }, { "activation_gamma", &o->activation_gamma },
-        { "stabilization", &o->stabilization },
+        { "stabilization", &o->stabilization }, { "activation_hold", &o->activation_hold },
     };
     PyObject *v;
     for (size_t i = 0; i < sizeof dbl / sizeof dbl[0]; i++)
@@ -1808,7 +1809,7 @@ static PyTypeObject SimType = {
               "newton_criterion='relative'|'abs_norm2', activation='gamma'|'predicted', activation_gamma=0.5, "
               "gmp=False, gmp_solver=None, global_fc=False, order_by_system=False, solve_hook=None, "
               "rules='default'|'siconos' (Siconos' rules first, the other keywords over them), "
-              "linearisation='iterate'|'step_start', em_gamma=None (Euler-Moreau gamma), stabilization=0, "
+              "linearisation='iterate'|'step_start', em_gamma=None (Euler-Moreau gamma), stabilization=0, activation_hold=0, "
               "log=None (log(level, message)), verbosity=1, "
               "tol=1e-8, max_iter=0, ... (solve() options)): Moreau-Jean / Euler-Moreau time-stepping "
               "(the options of nsm_sim_options, docs/mechanics-api.md).",

@@ -490,6 +490,7 @@ def test_global_fc_gmp_and_row_order_solve_the_same_step():
     ({"newton_tol": -1.0}, ns.Error, "newton_tol"),
     ({"projection_tol": 0.0, "projection": "direct"}, ns.Error, "projection"),
     ({"activation_gamma": float("nan")}, ns.Error, "activation_gamma"),
+    ({"activation_hold": -1e-3}, ns.Error, "activation_hold"),
     ({"gmp_solver": 7}, TypeError, "gmp_solver"),
 ])
 def test_more_options_bad_values(opts, exc, text):
