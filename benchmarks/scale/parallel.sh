@@ -1,6 +1,6 @@
 #!/bin/sh
 # Parallel NSGS (coloured sweeps, ns_options.threads) on the scale scene's
-# one-step problem at ~10^4 contacts (issue 14 acceptance: speedup >= 1.7 on
+# one-step problem at ~10^4 contacts (target: speedup >= 1.7 on
 # 2 threads, same error at the same tol). Run it on a quiet machine.
 #   benchmarks/scale/parallel.sh [BUILD_DIR] [N] [STEP] [TOL] [REPEAT]
 # Defaults: build, N = 10000 spheres (the pile's problem at STEP = 300 has

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Settled pile, old default against new (issue 14 acceptance (b)): the
+# Settled pile, plain sweeps against the accelerated default: the
 # 1000-sphere pile's warm-started one-step problems of steps FROM..STEPS,
 # each solved again from the simulation's own warm start by plain NSGS
 # (nsgs-ac, the default before) and by the time-stepping default (nsgs-ac

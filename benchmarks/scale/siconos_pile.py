@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """The scale benchmark's pile (examples/spheres_box --scene pile) stepped by
 Siconos 4.4's kernel from a given state, for the side-by-side figure of
-issue 14 (benchmarks/scale/vs_siconos.sh runs both sides).
+docs/scale.md (benchmarks/scale/vs_siconos.sh runs both sides).
 
 The state is the file spheres_box --out DIR writes after its last step
 (DIR/final.csv: one row per sphere i, x, y, z, R, v (3), omega (3)): the

@@ -63,7 +63,7 @@ typedef struct tut_model {
     const char *xlabel;   /* the plots' abscissa, column 0 (NULL: "t [s]") */
 } tut_model;
 
-/** All models, in the order of issue 13; *n set to their number. */
+/** All models, in the order of the reference list (docs/tutorials.md); *n set to their number. */
 const tut_model *const *tut_models(int *n);
 /** The model called name, or NULL. */
 const tut_model *tut_find(const char *name);

@@ -150,10 +150,13 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     }
     c->iters += sr.iterations;
     res->iterations = c->iters;
+    /* sweeps that converged end on a global check of the point they
+     * return, which left its error in sr.error and u = W r + q */
+    double e = !s->phi && st == NS_CONVERGED && sr.error >= 0 ? sr.error
+                                                              : ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     ns_result_clear(&sr);
     if (st == NS_NO_MEMORY) return 1;
     if (st == NS_INTERRUPTED) c->interrupted = 1;
-    double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     c->last_err = isfinite(e) ? e : INFINITY;
     if (!c->interrupted && ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
     ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
@@ -173,7 +176,8 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
  * reach within the stage's budget. */
 static int nsgs_first(chain *c, int budget, ns_result *res)
 {
-    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0 };
+    /* the start point is the caller's, whose error (and u) the chain has */
+    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0, c->best_err };
     stage_spec s = { ns_fc_local_ac, NULL, budget, c->o->tol, 0, 0, 1, "nsgs-ac", 0,
                      c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON, &ctl };
     int done = stage(c, &s, res);
@@ -349,8 +353,9 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     /* a point within tol whose contacts still approach (the velocity test
      * of "converged", docs/errors.md) is polished by nsn-ac to a finer tol */
     ns_int worst;
+    double final_err = NAN;   /* the error of c.best with u = W c.best + q, once computed */
     if (c.best_err <= tol && !c.stopped && !c.interrupted) {
-        ns_fc_error(&view, c.best, c.u, (ns_fc_norm)o->fc_norm);
+        final_err = ns_fc_error(&view, c.best, c.u, (ns_fc_norm)o->fc_norm);
         if (ns_fc_velocity_violation(&view, c.u, &worst) > NS_FC_VELOCITY_FACTOR * tol) {
             stage_spec n = { NULL, ns_fc_phi_ac, 100, 1e-3 * tol, 0, 0, 1, "nsn-ac", 0, 0, NULL };
             double keep = c.best_err;
@@ -365,13 +370,14 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
                 c.best_err = keep;
                 c.best_by = keep_by;
             }
+            final_err = NAN;
         }
     }
     memcpy(r, c.best, c.m * sizeof(double));
     /* the method of the point returned: the registry name (first word of the stage's) */
     const char *by = c.best_by ? c.best_by : "start";
     snprintf(res->method, sizeof res->method, "%.*s", (int)strcspn(by, " "), by);
-    res->error = ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
+    res->error = final_err >= 0 ? final_err : ns_fc_error(&view, r, u, (ns_fc_norm)o->fc_norm);
     if (res->error <= tol) st = NS_CONVERGED;
     else if (c.interrupted) st = NS_INTERRUPTED;
     else if (c.stopped) st = NS_MAX_ITER;

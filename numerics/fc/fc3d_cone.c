@@ -110,9 +110,20 @@ int ns_fc_check_diag_block(int dim, const double *W)
             S[i + j * dim] = 0.5 * (W[i + j * dim] + W[j + i * dim]);
             if (!isfinite(S[i + j * dim])) return 2;
         }
-    /* called per contact per solve (validation): the _work entry point
-     * with a stack workspace allocates nothing and skips LAPACKE's NaN
-     * scan (done above) */
+    /* Sylvester's criterion first: leading minors clearly positive means
+     * positive definite, the usual case (one per contact per solve),
+     * without an eigenvalue solve; otherwise the eigenvalues decide */
+    double m1 = S[0], s2 = fabs(S[0]) + fabs(S[dim + 1]);
+    double m2 = S[0] * S[dim + 1] - S[1] * S[dim];
+    if (dim == 2 && m1 > 0 && m2 > 1e-12 * s2 * s2) return 0;
+    if (dim == 3) {
+        double s3 = s2 + fabs(S[8]);
+        double m3 = S[0] * (S[4] * S[8] - S[5] * S[7]) - S[3] * (S[1] * S[8] - S[2] * S[7]) +
+                    S[6] * (S[1] * S[5] - S[2] * S[4]);
+        if (m1 > 0 && m2 > 1e-12 * s2 * s2 && m3 > 1e-12 * s3 * s3 * s3) return 0;
+    }
+    /* the _work entry point with a stack workspace allocates nothing and
+     * skips LAPACKE's NaN scan (done above) */
     if (LAPACKE_dsyev_work(LAPACK_COL_MAJOR, 'N', 'U', dim, S, dim, ev, work, 32) != 0) return 2;
     double big = fmax(fabs(ev[0]), fabs(ev[dim - 1]));
     if (ev[0] < -1e-10 * big) return 2;

@@ -54,6 +54,10 @@ typedef struct ns_fc_nsgs_ctl {
     double *best;
     double best_err;
     int stalled;             /* out: the stall test stopped the run */
+    /* in: the start point's error when the caller has just computed it
+     * (with u = W r + q), so that the run does not compute it again; NAN:
+     * unknown */
+    double start_err;
 } ns_fc_nsgs_ctl;
 
 /** ns_fc_nsgs_run with a chain's controls (ctl may be NULL). */

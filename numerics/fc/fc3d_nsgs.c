@@ -440,7 +440,8 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
     uint64_t seed = (uint64_t)o->seed * 0x9E3779B97F4A7C15ULL + 1;
     ns_status st = NS_MAX_ITER;
     double t0 = ns_now();
-    res->error = ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
+    res->error = ctl && ctl->start_err >= 0 ? ctl->start_err
+                                            : ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
     const size_t len = (size_t)view->dim * (size_t)nc;
     stall_log *slog = NULL;
     if (ctl) {
@@ -526,7 +527,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
          * before lowering it (the step's changes spread through the
          * contacts), and judging them against the start ended the
          * acceleration at once on 92 of 500 settled-pile problems
-         * (docs/scale.md, session 14). */
+         * (docs/scale.md). */
         if (xk && A.m > 0) {
             if (it <= AA_GRACE || res->error < best_error) { best_error = res->error; aa_misses = 0; }
             else if (++aa_misses >= 2) { A.m = 0; ns_log(o, 2, "nsgs: Anderson off at sweep %d", it); }

@@ -1,4 +1,4 @@
-/* test_collection_fc2d.c — issue 4, acceptance 4: every problem of
+/* test_collection_fc2d.c — every problem of
  * ../shared/data/fc2d solved by lemke at tol 1e-10 and by nsgs at 1e-8
  * (absent collection → skip, exit 77). The returned r is checked by the FC2D
  * error recomputed here, independently of the library's residual code:

@@ -1,7 +1,7 @@
 /* test_collection_gfc.c — both global paths on every file of
  * ../shared/data/gfc3d, fclib/global (the five FCLIB global files, the
  * 12000-dof Spheres-i099-356-679 included) and gfc2d (absent → skip, exit
- * 77), at tol 1e-8 with a 20 s cap per run (acceptance 6 of issue 4):
+ * 77), at tol 1e-8 with a 20 s cap per run:
  * "reduce" (the default: W = Hᵀ M⁻¹ H, local solver, v recovered) and the
  * global semismooth Newton "nsn-ac".
  * The error is recomputed here from the returned (v, r) alone, with this

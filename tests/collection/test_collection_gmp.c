@@ -1,5 +1,5 @@
 /* test_collection_gmp.c — gmp-nsgs on every file of ../shared/data/gmp
- * (absent → skip, exit 77) at tol 1e-8 (acceptance 5 of issue 4), GMP6
+ * (absent → skip, exit 77) at tol 1e-8, GMP6
  * included. The error is recomputed here, independently of the library's
  * ns_gmp_error: w = M z + q with this file's own loops over the dense copy of
  * M, then Siconos 4.4's GMP error block by block (equality ‖w‖∞; LCP

@@ -1,5 +1,5 @@
-/* test_mech_misuse.c — bad input and misuse of the mechanics API (issue 12
- * item 9): NULL handles everywhere, ∂h/∂t given Q, constructors that say why
+/* test_mech_misuse.c — bad input and misuse of the mechanics API:
+ * NULL handles everywhere, ∂h/∂t given Q, constructors that say why
  * they fail, solver names checked at nsm_sim_new, bad final times, constant
  * mass matrices that are not symmetric positive definite, and force
  * callbacks returning NaN (named in the error). */
@@ -128,7 +128,7 @@ static void test_null_handles(void **state)
     assert_non_null(nsm_ed_error(NULL));
     assert_int_equal(nsm_relation_set_d2hdt2(NULL, NULL), NS_BAD_INPUT);
 #endif
-    /* entry points added with issue 12 */
+    /* the model-type and output entry points */
     int dof = 0;
     double one = 1.0;
     assert_int_equal(nsm_ds_set_boundary_condition(NULL, 1, &dof, &one, NULL, NULL), NS_BAD_INPUT);

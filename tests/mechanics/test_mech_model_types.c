@@ -1,4 +1,4 @@
-/* test_mech_model_types.c — the model types of issue 12 item 5:
+/* test_mech_model_types.c — the more model types (docs/mechanics-api.md):
  *  - prescribed velocity (boundary condition): a plane (mass 2, gravity)
  *    driven upward at 0.5 m/s carries a ball (mass 1) resting on it; the
  *    plane follows q0 + 0.5 t exactly, the ball moves with it, and the

@@ -1,4 +1,4 @@
-/* test_lcp_families.c — acceptance of issue 15 items 1-3: the default
+/* test_lcp_families.c — the default
  * solver (auto) on every instance of the hard LCP families
  * (tools/gen_data/gen_families.c, in memory, sizes up to 200×200 games and
  * n = 300), on every file of data/lcp and on every LCP, MLCP and relay file

@@ -1,4 +1,4 @@
-/* test_lcp_family_bad_input.c — issue 3, acceptance 5: a singular equality
+/* test_lcp_family_bad_input.c — a singular equality
  * block, an MLCP whose blocks disagree, an LCP with a zero diagonal given to
  * pgs, a singular linear system: each gets a clear status and message. */
 #include <stdarg.h>

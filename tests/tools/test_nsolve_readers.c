@@ -1,5 +1,5 @@
-/* test_nsolve_readers.c — the hardened readers through nsolve (issue 15
- * item 6): every bad file gives exit status 2 and one line on stderr that
+/* test_nsolve_readers.c — the hardened readers through nsolve:
+ * every bad file gives exit status 2 and one line on stderr that
  * names the file and the line or field, with the reason:
  *  - non-regular files (directory, FIFO, device) refused before being
  *    opened for reading, a FIFO without blocking;

@@ -1,4 +1,4 @@
-/* test_tutorial_ref.c — issue 13 item 2: one ctest per Siconos reference
+/* test_tutorial_ref.c — one ctest per Siconos reference
  * trajectory (`test_tutorial_ref NAME`, registered per model by
  * tests/tutorials/CMakeLists.txt). Runs the model of examples/tutorials
  * in-process (the code `tutorials NAME --out` runs) and compares its table

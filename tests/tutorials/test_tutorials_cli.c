@@ -1,6 +1,6 @@
 #define _POSIX_C_SOURCE 200809L
-/* test_tutorials_cli.c — the `tutorials` program's command line (issue 13
- * item 1): --list gives only names of issue 13 (the refs' file names),
+/* test_tutorials_cli.c — the `tutorials` program's command line:
+ * --list gives only names of the reference list (the refs' file names),
  * --out writes the ref's layout ('rows cols' then rows of that width, the
  * first row the model's initial state), --steps N gives N + 1 rows, --svg
  * writes the plot, --dump writes the one-step problems as files nsolve
@@ -47,7 +47,7 @@ static void test_list(void **state)
         int known = 0;
         for (size_t i = 0; i < NN; i++)
             if (!strcmp(line, issue_names[i])) { known = 1; seen[i]++; }
-        if (!known) fail_msg("--list gives '%s', not a name of issue 13", line);
+        if (!known) fail_msg("--list gives '%s', not a name of the reference list", line);
         n++;
     }
     assert_int_equal(pclose(f), 0);

@@ -26,7 +26,7 @@
  *               Unique solution z = (0, …, 0, 1); Lemke with covering
  *               vector 1 takes 2ⁿ pivots.
  *
- * Then the hard families of issue 15 (gen_families.h, shared with the
+ * Then the hard families (gen_families.h, shared with the
  * acceptance test test_lcp_families, which also draws larger sizes):
  * bimatrix, bimatrix-deg, pscaled, psd-range, copos-deg, infeasible, at
  * sizes that keep the committed files small (n ≤ 30).

@@ -1,4 +1,4 @@
-/* gen_families.h — generators of the LCP families of issue 15 (hard cases
+/* gen_families.h — generators of the hard LCP families (hard cases
  * for the default solver), shared by gen_data (files in data/) and the
  * acceptance test tests/numerics/test_lcp_families.c (in memory, larger
  * sizes). Deterministic: own xorshift64* generator, one seed per instance.
