@@ -1,6 +1,7 @@
 /* io_lexer.c — whitespace-separated tokens with line numbers over a memory
  * buffer; strict integers and reals (docs/formats.md §1). */
 #include "io/io_lexer.h"
+#include "io/io_real.h"
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NS_LEX_MAXTOK 127   /* longer number tokens are copied to the heap */
 
 static int is_space(char c)
 {
@@ -175,7 +174,11 @@ static int spells_nonfinite(const char *s, size_t len)
 int ns_parse_real(const char *s, size_t len, double *out, int *nonfinite)
 {
     *nonfinite = 0;
-    if (spells_nonfinite(s, len)) { *nonfinite = 1; return -1; }
+    size_t a = len > 0 && (s[0] == '+' || s[0] == '-');
+    if (a < len && (s[a] < '0' || s[a] > '9') && s[a] != '.' && spells_nonfinite(s, len)) {
+        *nonfinite = 1;
+        return -1;
+    }
     size_t k = 0, digits = 0;
     if (k < len && (s[k] == '+' || s[k] == '-')) k++;
     while (k < len && s[k] >= '0' && s[k] <= '9') { k++; digits++; }
@@ -192,19 +195,10 @@ int ns_parse_real(const char *s, size_t len, double *out, int *nonfinite)
         if (ed == 0) return -1;
     }
     if (k != len) return -1;
-    /* no length limit: long tokens (many digits) are copied to the heap */
-    char small[NS_LEX_MAXTOK + 1], *tmp = small;
-    if (len > NS_LEX_MAXTOK && !(tmp = malloc(len + 1))) return -1;
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
-    errno = 0;
-    char *end = NULL;
-    double v = strtod(tmp, &end);
-    int whole = end == tmp + len;
-    if (tmp != small) free(tmp);
-    if (!whole) return -1;
+    double v;
+    if (ns_real_decimal(s, len, &v)) return -1;
     if (!isfinite(v)) { *nonfinite = 1; return -1; }
-    *out = v;   /* underflow (ERANGE towards 0) keeps strtod's value */
+    *out = v;   /* underflow keeps strtod's value (0 or subnormal) */
     return 0;
 }
 
