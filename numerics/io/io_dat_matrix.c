@@ -46,7 +46,7 @@ static ns_status read_ints(ns_lexer *lx, const char *f, ns_int n, ns_int lo,
     if (st) return st;
     for (ns_int k = 0; k < n; k++) {
         char name[128];
-        snprintf(name, sizeof name, "%.100s[%d]", f, k);
+        ns_lex_field(name, sizeof name, f, "[", k, "]");
         if ((st = ns_lex_int_range(lx, name, lo, hi, &out[k]))) return st;
     }
     return NS_OK;
@@ -247,13 +247,13 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
     for (ns_int k = 0; k < nb; k++) {
         char name[160];
         ns_int label;
-        snprintf(name, sizeof name, "%s: SBM: label of block %d", field, k);
+        ns_lex_field(name, sizeof name, field, ": SBM: label of block ", k, "");
         if ((st = ns_lex_int(lx, name, &label))) goto fail;
         if (label != k) {
             st = ns_lex_fail(lx, name, "block labelled %d, expected %d", label, k);
             goto fail;
         }
-        snprintf(name, sizeof name, "%s: block %d", field, k);
+        ns_lex_field(name, sizeof name, field, ": block ", k, "");
         if ((st = ns_lex_reals(lx, name, (size_t)(B->value_ptr[k + 1] - B->value_ptr[k]),
                                B->x + B->value_ptr[k])))
             goto fail;
@@ -378,7 +378,7 @@ static ns_status refuse_duplicates(ns_lexer *lx, const char *field, sp_entry *e,
     size_t first = bad;
     while (first > 0 && e[first - 1].i == e[bad].i && e[first - 1].j == e[bad].j) first--;
     char f[128];
-    snprintf(f, sizeof f, "%.100s: entry %d", field, e[bad].k);
+    ns_lex_field(f, sizeof f, field, ": entry ", e[bad].k, "");
     return ns_lex_fail_at(lx, e[bad].line, f, "duplicate entry (row %d, column %d), "
                           "already given as entry %d: sparse entries must be unique",
                           e[bad].i, e[bad].j, e[first].k);
@@ -398,7 +398,7 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
         size_t len, wl[8];
         ns_int jj, a, b;
         int line = lx->line;
-        snprintf(f, sizeof f, "%s: column %d", field, j);
+        ns_lex_field(f, sizeof f, field, ": column ", j, "");
         ns_status st = ns_lex_line(lx, f, &s, &len);
         if (st) return st;
         int nw = split_words(s, len, w, wl, 7);
@@ -418,7 +418,7 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
                                   "(nnz = %d)", a, b, C->nnz);
         for (ns_int k = a; k <= b; k++) {
             line = lx->line;
-            snprintf(f, sizeof f, "%s: entry %d", field, k);
+            ns_lex_field(f, sizeof f, field, ": entry ", k, "");
             if ((st = ns_lex_line(lx, f, &s, &len))) return st;
             nw = split_words(s, len, w, wl, 3);
             ns_int i;
@@ -477,17 +477,17 @@ static ns_status read_triplet_entries(ns_lexer *lx, const char *field, ns_matrix
         size_t tlen;
         skip_blank(lx);
         e[k].line = lx->line;
-        snprintf(f, sizeof f, "%s: entry %d: row", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, ": row");
         if ((st = ns_lex_int_range(lx, f, 0, A->rows - 1, &ti[k]))) goto done;
-        snprintf(f, sizeof f, "%s: entry %d: column", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, ": column");
         if ((st = ns_lex_int_range(lx, f, 0, A->cols - 1, &tj[k]))) goto done;
-        snprintf(f, sizeof f, "%s: entry %d", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, "");
         if ((st = ns_lex_token(lx, f, &tok, &tlen))) goto done;
         if (!word_is(tok, tlen, ":")) {
             st = ns_lex_fail(lx, f, "':' expected between the indices and the value");
             goto done;
         }
-        snprintf(f, sizeof f, "%s: entry %d: value", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, ": value");
         if ((st = ns_lex_real(lx, f, &tx[k]))) goto done;
         e[k].i = ti[k];
         e[k].j = tj[k];
@@ -576,7 +576,7 @@ static ns_status read_sparse(ns_lexer *lx, const char *field, ns_int rows,
 
 /* ------------------------------------------------------------ entries */
 
-ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
+static ns_status read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
                              ns_int *nptr)
 {
     char f[128];
@@ -600,6 +600,38 @@ ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
     case 1: return read_sbm(lx, field, rows, cols, out, nptr);
     default: return read_sparse(lx, field, rows, cols, out);
     }
+}
+
+ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
+                             ns_int *nptr)
+{
+    ns_mat_cache *c = lx->mcache;
+    if (c && c->m && c->start == lx->pos) {   /* read by an earlier attempt */
+        *out = ns_matrix_copy(c->m);
+        if (nptr) *nptr = c->nptr;
+        if (!*out) return no_memory(lx, field);
+        lx->pos = c->end;
+        lx->line = c->end_line;
+        lx->nm_header = 1;
+        lx->nm_storage = c->storage;
+        lx->nm_rows = c->rows;
+        lx->nm_cols = c->cols;
+        return NS_OK;
+    }
+    size_t start = lx->pos;
+    ns_int np = -1;
+    ns_status st = read_matrix(lx, field, out, &np);
+    if (nptr) *nptr = np;
+    if (st == NS_OK && c && !c->m && (c->m = ns_matrix_copy(*out))) {
+        c->start = start;
+        c->end = lx->pos;
+        c->end_line = lx->line;
+        c->nptr = np;
+        c->storage = lx->nm_storage;
+        c->rows = lx->nm_rows;
+        c->cols = lx->nm_cols;
+    }
+    return st;
 }
 
 ns_status ns_dat_read_sbm_raw(ns_lexer *lx, const char *field, ns_matrix **out)

@@ -34,7 +34,7 @@ static ns_status read_coefs(ns_lexer *lx, const char *field, ns_int nc, double *
         if ((*out)[a] < 0) {
             char f[48];
             double v = (*out)[a];
-            snprintf(f, sizeof f, "%s[%d]", field, a);
+            ns_lex_field(f, sizeof f, field, "[", a, "]");
             free(*out);
             *out = NULL;
             return ns_lex_fail(lx, f, "%.17g is negative", v);

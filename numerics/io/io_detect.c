@@ -37,19 +37,20 @@ typedef struct attempt {
 
 /* Reads the buffer as kind; *out receives the problem on success. */
 static void try_kind(const char *buf, size_t len, const char *name, ns_kind kind,
-                     attempt *a, ns_problem **out, int *at_end)
+                     ns_mat_cache *cache, attempt *a, ns_problem **out, int *at_end)
 {
     ns_lexer lx;
     a->msg[0] = '\0';
     a->kind = kind;
     ns_lex_init(&lx, buf, len, name, a->msg);
+    lx.mcache = cache;
     a->st = ns_dat_read_problem(&lx, kind, out);
     a->pos = lx.pos;
     a->committed = lx.committed;
     *at_end = a->st == NS_OK && ns_lex_at_end(&lx);
 }
 
-ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
+static ns_status detect(const char *buf, size_t len, const char *name, ns_mat_cache *cache,
                         ns_kind *kind, ns_problem **out, char *err)
 {
     static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_GRFC3D, NS_KIND_GFC3D,
@@ -67,7 +68,7 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         ns_problem *p = NULL;
         int at_end = 0;
-        try_kind(buf, len, name, order[k], &a, &p, &at_end);
+        try_kind(buf, len, name, order[k], cache, &a, &p, &at_end);
         /* the FC and GFC readers check d against the kind asked for: retry
          * in 2D when the file is 2D */
         if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D)) {
@@ -75,7 +76,7 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
             ns_problem *p2 = NULL;
             int e2 = 0;
             try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D : NS_KIND_GFC2D,
-                     &a2, &p2, &e2);
+                     cache, &a2, &p2, &e2);
             if (a2.st == NS_OK || (!a.committed && (a2.committed || a2.pos > a.pos))) {
                 a = a2; p = p2; at_end = e2;
             }
@@ -111,4 +112,13 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
                        "as an lcp: %.200s)", best.msg, ns_kind_name(best.kind), lcp.msg);
     return ns_fail(err, NS_BAD_INPUT, "%s (no .dat layout matches; read furthest as %s)",
                    best.msg, ns_kind_name(best.kind));
+}
+
+ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
+                        ns_kind *kind, ns_problem **out, char *err)
+{
+    ns_mat_cache cache = { 0 };
+    ns_status st = detect(buf, len, name, &cache, kind, out, err);
+    ns_matrix_free(cache.m);
+    return st;
 }

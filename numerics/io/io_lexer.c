@@ -28,6 +28,7 @@ void ns_lex_init(ns_lexer *lx, const char *buf, size_t len, const char *name,
     lx->committed = 0;
     lx->nm_header = 0;
     lx->nm_storage = lx->nm_rows = lx->nm_cols = -1;
+    lx->mcache = NULL;
 }
 
 /* Line to report: the current one, but never past the last line of text
@@ -273,11 +274,17 @@ ns_status ns_lex_reals(ns_lexer *lx, const char *field, size_t n, double *out)
     if (st) return st;
     for (size_t k = 0; k < n; k++) {
         const char *tok;
-        size_t tlen;
+        size_t tlen, used;
         char name[96];
         skip_space(lx);
+        /* the usual case in one pass: a number ending at a separator */
+        if (lx->pos < lx->len && ns_real_scan(lx->buf + lx->pos, lx->len - lx->pos, &out[k], &used) == 0 &&
+            (lx->pos + used == lx->len || is_space(lx->buf[lx->pos + used])) && isfinite(out[k])) {
+            lx->pos += used;
+            continue;
+        }
         if (lx->pos >= lx->len) {
-            snprintf(name, sizeof name, "%s[%zu]", field, k);
+            ns_lex_field(name, sizeof name, field, "[", (long)k, "]");
             return ns_lex_fail(lx, name, "unexpected end of file");
         }
         ns_lex_token(lx, field, &tok, &tlen);
@@ -285,7 +292,7 @@ ns_status ns_lex_reals(ns_lexer *lx, const char *field, size_t n, double *out)
         if (ns_parse_real(tok, tlen, &out[k], &nonfinite)) {
             char ex[40];
             excerpt(ex, sizeof ex, tok, tlen);
-            snprintf(name, sizeof name, "%s[%zu]", field, k);
+            ns_lex_field(name, sizeof name, field, "[", (long)k, "]");
             if (nonfinite)
                 return ns_lex_fail(lx, name, "value '%s' is not finite", ex);
             return ns_lex_fail(lx, name, "real number expected, found '%s'", ex);
@@ -328,4 +335,30 @@ void ns_lex_skip_line(ns_lexer *lx)
 {
     while (lx->pos < lx->len && lx->buf[lx->pos] != '\n') lx->pos++;
     if (lx->pos < lx->len) { lx->pos++; lx->line++; }
+}
+
+static size_t put(char *dst, size_t at, size_t cap, const char *s)
+{
+    while (*s && at + 1 < cap) dst[at++] = *s++;
+    return at;
+}
+
+char *ns_lex_field(char *dst, size_t cap, const char *a, const char *b, long k,
+                   const char *c)
+{
+    if (cap == 0) return dst;
+    char num[24];
+    int n = 0;
+    unsigned long u = k < 0 ? 0UL - (unsigned long)k : (unsigned long)k;
+    do { num[n++] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (k < 0) num[n++] = '-';
+    char rev[24];
+    for (int i = 0; i < n; i++) rev[i] = num[n - 1 - i];
+    rev[n] = '\0';
+    size_t at = put(dst, 0, cap, a);
+    at = put(dst, at, cap, b);
+    at = put(dst, at, cap, rev);
+    at = put(dst, at, cap, c);
+    dst[at] = '\0';
+    return dst;
 }

@@ -95,7 +95,7 @@ static double from_bits(uint64_t b)
     return d;
 }
 
-int ns_real_decimal(const char *s, size_t len, double *out)
+int ns_real_scan(const char *s, size_t len, double *out, size_t *used)
 {
     size_t k = 0;
     int neg = 0;
@@ -103,8 +103,9 @@ int ns_real_decimal(const char *s, size_t len, double *out)
     uint64_t w = 0;
     int nd = 0;            /* significant digits kept in w */
     int dropped = 0;       /* digits beyond 19 (any value) */
+    int digits = 0;        /* mantissa digits seen */
     long q = 0;
-    for (; k < len && s[k] >= '0' && s[k] <= '9'; k++) {
+    for (; k < len && s[k] >= '0' && s[k] <= '9'; k++, digits++) {
         if (nd < 19) {
             w = 10 * w + (uint64_t)(s[k] - '0');
             if (w) nd++;
@@ -114,7 +115,7 @@ int ns_real_decimal(const char *s, size_t len, double *out)
         }
     }
     if (k < len && s[k] == '.') {
-        for (k++; k < len && s[k] >= '0' && s[k] <= '9'; k++) {
+        for (k++; k < len && s[k] >= '0' && s[k] <= '9'; k++, digits++) {
             if (nd < 19) {
                 w = 10 * w + (uint64_t)(s[k] - '0');
                 if (w) nd++;
@@ -124,15 +125,18 @@ int ns_real_decimal(const char *s, size_t len, double *out)
             }
         }
     }
+    if (digits == 0) return -1;
     if (k < len && (s[k] == 'e' || s[k] == 'E')) {
-        int eneg = 0;
+        int eneg = 0, ed = 0;
         long ev = 0;
         k++;
         if (k < len && (s[k] == '+' || s[k] == '-')) { eneg = s[k] == '-'; k++; }
-        for (; k < len && s[k] >= '0' && s[k] <= '9'; k++)
+        for (; k < len && s[k] >= '0' && s[k] <= '9'; k++, ed++)
             if (ev < 100000) ev = 10 * ev + (s[k] - '0');
+        if (ed == 0) return -1;
         q += eneg ? -ev : ev;
     }
+    *used = k;
     if (w == 0) { *out = neg ? -0.0 : 0.0; return 0; }   /* all digits kept were 0: so were the rest */
     if (!dropped && w <= (UINT64_C(1) << 53) && q >= -22 && q <= 22) {
         double v = (double)w;
@@ -151,10 +155,17 @@ int ns_real_decimal(const char *s, size_t len, double *out)
     }
     /* the rare rest: strtod on a NUL-terminated copy */
     char small[128], *tmp = small;
-    if (len >= sizeof small && !(tmp = malloc(len + 1))) return -1;
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
+    if (k >= sizeof small && !(tmp = malloc(k + 1))) return -1;
+    memcpy(tmp, s, k);
+    tmp[k] = '\0';
     *out = strtod(tmp, NULL);
     if (tmp != small) free(tmp);
+    return 0;
+}
+
+int ns_real_decimal(const char *s, size_t len, double *out)
+{
+    size_t used;
+    if (ns_real_scan(s, len, out, &used) || used != len) return -1;
     return 0;
 }

@@ -10,4 +10,9 @@
  *  -1 when memory for a rare long-token fallback runs out. No state. */
 int ns_real_decimal(const char *s, size_t len, double *out);
 
+/** The longest prefix of s[0..len) of that form: its value in *out and its
+ *  length in *used; -1 when s does not start with one (no digit before
+ *  the exponent, or an exponent without digits) or memory runs out. */
+int ns_real_scan(const char *s, size_t len, double *out, size_t *used);
+
 #endif
