@@ -345,8 +345,9 @@ typedef struct sp_entry {
 /* Moves past blanks so that lx->line is the line of the next token. */
 static void skip_blank(ns_lexer *lx)
 {
-    while (lx->pos < lx->len && strchr(" \t\r\v\f\n", lx->buf[lx->pos]) &&
-           lx->buf[lx->pos] != '\0') {
+    while (lx->pos < lx->len && (lx->buf[lx->pos] == ' ' || lx->buf[lx->pos] == '\t' ||
+                                 lx->buf[lx->pos] == '\r' || lx->buf[lx->pos] == '\v' ||
+                                 lx->buf[lx->pos] == '\f' || lx->buf[lx->pos] == '\n')) {
         if (lx->buf[lx->pos] == '\n') lx->line++;
         lx->pos++;
     }
@@ -385,9 +386,12 @@ static ns_status refuse_duplicates(ns_lexer *lx, const char *field, sp_entry *e,
 }
 
 /* CSC entries (line-oriented): for each column "col j : locations a to b"
- * then b - a + 1 lines "i : x". */
+ * then b - a + 1 lines "i : x". Duplicate rows within a column are
+ * refused as refuse_duplicates does (the first entry in file order that
+ * repeats an earlier one, named with the earlier one), from seen[i] = the
+ * column + 1 where row i was last given and seen[rows + i] = that entry. */
 static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
-                                sp_entry *e)
+                                ns_int *seen)
 {
     char f[128];
     ns_csc *C = &A->csc;
@@ -418,7 +422,7 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
                                   "(nnz = %d)", a, b, C->nnz);
         for (ns_int k = a; k <= b; k++) {
             line = lx->line;
-            ns_lex_field(f, sizeof f, field, ": entry ", k, "");
+            ns_lex_field(f, sizeof f, field, ": entry ", k, "");   /* cheap: no printf */
             if ((st = ns_lex_line(lx, f, &s, &len))) return st;
             nw = split_words(s, len, w, wl, 3);
             ns_int i;
@@ -433,12 +437,14 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
             if (ns_parse_real(w[2], wl[2], &x, &nonfinite))
                 return ns_lex_fail_at(lx, line, f, nonfinite ? "value is not finite"
                                       : "real number expected");
+            if (seen[i] == j + 1)
+                return ns_lex_fail_at(lx, line, f, "duplicate entry (row %d, column %d), "
+                                      "already given as entry %d: sparse entries must be unique",
+                                      i, j, seen[A->rows + i]);
+            seen[i] = j + 1;
+            seen[A->rows + i] = k;
             C->i[k] = i;
             C->x[k] = x;
-            e[k].i = i;
-            e[k].j = j;
-            e[k].k = k;
-            e[k].line = line;
         }
         next = b + 1;
         C->p[j + 1] = next;
@@ -452,11 +458,10 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
 
 static ns_status read_csc_entries(ns_lexer *lx, const char *field, ns_matrix *A)
 {
-    sp_entry *e = ns_malloc((size_t)A->csc.nnz, sizeof *e);
-    if (!e && A->csc.nnz > 0) return no_memory(lx, field);
-    ns_status st = read_csc_lines(lx, field, A, e);
-    if (!st) st = refuse_duplicates(lx, field, e, (size_t)A->csc.nnz);
-    free(e);
+    ns_int *seen = ns_calloc(2 * (size_t)A->rows + 1, sizeof *seen);
+    if (!seen) return no_memory(lx, field);
+    ns_status st = read_csc_lines(lx, field, A, seen);
+    free(seen);
     return st;
 }
 
