@@ -4,11 +4,15 @@
  * No layout of Siconos carries a keyword, so each one is tried strictly, in
  * an order where the more specific layout comes first:
  *   MLCP   (hasM hasABCD n m boundaries kinds ...: two 0/1 flags first),
+ *   SOCLCP (n nc W q starts mu: commits only when W is n × n, the nc + 1
+ *          cone starts run from 0 to n increasing and exactly nc numbers
+ *          follow them),
  *   GRFC   (5 nc M H q b mu mu_r: d = 5 and a second matrix block),
  *   GFC    (d nc M H ...: a second matrix block must follow M),
- *   RFC3D  (5 nc M q mu mu_r: d = 5; a 2D rolling file, 3 nc M q mu mu_r,
- *          is an FC3D file followed by nc values, as some Siconos FC3D files
- *          are: it is read as FC3D unless rfc2d is asked for),
+ *   RFC3D  (5 nc M q mu mu_r: d = 5), RFC2D (3 nc M q mu mu_r: an FC3D
+ *          file followed by nc numbers; committed only when exactly nc
+ *          numbers follow mu and, for nc = 1, that number is not a lone
+ *          0 or 1, the flag many Siconos FC3D files end with),
  *   FC     (d nc M q mu: M is d·nc × d·nc),
  *   GMP    (an SBM matrix block right at the start),
  *   AVI    (n M q, then the keyword avi-polyhedron or avi-box),
@@ -53,7 +57,7 @@ static void try_kind(const char *buf, size_t len, const char *name, ns_kind kind
 static ns_status detect(const char *buf, size_t len, const char *name, ns_mat_cache *cache,
                         ns_kind *kind, ns_problem **out, char *err)
 {
-    static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_GRFC3D, NS_KIND_GFC3D,
+    static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_SOCLCP, NS_KIND_GRFC3D, NS_KIND_GFC3D,
                                      NS_KIND_RFC3D, NS_KIND_FC3D,
                                      NS_KIND_GMP, NS_KIND_AVI, NS_KIND_RELAY,
                                      NS_KIND_LCP };
@@ -69,13 +73,15 @@ static ns_status detect(const char *buf, size_t len, const char *name, ns_mat_ca
         ns_problem *p = NULL;
         int at_end = 0;
         try_kind(buf, len, name, order[k], cache, &a, &p, &at_end);
-        /* the FC and GFC readers check d against the kind asked for: retry
-         * in 2D when the file is 2D */
-        if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D)) {
+        /* the FC, GFC and RFC readers check d against the kind asked for:
+         * retry in 2D when the file is 2D */
+        if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D ||
+                                     order[k] == NS_KIND_RFC3D)) {
             attempt a2;
             ns_problem *p2 = NULL;
             int e2 = 0;
-            try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D : NS_KIND_GFC2D,
+            try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D
+                                     : order[k] == NS_KIND_GFC3D ? NS_KIND_GFC2D : NS_KIND_RFC2D,
                      cache, &a2, &p2, &e2);
             if (a2.st == NS_OK || (!a.committed && (a2.committed || a2.pos > a.pos))) {
                 a = a2; p = p2; at_end = e2;
@@ -88,7 +94,7 @@ static ns_status detect(const char *buf, size_t len, const char *name, ns_mat_ca
         if (a.st == NS_OK) {
             /* an AVI needs its set, a relay exactly its bounds after q */
             if (!a.committed && (order[k] == NS_KIND_RELAY || order[k] == NS_KIND_AVI ||
-                                 order[k] == NS_KIND_RFC3D)) {
+                                 order[k] == NS_KIND_RFC3D || order[k] == NS_KIND_SOCLCP)) {
                 ns_problem_free(p);
                 continue;
             }
