@@ -31,10 +31,14 @@ static ns_status no_memory(ns_lexer *lx, const char *field)
     return NS_NO_MEMORY;
 }
 
-/* "M: what" into buf. */
+/* "M: what" into buf (cut to cap − 1 bytes; no printf: every layout the
+ * detection tries names its fields). */
 static const char *fld(char *buf, size_t cap, const char *field, const char *what)
 {
-    snprintf(buf, cap, "%s: %s", field, what);
+    size_t n = 0;
+    for (const char *parts[3] = { field, ": ", what }, **p = parts; p < parts + 3; p++)
+        for (const char *c = *p; *c && n + 1 < cap; c++) buf[n++] = *c;
+    buf[n] = '\0';
     return buf;
 }
 

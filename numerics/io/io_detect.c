@@ -46,7 +46,7 @@ static void try_kind(const char *buf, size_t len, const char *name, ns_kind kind
     ns_lexer lx;
     a->msg[0] = '\0';
     a->kind = kind;
-    ns_lex_init(&lx, buf, len, name, a->msg);
+    ns_lex_init(&lx, buf, len, name, cache->quiet ? NULL : a->msg);
     lx.mcache = cache;
     a->st = ns_dat_read_problem(&lx, kind, out);
     a->pos = lx.pos;
@@ -123,8 +123,16 @@ static ns_status detect(const char *buf, size_t len, const char *name, ns_mat_ca
 ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
                         ns_kind *kind, ns_problem **out, char *err)
 {
+    /* first without messages (formatting the reasons of the layouts that
+     * do not match costs more than reading a small file); when no layout
+     * matches, again with them, for the error */
     ns_mat_cache cache = { 0 };
+    cache.quiet = 1;
     ns_status st = detect(buf, len, name, &cache, kind, out, err);
+    if (st != NS_OK) {
+        cache.quiet = 0;
+        st = detect(buf, len, name, &cache, kind, out, err);
+    }
     ns_matrix_free(cache.m);
     return st;
 }

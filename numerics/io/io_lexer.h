@@ -23,6 +23,7 @@ typedef struct ns_mat_cache {
     size_t start, end;     /* buffer positions before and after the block */
     int end_line;
     ns_int nptr, storage, rows, cols;
+    int quiet;             /* the detection's first pass: no messages */
 } ns_mat_cache;
 
 typedef struct ns_lexer {
