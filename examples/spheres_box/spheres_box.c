@@ -78,9 +78,10 @@
  *                  coefficient MU_R, a length in metres: the rolling torque
  *                  stays below MU_R times the normal force; 0 allowed):
  *                  5-row contacts (contacts.h), one RFC3D problem per step
- *                  (docs/rolling.md); with --out, the heap's free surface
- *                  and its slope are measured at the end (repose.h) and
- *                  plotted in DIR/repose.svg
+ *                  (docs/rolling.md); at the end the slope of the heap's
+ *                  free surface is measured and printed (repose.h: the
+ *                  line "repose: ..."), with --out also plotted in
+ *                  DIR/repose.svg
  *   --init FILE    start from the state in FILE (a final.csv of an earlier
  *                  run with the same scene, n and seed: x, y, z, v, ω per
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
@@ -861,7 +862,7 @@ int main(int argc, char **argv)
     }
     if (!isnan(rolling)) {   /* the heap's free surface and its slope */
         double *xf = malloc((size_t)n * 3 * sizeof *xf);
-        sbx_repose rp;
+        sbx_repose rp = { 0 };
         for (int i = 0; xf && i < n; i++) memcpy(xf + 3 * i, nsm_sim_q(sim, c.ds[i]), 3 * sizeof *xf);
         if (xf && sbx_repose_measure(n, xf, c.R, &rp) == 0) {
             if (!a.quiet) sbx_repose_print(stdout, &rp);
