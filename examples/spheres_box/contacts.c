@@ -17,6 +17,7 @@ struct sbx_contacts {
     int *ds;
     double ax, ay;            /* box half-widths in x and y */
     int law;
+    int rows;                 /* 3 (normal, 2 sliding) or 5 (+ 2 rolling) */
     nsx_cells *grid;          /* broad phase */
     reclist *recs;            /* per sphere: its contacts with walls and with
                                  spheres of larger index */
@@ -44,7 +45,7 @@ sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
 {
     sbx_contacts *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->n = n; c->ax = ax; c->ay = ay; c->law = law;
+    c->n = n; c->ax = ax; c->ay = ay; c->law = law; c->rows = 3;
     c->R = malloc((size_t)(n ? n : 1) * sizeof *c->R);
     c->ds = malloc((size_t)(n ? n : 1) * sizeof *c->ds);
     c->grid = nsx_cells_new();
@@ -53,6 +54,14 @@ sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
     memcpy(c->R, R, (size_t)n * sizeof *R);
     memcpy(c->ds, ds, (size_t)n * sizeof *ds);
     return c;
+}
+
+int sbx_contacts_set_rolling(sbx_contacts *c, int on)
+{
+    if (!c || c->nspare[0] || c->nspare[1]) return -1;
+    for (int i = 0; i < c->n; i++) if (c->recs[i].n) return -1;
+    c->rows = on ? 5 : 3;
+    return 0;
 }
 
 size_t sbx_contacts_bytes(const sbx_contacts *c)
@@ -83,32 +92,39 @@ static void cross(const double a[3], const double b[3], double c[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* H (3 × ncols, column-major) of a contact with normal n between body 1
- * (radius R1 at columns 0..5; the one the normal points away from, NULL for
- * a wall) and body 2 (radius R2, at columns off2..off2+5; the normal points
- * into it). Rows: normal, t1, t2 of the velocity of body 2 relative to body
- * 1 at the contact point; b such that y = (gap, 0, 0) at Q. */
+/* H (rows × ncols, column-major; rows 3 or 5) of a contact with normal n
+ * between body 1 (radius R1 at columns 0..5; the one the normal points away
+ * from, NULL for a wall) and body 2 (radius R2, at columns off2..off2+5; the
+ * normal points into it). Rows: normal, t1, t2 of the velocity of body 2
+ * relative to body 1 at the contact point, then (rows = 5) t1, t2 of the
+ * angular velocity of body 2 relative to body 1 (the rolling rows of
+ * nsm_nslaw_newton_rolling_new); b such that y = (gap, 0, ...) at Q. */
 static void contact_H(const double n[3], int two, double R1, double R2,
-                      const double *Q, int ncols, double gap, double *H, double *b)
+                      const double *Q, int ncols, int rows, double gap, double *H, double *b)
 {
     double t[3][3], nt[3][3];
     memcpy(t[0], n, sizeof t[0]);
     tangents(n, t[1], t[2]);
     for (int r = 1; r < 3; r++) cross(n, t[r], nt[r]);
-    memset(H, 0, (size_t)3 * ncols * sizeof *H);
+    memset(H, 0, (size_t)rows * ncols * sizeof *H);
     int off2 = two ? 6 : 0;
     for (int r = 0; r < 3; r++)
         for (int k = 0; k < 3; k++) {
-            H[r + 3 * (off2 + k)] = t[r][k];
-            if (r > 0) H[r + 3 * (off2 + 3 + k)] = -R2 * nt[r][k];
+            H[r + rows * (off2 + k)] = t[r][k];
+            if (r > 0) H[r + rows * (off2 + 3 + k)] = -R2 * nt[r][k];
             if (two) {
-                H[r + 3 * k] = -t[r][k];
-                if (r > 0) H[r + 3 * (3 + k)] = -R1 * nt[r][k];
+                H[r + rows * k] = -t[r][k];
+                if (r > 0) H[r + rows * (3 + k)] = -R1 * nt[r][k];
             }
         }
-    for (int r = 0; r < 3; r++) {
+    for (int r = 3; r < rows; r++)
+        for (int k = 0; k < 3; k++) {
+            H[r + rows * (off2 + 3 + k)] = t[r - 2][k];
+            if (two) H[r + rows * (3 + k)] = -t[r - 2][k];
+        }
+    for (int r = 0; r < rows; r++) {
         double s = 0.0;
-        for (int cidx = 0; cidx < ncols; cidx++) s += H[r + 3 * cidx] * Q[cidx];
+        for (int cidx = 0; cidx < ncols; cidx++) s += H[r + rows * cidx] * Q[cidx];
         b[r] = (r == 0 ? gap : 0.0) - s;
     }
 }
@@ -138,9 +154,9 @@ static int keep(sbx_contacts *c, nsm_model *m, int i, int other, const double n[
 {
     int two = other < c->n;
     int ncols = two ? 12 : 6;
-    double H[36], b[3];
-    if (two) contact_H(n, 1, c->R[i], c->R[other], Q, ncols, gap, H, b);
-    else contact_H(n, 0, 0.0, c->R[i], Q, ncols, gap, H, b);  /* sphere i is body 2 */
+    double H[60], b[5];
+    if (two) contact_H(n, 1, c->R[i], c->R[other], Q, ncols, c->rows, gap, H, b);
+    else contact_H(n, 0, 0.0, c->R[i], Q, ncols, c->rows, gap, H, b);  /* sphere i is body 2 */
     rec *r = find(&c->recs[i], other);
     if (r) {
         r->seen = 1;
@@ -155,7 +171,7 @@ static int keep(sbx_contacts *c, nsm_model *m, int i, int other, const double n[
         rel = c->spare[two][--c->nspare[two]];
         if (nsm_relation_set_H(rel, H, b) != NS_OK) { nsm_relation_free(rel); rel = NULL; }
     }
-    if (!rel) rel = nsm_relation_lagrangian_linear_new(3, ncols, H, b);
+    if (!rel) rel = nsm_relation_lagrangian_linear_new(c->rows, ncols, H, b);
     if (!rel) { snprintf(err, NS_ERRMSG_LEN, "out of memory"); return -1; }
     int id = nsm_model_add_interaction(m, rel, c->law, c->ds[i], two ? c->ds[other] : -1);
     if (id < 0) { snprintf(err, NS_ERRMSG_LEN, "%s", nsm_model_error(m)); return -1; }

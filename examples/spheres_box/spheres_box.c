@@ -79,6 +79,14 @@
  *                  there, naming the step. A settling 1000-sphere pile
  *                  can meet such a step (trajectories are path-dependent:
  *                  one default run did near t = 0.97 s; docs/scale.md).
+ *   --rolling MU_R Newton impact + rolling friction contacts (rolling
+ *                  coefficient MU_R, a length in metres: the rolling torque
+ *                  stays below MU_R times the normal force; 0 allowed):
+ *                  5-row contacts (contacts.h), one RFC3D problem per step
+ *                  (docs/rolling.md); at the end the slope of the heap's
+ *                  free surface is measured and printed (repose.h: the
+ *                  line "repose: ..."), with --out also plotted in
+ *                  DIR/repose.svg
  *   --init FILE    start from the state in FILE (a final.csv of an earlier
  *                  run with the same scene, n and seed: x, y, z, v, ω per
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
@@ -114,6 +122,7 @@
 #include "svgplot.h"
 #include "contacts.h"
 #include "scene_file.h"
+#include "repose.h"
 
 /* default activation hold, relative to the smallest radius */
 #define HOLD_PER_RMIN 2.5e-4
@@ -553,7 +562,8 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--order", &order);
     nsx_take_double(&ac, av, "--max-iter", &max_iter);
     nsx_take_double(&ac, av, "--proj-tol", &proj_tol);
-    double budget = 0, stab = 0.2, hold = 0;
+    double budget = 0, stab = 0.2, hold = 0, rolling = NAN;
+    nsx_take_double(&ac, av, "--rolling", &rolling);
     nsx_take_double(&ac, av, "--budget", &budget);
     nsx_take_double(&ac, av, "--stabilization", &stab);
     int hold_given = nsx_take_double(&ac, av, "--hold", &hold);
@@ -567,7 +577,7 @@ int main(int argc, char **argv)
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
                                     "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct] [--proj-tol T] "
-                                    "[--accept-nonconverged] [--write-scene FILE]");
+                                    "[--accept-nonconverged] [--write-scene FILE] [--rolling MU_R]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2
@@ -587,6 +597,10 @@ int main(int argc, char **argv)
     double e = isnan(a.e) ? 0.5 : a.e;
     const double Rmax = 0.05, rho = 1000.0, g = 9.81;
     if (!(mu >= 0.0) || !(e >= 0.0 && e <= 1.0)) { fprintf(stderr, "spheres_box: bad --mu or --e\n"); return 2; }
+    if (!isnan(rolling) && !(rolling >= 0.0 && isfinite(rolling))) {
+        fprintf(stderr, "spheres_box: --rolling MU_R must be a finite length >= 0 (metres)\n");
+        return 2;
+    }
     if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
         !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096) ||
         !(max_iter >= 0 && max_iter <= 1e9 && max_iter == floor(max_iter))) {
@@ -635,7 +649,8 @@ int main(int argc, char **argv)
     if (!c.ds || !c.mass || !c.R || !c.pos) { fprintf(stderr, "spheres_box: out of memory\n"); return 1; }
 
     nsm_model *model = nsm_model_new();
-    int law = nsm_model_add_law(model, nsm_nslaw_newton_coulomb_new(3, e, mu));
+    int law = nsm_model_add_law(model, isnan(rolling) ? nsm_nslaw_newton_coulomb_new(3, e, mu)
+                                                      : nsm_nslaw_newton_rolling_new(5, e, mu, rolling));
     double x0 = -0.5 * sp * (kx - 1), y0 = -0.5 * sp * (ky - 1);
     double Rmin = Rmax;
     FILE *init = NULL;
@@ -760,6 +775,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) c.pos[i] = nsm_sim_q(sim, c.ds[i]);
     c.contacts = sbx_contacts_new(n, c.R, c.ds, ax, ay, law);
     if (!c.contacts) { fprintf(stderr, "spheres_box: out of memory\n"); return 1; }
+    if (!isnan(rolling)) sbx_contacts_set_rolling(c.contacts, 1);
 
     char path[4096];
     if (a.out) {
@@ -816,11 +832,11 @@ int main(int argc, char **argv)
     energies(sim, &c, &ek, &ep);
     if (!a.quiet)
         printf("spheres_box: %d spheres, %ld steps h = %g in %.3f s (%.3g ms/step; solver %.3f s), "
-               "%ld FC3D solves, %ld not converged, %.0f contacts added / %.0f removed, "
+               "%ld %s solves, %ld not converged, %.0f contacts added / %.0f removed, "
                "final: %d active contacts, kinetic energy %.3g J, max penetration %.3g m (%.2f%% of Rmin), "
                "%ld outside the box\n",
                n, S->steps, h, secs, 1e3 * secs / (double)(S->steps ? S->steps : 1), S->solver_seconds,
-               S->solves, S->nonconverged, c.add_rm[0], c.add_rm[1], nsm_sim_index_set(sim, 1, NULL, 0),
+               S->solves, isnan(rolling) ? "FC3D" : "RFC3D", S->nonconverged, c.add_rm[0], c.add_rm[1], nsm_sim_index_set(sim, 1, NULL, 0),
                ek, c.max_pen_run, 100.0 * c.max_pen_run / Rmin, c.max_outside);
     if (P.steps > 0) {
         double k = 1e3 / (double)P.steps;
@@ -857,6 +873,17 @@ int main(int argc, char **argv)
         }
         free(xf);
     }
+    if (!isnan(rolling)) {   /* the heap's free surface and its slope */
+        double *xf = malloc((size_t)n * 3 * sizeof *xf);
+        sbx_repose rp = { 0 };
+        for (int i = 0; xf && i < n; i++) memcpy(xf + 3 * i, nsm_sim_q(sim, c.ds[i]), 3 * sizeof *xf);
+        if (xf && sbx_repose_measure(n, xf, c.R, &rp) == 0) {
+            if (!a.quiet) sbx_repose_print(stdout, &rp);
+            if (a.out) sbx_repose_plot(&rp, nsx_path(path, sizeof path, a.out, "repose.svg"));
+        }
+        sbx_repose_clear(&rp);
+        free(xf);
+    }
     if (c.traj) fclose(c.traj);
     if (a.out) {
         FILE *f = fopen(nsx_path(path, sizeof path, a.out, "final.csv"), "w");
@@ -869,7 +896,8 @@ int main(int argc, char **argv)
             }
             fclose(f);
         }
-        svgplot *p = svgplot_new(3, "Spheres in a box (Moreau-Jean, FC3D)");
+        svgplot *p = svgplot_new(3, isnan(rolling) ? "Spheres in a box (Moreau-Jean, FC3D)"
+                                                   : "Spheres in a box (Moreau-Jean, RFC3D: rolling friction)");
         svgplot_labels(p, 0, "t [s]", "kinetic energy [J]");
         svgplot_series(p, 0, "kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
         svgplot_labels(p, 1, "t [s]", "active contacts");

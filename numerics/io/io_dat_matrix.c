@@ -31,10 +31,14 @@ static ns_status no_memory(ns_lexer *lx, const char *field)
     return NS_NO_MEMORY;
 }
 
-/* "M: what" into buf. */
+/* "M: what" into buf (cut to cap − 1 bytes; no printf: every layout the
+ * detection tries names its fields). */
 static const char *fld(char *buf, size_t cap, const char *field, const char *what)
 {
-    snprintf(buf, cap, "%s: %s", field, what);
+    size_t n = 0;
+    for (const char *parts[3] = { field, ": ", what }, **p = parts; p < parts + 3; p++)
+        for (const char *c = *p; *c && n + 1 < cap; c++) buf[n++] = *c;
+    buf[n] = '\0';
     return buf;
 }
 
@@ -46,7 +50,7 @@ static ns_status read_ints(ns_lexer *lx, const char *f, ns_int n, ns_int lo,
     if (st) return st;
     for (ns_int k = 0; k < n; k++) {
         char name[128];
-        snprintf(name, sizeof name, "%.100s[%d]", f, k);
+        ns_lex_field(name, sizeof name, f, "[", k, "]");
         if ((st = ns_lex_int_range(lx, name, lo, hi, &out[k]))) return st;
     }
     return NS_OK;
@@ -247,13 +251,13 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
     for (ns_int k = 0; k < nb; k++) {
         char name[160];
         ns_int label;
-        snprintf(name, sizeof name, "%s: SBM: label of block %d", field, k);
+        ns_lex_field(name, sizeof name, field, ": SBM: label of block ", k, "");
         if ((st = ns_lex_int(lx, name, &label))) goto fail;
         if (label != k) {
             st = ns_lex_fail(lx, name, "block labelled %d, expected %d", label, k);
             goto fail;
         }
-        snprintf(name, sizeof name, "%s: block %d", field, k);
+        ns_lex_field(name, sizeof name, field, ": block ", k, "");
         if ((st = ns_lex_reals(lx, name, (size_t)(B->value_ptr[k + 1] - B->value_ptr[k]),
                                B->x + B->value_ptr[k])))
             goto fail;
@@ -345,8 +349,9 @@ typedef struct sp_entry {
 /* Moves past blanks so that lx->line is the line of the next token. */
 static void skip_blank(ns_lexer *lx)
 {
-    while (lx->pos < lx->len && strchr(" \t\r\v\f\n", lx->buf[lx->pos]) &&
-           lx->buf[lx->pos] != '\0') {
+    while (lx->pos < lx->len && (lx->buf[lx->pos] == ' ' || lx->buf[lx->pos] == '\t' ||
+                                 lx->buf[lx->pos] == '\r' || lx->buf[lx->pos] == '\v' ||
+                                 lx->buf[lx->pos] == '\f' || lx->buf[lx->pos] == '\n')) {
         if (lx->buf[lx->pos] == '\n') lx->line++;
         lx->pos++;
     }
@@ -378,16 +383,19 @@ static ns_status refuse_duplicates(ns_lexer *lx, const char *field, sp_entry *e,
     size_t first = bad;
     while (first > 0 && e[first - 1].i == e[bad].i && e[first - 1].j == e[bad].j) first--;
     char f[128];
-    snprintf(f, sizeof f, "%.100s: entry %d", field, e[bad].k);
+    ns_lex_field(f, sizeof f, field, ": entry ", e[bad].k, "");
     return ns_lex_fail_at(lx, e[bad].line, f, "duplicate entry (row %d, column %d), "
                           "already given as entry %d: sparse entries must be unique",
                           e[bad].i, e[bad].j, e[first].k);
 }
 
 /* CSC entries (line-oriented): for each column "col j : locations a to b"
- * then b - a + 1 lines "i : x". */
+ * then b - a + 1 lines "i : x". Duplicate rows within a column are
+ * refused as refuse_duplicates does (the first entry in file order that
+ * repeats an earlier one, named with the earlier one), from seen[i] = the
+ * column + 1 where row i was last given and seen[rows + i] = that entry. */
 static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
-                                sp_entry *e)
+                                ns_int *seen)
 {
     char f[128];
     ns_csc *C = &A->csc;
@@ -398,7 +406,7 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
         size_t len, wl[8];
         ns_int jj, a, b;
         int line = lx->line;
-        snprintf(f, sizeof f, "%s: column %d", field, j);
+        ns_lex_field(f, sizeof f, field, ": column ", j, "");
         ns_status st = ns_lex_line(lx, f, &s, &len);
         if (st) return st;
         int nw = split_words(s, len, w, wl, 7);
@@ -418,7 +426,7 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
                                   "(nnz = %d)", a, b, C->nnz);
         for (ns_int k = a; k <= b; k++) {
             line = lx->line;
-            snprintf(f, sizeof f, "%s: entry %d", field, k);
+            ns_lex_field(f, sizeof f, field, ": entry ", k, "");   /* cheap: no printf */
             if ((st = ns_lex_line(lx, f, &s, &len))) return st;
             nw = split_words(s, len, w, wl, 3);
             ns_int i;
@@ -433,12 +441,14 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
             if (ns_parse_real(w[2], wl[2], &x, &nonfinite))
                 return ns_lex_fail_at(lx, line, f, nonfinite ? "value is not finite"
                                       : "real number expected");
+            if (seen[i] == j + 1)
+                return ns_lex_fail_at(lx, line, f, "duplicate entry (row %d, column %d), "
+                                      "already given as entry %d: sparse entries must be unique",
+                                      i, j, seen[A->rows + i]);
+            seen[i] = j + 1;
+            seen[A->rows + i] = k;
             C->i[k] = i;
             C->x[k] = x;
-            e[k].i = i;
-            e[k].j = j;
-            e[k].k = k;
-            e[k].line = line;
         }
         next = b + 1;
         C->p[j + 1] = next;
@@ -452,11 +462,10 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
 
 static ns_status read_csc_entries(ns_lexer *lx, const char *field, ns_matrix *A)
 {
-    sp_entry *e = ns_malloc((size_t)A->csc.nnz, sizeof *e);
-    if (!e && A->csc.nnz > 0) return no_memory(lx, field);
-    ns_status st = read_csc_lines(lx, field, A, e);
-    if (!st) st = refuse_duplicates(lx, field, e, (size_t)A->csc.nnz);
-    free(e);
+    ns_int *seen = ns_calloc(2 * (size_t)A->rows + 1, sizeof *seen);
+    if (!seen) return no_memory(lx, field);
+    ns_status st = read_csc_lines(lx, field, A, seen);
+    free(seen);
     return st;
 }
 
@@ -477,17 +486,17 @@ static ns_status read_triplet_entries(ns_lexer *lx, const char *field, ns_matrix
         size_t tlen;
         skip_blank(lx);
         e[k].line = lx->line;
-        snprintf(f, sizeof f, "%s: entry %d: row", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, ": row");
         if ((st = ns_lex_int_range(lx, f, 0, A->rows - 1, &ti[k]))) goto done;
-        snprintf(f, sizeof f, "%s: entry %d: column", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, ": column");
         if ((st = ns_lex_int_range(lx, f, 0, A->cols - 1, &tj[k]))) goto done;
-        snprintf(f, sizeof f, "%s: entry %d", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, "");
         if ((st = ns_lex_token(lx, f, &tok, &tlen))) goto done;
         if (!word_is(tok, tlen, ":")) {
             st = ns_lex_fail(lx, f, "':' expected between the indices and the value");
             goto done;
         }
-        snprintf(f, sizeof f, "%s: entry %d: value", field, k);
+        ns_lex_field(f, sizeof f, field, ": entry ", k, ": value");
         if ((st = ns_lex_real(lx, f, &tx[k]))) goto done;
         e[k].i = ti[k];
         e[k].j = tj[k];
@@ -576,7 +585,7 @@ static ns_status read_sparse(ns_lexer *lx, const char *field, ns_int rows,
 
 /* ------------------------------------------------------------ entries */
 
-ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
+static ns_status read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
                              ns_int *nptr)
 {
     char f[128];
@@ -600,6 +609,38 @@ ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
     case 1: return read_sbm(lx, field, rows, cols, out, nptr);
     default: return read_sparse(lx, field, rows, cols, out);
     }
+}
+
+ns_status ns_dat_read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
+                             ns_int *nptr)
+{
+    ns_mat_cache *c = lx->mcache;
+    if (c && c->m && c->start == lx->pos) {   /* read by an earlier attempt */
+        *out = ns_matrix_copy(c->m);
+        if (nptr) *nptr = c->nptr;
+        if (!*out) return no_memory(lx, field);
+        lx->pos = c->end;
+        lx->line = c->end_line;
+        lx->nm_header = 1;
+        lx->nm_storage = c->storage;
+        lx->nm_rows = c->rows;
+        lx->nm_cols = c->cols;
+        return NS_OK;
+    }
+    size_t start = lx->pos;
+    ns_int np = -1;
+    ns_status st = read_matrix(lx, field, out, &np);
+    if (nptr) *nptr = np;
+    if (st == NS_OK && c && !c->m && (c->m = ns_matrix_copy(*out))) {
+        c->start = start;
+        c->end = lx->pos;
+        c->end_line = lx->line;
+        c->nptr = np;
+        c->storage = lx->nm_storage;
+        c->rows = lx->nm_rows;
+        c->cols = lx->nm_cols;
+    }
+    return st;
 }
 
 ns_status ns_dat_read_sbm_raw(ns_lexer *lx, const char *field, ns_matrix **out)

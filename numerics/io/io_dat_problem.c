@@ -67,7 +67,7 @@ static ns_status check_relay_bounds(ns_lexer *lx, ns_int n, const double *lb,
     for (ns_int i = 0; i < n; i++)
         if (lb[i] > ub[i]) {
             char f[48];
-            snprintf(f, sizeof f, "ub[%d]", i);
+            ns_lex_field(f, sizeof f, "ub", "[", i, "]");
             return ns_lex_fail(lx, f, "lb[%d] = %.17g > ub[%d] = %.17g: the box is "
                                "empty", i, lb[i], i, ub[i]);
         }
@@ -111,7 +111,7 @@ static ns_status read_bounds(ns_lexer *lx, const char *field, int upper, ns_int 
     if (!x) return oom(lx, field);
     for (ns_int i = 0; i < n; i++) {
         char f[48];
-        snprintf(f, sizeof f, "%s[%d]", field, i);
+        ns_lex_field(f, sizeof f, field, "[", i, "]");
         if ((st = read_bound(lx, f, upper, &x[i]))) { free(x); return st; }
     }
     *out = x;
@@ -162,7 +162,7 @@ static ns_status read_avi_set(ns_lexer *lx, ns_avi *a, int *has)
         for (ns_int i = 0; i < a->n && !st; i++)
             if (lb[i] > ub[i]) {
                 char f[48];
-                snprintf(f, sizeof f, "ub[%d]", i);
+                ns_lex_field(f, sizeof f, "ub", "[", i, "]");
                 st = ns_lex_fail(lx, f, "lb[%d] = %.17g > ub[%d] = %.17g: the box is "
                                  "empty", i, lb[i], i, ub[i]);
             }
@@ -300,7 +300,7 @@ ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out)
         for (;;) {
             char f[48];
             ns_int v;
-            snprintf(f, sizeof f, "blockrow[%d]", nb);
+            ns_lex_field(f, sizeof f, "blockrow", "[", nb, "]");
             if ((st = ns_lex_count(lx, f, &v))) goto done;
             if (nb == cap) {
                 cap = cap ? 2 * cap : 8;
@@ -324,7 +324,7 @@ ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out)
         for (ns_int k = 0; k < nb; k++) {
             char f[48];
             ns_int v;
-            snprintf(f, sizeof f, "blockkind[%d]", k);
+            ns_lex_field(f, sizeof f, "blockkind", "[", k, "]");
             if ((st = ns_lex_int_range(lx, f, 0, 1, &v))) goto done;
             bkind[k] = (int)v;
         }
@@ -493,12 +493,12 @@ ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out)
     for (ns_int r = 0; r < nbr; r++) {
         char f[48];
         ns_int t;
-        snprintf(f, sizeof f, "type[%d]", r);
+        ns_lex_field(f, sizeof f, "type", "[", r, "]");
         if ((st = ns_lex_int_range(lx, f, 0, 9, &t))) goto done;
         type[r] = (int)t;
         mu[r] = NAN;
         if (t == NS_GMP_FC3D || t == NS_GMP_FC2D) {   /* FC2D μ: our extension */
-            snprintf(f, sizeof f, "mu[%d]", r);
+            ns_lex_field(f, sizeof f, "mu", "[", r, "]");
             if ((st = ns_lex_real(lx, f, &mu[r]))) goto done;
         }
         if (t == NS_GMP_RELAY) {   /* the block's lb then ub: our extension */
@@ -511,12 +511,12 @@ ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out)
             ns_int r0 = M->block.row_start[r], r1 = M->block.row_start[r + 1];
             for (int upper = 0; upper < 2; upper++)
                 for (ns_int i = r0; i < r1; i++) {
-                    snprintf(f, sizeof f, "%s[%d]", upper ? "ub" : "lb", i);
+                    ns_lex_field(f, sizeof f, upper ? "ub" : "lb", "[", i, "]");
                     if ((st = read_bound(lx, f, upper, upper ? &ub[i] : &lb[i]))) goto done;
                 }
             for (ns_int i = r0; i < r1; i++)
                 if (lb[i] > ub[i]) {
-                    snprintf(f, sizeof f, "ub[%d]", i);
+                    ns_lex_field(f, sizeof f, "ub", "[", i, "]");
                     st = ns_lex_fail(lx, f, "lb[%d] = %.17g > ub[%d] = %.17g: the box is empty",
                                      i, lb[i], i, ub[i]);
                     goto done;

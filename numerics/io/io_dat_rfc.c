@@ -34,12 +34,32 @@ static ns_status read_coefs(ns_lexer *lx, const char *field, ns_int nc, double *
         if ((*out)[a] < 0) {
             char f[48];
             double v = (*out)[a];
-            snprintf(f, sizeof f, "%s[%d]", field, a);
+            ns_lex_field(f, sizeof f, field, "[", a, "]");
             free(*out);
             *out = NULL;
             return ns_lex_fail(lx, f, "%.17g is negative", v);
         }
     return NS_OK;
+}
+
+/* After mu of a "3 nc W q mu" text: 1 when the rest is exactly nc numbers
+ * (mu_r) and, for nc = 1, not a lone "0" or "1" (sign allowed), the flag
+ * Siconos' FC3D files carry there; a 2D rolling file written by
+ * ns_dat_write_rfc always has an exponent in mu_r. */
+static int rfc2d_tail_matches(const ns_lexer *lx, ns_int nc)
+{
+    if (nc < 1 || !ns_lex_rest_is_reals(lx, (size_t)nc)) return 0;
+    if (nc > 1) return 1;
+    size_t p = lx->pos, e;
+    while (p < lx->len && (lx->buf[p] == ' ' || lx->buf[p] == '\t' || lx->buf[p] == '\n' ||
+                           lx->buf[p] == '\r' || lx->buf[p] == '\v' || lx->buf[p] == '\f'))
+        p++;
+    if (p < lx->len && (lx->buf[p] == '+' || lx->buf[p] == '-')) p++;
+    for (e = p; e < lx->len && lx->buf[e] >= '0' && lx->buf[e] <= '9'; e++) {}
+    int lone = e == p + 1 && (lx->buf[p] == '0' || lx->buf[p] == '1') &&
+               (e == lx->len || lx->buf[e] == ' ' || lx->buf[e] == '\t' || lx->buf[e] == '\n' ||
+                lx->buf[e] == '\r' || lx->buf[e] == '\v' || lx->buf[e] == '\f');
+    return !lone;
 }
 
 ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
@@ -50,8 +70,15 @@ ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
     ns_status st;
     if ((st = ns_lex_int_range(lx, "d", 3, 5, &d))) return st;
     if (d == 4) return ns_lex_fail(lx, "d", "4 is not 5 (3D) or 3 (2D) unknowns per contact");
-    /* d = 3 is also a 3D Coulomb friction file: the 2D rolling layout never
-     * commits (detection keeps such files FC3D; rfc2d must be asked for) */
+    /* a 2D file asked for as 3D or the reverse fails here, uncommitted, so
+     * that the detection's retry in the other dimension is the one kept */
+    if ((kind == NS_KIND_RFC3D && d != 5) || (kind == NS_KIND_RFC2D && d != 3))
+        return ns_lex_fail(lx, "d", "%d unknowns per contact: the file holds an %s problem, "
+                           "%s was asked for", d, d == 5 ? "rfc3d" : "rfc2d", ns_kind_name(kind));
+    /* d = 3 is also the start of a 3D Coulomb friction file, and Siconos'
+     * FC files often end with a lone 0 or 1 after mu: the 2D rolling layout
+     * commits only once exactly nc numbers follow mu, and not when that is
+     * one such lone integer token (rfc2d_tail_matches) */
     if ((st = ns_lex_count(lx, "nc", &nc))) return st;
     st = ns_dat_read_matrix(lx, "M", &W, NULL);
     if (d == 5 && lx->nm_header && nc > 0 && (int64_t)lx->nm_rows == (int64_t)d * nc &&
@@ -63,14 +90,14 @@ ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
                          W->rows, W->cols, (long long)d * nc, (long long)d * nc);
         goto done;
     }
-    if ((st = read_vec(lx, "q", W->cols, &q)) || (st = read_coefs(lx, "mu", nc, &mu)) ||
-        (st = read_coefs(lx, "mu_r", nc, &mur)))
+    if ((st = read_vec(lx, "q", W->cols, &q)) || (st = read_coefs(lx, "mu", nc, &mu)))
         goto done;
+    if (d == 3 && rfc2d_tail_matches(lx, nc)) lx->committed = 1;
+    if ((st = read_coefs(lx, "mu_r", nc, &mur))) goto done;
     *out = ns_problem_from_rfc(ns_rfc_new((int)d, nc, W, q, mu, mur));
     W = NULL;
     if (!*out) { ns_lex_fail(lx, "rfc", "out of memory"); st = NS_NO_MEMORY; }
 done:
-    (void)kind;   /* the layout names its kind itself (d) */
     ns_matrix_free(W);
     free(q); free(mu); free(mur);
     return st;
@@ -149,7 +176,9 @@ ns_status ns_dat_write_rfc(FILE *f, const ns_problem *p, char *err)
     if ((st = ns_dat_write_matrix(f, r->W, "M", err))) return st;
     ns_dat_write_values(f, r->q, (size_t)r->W->cols, " ");
     ns_dat_write_values(f, r->mu, (size_t)r->nc, " ");
-    ns_dat_write_values(f, r->mu_r, (size_t)r->nc, " ");
+    /* mu_r with an exponent: a 2D file's single mu_r never reads as the
+     * lone 0/1 flag of an FC3D file (rfc2d_tail_matches) */
+    for (ns_int a = 0; a < r->nc; a++) fprintf(f, "%.17e%s", r->mu_r[a], a + 1 < r->nc ? " " : "\n");
     return NS_OK;
 }
 

@@ -4,11 +4,15 @@
  * No layout of Siconos carries a keyword, so each one is tried strictly, in
  * an order where the more specific layout comes first:
  *   MLCP   (hasM hasABCD n m boundaries kinds ...: two 0/1 flags first),
+ *   SOCLCP (n nc W q starts mu: commits only when W is n × n, the nc + 1
+ *          cone starts run from 0 to n increasing and exactly nc numbers
+ *          follow them),
  *   GRFC   (5 nc M H q b mu mu_r: d = 5 and a second matrix block),
  *   GFC    (d nc M H ...: a second matrix block must follow M),
- *   RFC3D  (5 nc M q mu mu_r: d = 5; a 2D rolling file, 3 nc M q mu mu_r,
- *          is an FC3D file followed by nc values, as some Siconos FC3D files
- *          are: it is read as FC3D unless rfc2d is asked for),
+ *   RFC3D  (5 nc M q mu mu_r: d = 5), RFC2D (3 nc M q mu mu_r: an FC3D
+ *          file followed by nc numbers; committed only when exactly nc
+ *          numbers follow mu and, for nc = 1, that number is not a lone
+ *          0 or 1, the flag many Siconos FC3D files end with),
  *   FC     (d nc M q mu: M is d·nc × d·nc),
  *   GMP    (an SBM matrix block right at the start),
  *   AVI    (n M q, then the keyword avi-polyhedron or avi-box),
@@ -37,22 +41,23 @@ typedef struct attempt {
 
 /* Reads the buffer as kind; *out receives the problem on success. */
 static void try_kind(const char *buf, size_t len, const char *name, ns_kind kind,
-                     attempt *a, ns_problem **out, int *at_end)
+                     ns_mat_cache *cache, attempt *a, ns_problem **out, int *at_end)
 {
     ns_lexer lx;
     a->msg[0] = '\0';
     a->kind = kind;
-    ns_lex_init(&lx, buf, len, name, a->msg);
+    ns_lex_init(&lx, buf, len, name, cache->quiet ? NULL : a->msg);
+    lx.mcache = cache;
     a->st = ns_dat_read_problem(&lx, kind, out);
     a->pos = lx.pos;
     a->committed = lx.committed;
     *at_end = a->st == NS_OK && ns_lex_at_end(&lx);
 }
 
-ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
+static ns_status detect(const char *buf, size_t len, const char *name, ns_mat_cache *cache,
                         ns_kind *kind, ns_problem **out, char *err)
 {
-    static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_GRFC3D, NS_KIND_GFC3D,
+    static const ns_kind order[] = { NS_KIND_MLCP, NS_KIND_SOCLCP, NS_KIND_GRFC3D, NS_KIND_GFC3D,
                                      NS_KIND_RFC3D, NS_KIND_FC3D,
                                      NS_KIND_GMP, NS_KIND_AVI, NS_KIND_RELAY,
                                      NS_KIND_LCP };
@@ -67,15 +72,17 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         ns_problem *p = NULL;
         int at_end = 0;
-        try_kind(buf, len, name, order[k], &a, &p, &at_end);
-        /* the FC and GFC readers check d against the kind asked for: retry
-         * in 2D when the file is 2D */
-        if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D)) {
+        try_kind(buf, len, name, order[k], cache, &a, &p, &at_end);
+        /* the FC, GFC and RFC readers check d against the kind asked for:
+         * retry in 2D when the file is 2D */
+        if (a.st == NS_BAD_INPUT && (order[k] == NS_KIND_FC3D || order[k] == NS_KIND_GFC3D ||
+                                     order[k] == NS_KIND_RFC3D)) {
             attempt a2;
             ns_problem *p2 = NULL;
             int e2 = 0;
-            try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D : NS_KIND_GFC2D,
-                     &a2, &p2, &e2);
+            try_kind(buf, len, name, order[k] == NS_KIND_FC3D ? NS_KIND_FC2D
+                                     : order[k] == NS_KIND_GFC3D ? NS_KIND_GFC2D : NS_KIND_RFC2D,
+                     cache, &a2, &p2, &e2);
             if (a2.st == NS_OK || (!a.committed && (a2.committed || a2.pos > a.pos))) {
                 a = a2; p = p2; at_end = e2;
             }
@@ -87,7 +94,7 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
         if (a.st == NS_OK) {
             /* an AVI needs its set, a relay exactly its bounds after q */
             if (!a.committed && (order[k] == NS_KIND_RELAY || order[k] == NS_KIND_AVI ||
-                                 order[k] == NS_KIND_RFC3D)) {
+                                 order[k] == NS_KIND_RFC3D || order[k] == NS_KIND_SOCLCP)) {
                 ns_problem_free(p);
                 continue;
             }
@@ -111,4 +118,21 @@ ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
                        "as an lcp: %.200s)", best.msg, ns_kind_name(best.kind), lcp.msg);
     return ns_fail(err, NS_BAD_INPUT, "%s (no .dat layout matches; read furthest as %s)",
                    best.msg, ns_kind_name(best.kind));
+}
+
+ns_status ns_dat_detect(const char *buf, size_t len, const char *name,
+                        ns_kind *kind, ns_problem **out, char *err)
+{
+    /* first without messages (formatting the reasons of the layouts that
+     * do not match costs more than reading a small file); when no layout
+     * matches, again with them, for the error */
+    ns_mat_cache cache = { 0 };
+    cache.quiet = 1;
+    ns_status st = detect(buf, len, name, &cache, kind, out, err);
+    if (st != NS_OK) {
+        cache.quiet = 0;
+        st = detect(buf, len, name, &cache, kind, out, err);
+    }
+    ns_matrix_free(cache.m);
+    return st;
 }

@@ -1,6 +1,7 @@
 /* io_lexer.c — whitespace-separated tokens with line numbers over a memory
  * buffer; strict integers and reals (docs/formats.md §1). */
 #include "io/io_lexer.h"
+#include "io/io_real.h"
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -8,8 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define NS_LEX_MAXTOK 127   /* longer number tokens are copied to the heap */
 
 static int is_space(char c)
 {
@@ -29,6 +28,7 @@ void ns_lex_init(ns_lexer *lx, const char *buf, size_t len, const char *name,
     lx->committed = 0;
     lx->nm_header = 0;
     lx->nm_storage = lx->nm_rows = lx->nm_cols = -1;
+    lx->mcache = NULL;
 }
 
 /* Line to report: the current one, but never past the last line of text
@@ -175,7 +175,11 @@ static int spells_nonfinite(const char *s, size_t len)
 int ns_parse_real(const char *s, size_t len, double *out, int *nonfinite)
 {
     *nonfinite = 0;
-    if (spells_nonfinite(s, len)) { *nonfinite = 1; return -1; }
+    size_t a = len > 0 && (s[0] == '+' || s[0] == '-');
+    if (a < len && (s[a] < '0' || s[a] > '9') && s[a] != '.' && spells_nonfinite(s, len)) {
+        *nonfinite = 1;
+        return -1;
+    }
     size_t k = 0, digits = 0;
     if (k < len && (s[k] == '+' || s[k] == '-')) k++;
     while (k < len && s[k] >= '0' && s[k] <= '9') { k++; digits++; }
@@ -192,19 +196,10 @@ int ns_parse_real(const char *s, size_t len, double *out, int *nonfinite)
         if (ed == 0) return -1;
     }
     if (k != len) return -1;
-    /* no length limit: long tokens (many digits) are copied to the heap */
-    char small[NS_LEX_MAXTOK + 1], *tmp = small;
-    if (len > NS_LEX_MAXTOK && !(tmp = malloc(len + 1))) return -1;
-    memcpy(tmp, s, len);
-    tmp[len] = '\0';
-    errno = 0;
-    char *end = NULL;
-    double v = strtod(tmp, &end);
-    int whole = end == tmp + len;
-    if (tmp != small) free(tmp);
-    if (!whole) return -1;
+    double v;
+    if (ns_real_decimal(s, len, &v)) return -1;
     if (!isfinite(v)) { *nonfinite = 1; return -1; }
-    *out = v;   /* underflow (ERANGE towards 0) keeps strtod's value */
+    *out = v;   /* underflow keeps strtod's value (0 or subnormal) */
     return 0;
 }
 
@@ -279,11 +274,17 @@ ns_status ns_lex_reals(ns_lexer *lx, const char *field, size_t n, double *out)
     if (st) return st;
     for (size_t k = 0; k < n; k++) {
         const char *tok;
-        size_t tlen;
+        size_t tlen, used;
         char name[96];
         skip_space(lx);
+        /* the usual case in one pass: a number ending at a separator */
+        if (lx->pos < lx->len && ns_real_scan(lx->buf + lx->pos, lx->len - lx->pos, &out[k], &used) == 0 &&
+            (lx->pos + used == lx->len || is_space(lx->buf[lx->pos + used])) && isfinite(out[k])) {
+            lx->pos += used;
+            continue;
+        }
         if (lx->pos >= lx->len) {
-            snprintf(name, sizeof name, "%s[%zu]", field, k);
+            ns_lex_field(name, sizeof name, field, "[", (long)k, "]");
             return ns_lex_fail(lx, name, "unexpected end of file");
         }
         ns_lex_token(lx, field, &tok, &tlen);
@@ -291,7 +292,7 @@ ns_status ns_lex_reals(ns_lexer *lx, const char *field, size_t n, double *out)
         if (ns_parse_real(tok, tlen, &out[k], &nonfinite)) {
             char ex[40];
             excerpt(ex, sizeof ex, tok, tlen);
-            snprintf(name, sizeof name, "%s[%zu]", field, k);
+            ns_lex_field(name, sizeof name, field, "[", (long)k, "]");
             if (nonfinite)
                 return ns_lex_fail(lx, name, "value '%s' is not finite", ex);
             return ns_lex_fail(lx, name, "real number expected, found '%s'", ex);
@@ -334,4 +335,30 @@ void ns_lex_skip_line(ns_lexer *lx)
 {
     while (lx->pos < lx->len && lx->buf[lx->pos] != '\n') lx->pos++;
     if (lx->pos < lx->len) { lx->pos++; lx->line++; }
+}
+
+static size_t put(char *dst, size_t at, size_t cap, const char *s)
+{
+    while (*s && at + 1 < cap) dst[at++] = *s++;
+    return at;
+}
+
+char *ns_lex_field(char *dst, size_t cap, const char *a, const char *b, long k,
+                   const char *c)
+{
+    if (cap == 0) return dst;
+    char num[24];
+    int n = 0;
+    unsigned long u = k < 0 ? 0UL - (unsigned long)k : (unsigned long)k;
+    do { num[n++] = (char)('0' + u % 10); u /= 10; } while (u);
+    if (k < 0) num[n++] = '-';
+    char rev[24];
+    for (int i = 0; i < n; i++) rev[i] = num[n - 1 - i];
+    rev[n] = '\0';
+    size_t at = put(dst, 0, cap, a);
+    at = put(dst, at, cap, b);
+    at = put(dst, at, cap, rev);
+    at = put(dst, at, cap, c);
+    dst[at] = '\0';
+    return dst;
 }

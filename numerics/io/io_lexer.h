@@ -13,6 +13,19 @@
 #include "nonsmooth/ns_status.h"
 #include "core/ns_internal.h"
 
+struct ns_matrix;
+
+/* The first matrix block a detection read (io_detect.c): the layouts it
+ * tries start alike ("d nc M ..."), so the block at the same position is
+ * parsed once and copied into the later attempts. Owned by the detection. */
+typedef struct ns_mat_cache {
+    struct ns_matrix *m;   /* NULL until a block was read */
+    size_t start, end;     /* buffer positions before and after the block */
+    int end_line;
+    ns_int nptr, storage, rows, cols;
+    int quiet;             /* the detection's first pass: no messages */
+} ns_mat_cache;
+
 typedef struct ns_lexer {
     const char *buf;   /* (len) the text */
     size_t len;
@@ -28,6 +41,7 @@ typedef struct ns_lexer {
     int committed;
     int nm_header;
     ns_int nm_storage, nm_rows, nm_cols;
+    ns_mat_cache *mcache;   /* NULL, or the detection's cache */
 } ns_lexer;
 
 /** Starts reading buf[0..len) at line 1. */
@@ -88,6 +102,12 @@ int ns_lex_rest_is_reals(const ns_lexer *lx, size_t n);
  *  0 on success, -1 otherwise (also for NaN/Inf: *nonfinite set to 1). */
 int ns_parse_int(const char *s, size_t len, ns_int *out);
 int ns_parse_real(const char *s, size_t len, double *out, int *nonfinite);
+
+/** dst = a b k c (k in decimal), cut to cap − 1 bytes: the name of an
+ *  indexed field ("q" "[" 3 "]"), as snprintf "%s%s%ld%s" would write it,
+ *  without its cost (readers name every value they read). Returns dst. */
+char *ns_lex_field(char *dst, size_t cap, const char *a, const char *b, long k,
+                   const char *c);
 
 /* ---- line mode (sparse block, formats §2.4) ---- */
 

@@ -6,7 +6,8 @@
  *     J_αβ = δ_αβ A_α + B_α W_αβ   (A = ∂Φ/∂r, B = ∂Φ/∂u),
  * all on the problem scaled per contact as in rfc_local.c (S W S, S q,
  * μ/s_T, μr/s_R; r = S x). J is kept in BLOCK storage and factored by the
- * library's factor layer (UMFPACK: the symbolic analysis done once per
+ * library's factor layer (dense LU up to RFC_NSN_DENSE_MAX unknowns, else
+ * UMFPACK: the symbolic analysis done once per
  * solve, the numeric factorization at every step). Step: J δ = −Φ, then a
  * backtracking line search on ‖Φ‖ (Armijo, factor 1 − 10⁻⁴t, t halved
  * down to 2⁻²⁰); a singular J or a rejected step is retried with J + λI,
@@ -183,6 +184,12 @@ static void fill_jacobian(const ns_rfc *p, nsn_ws *w, double lambda)
     }
 }
 
+/* Unknowns up to which J is factored dense (LAPACK LU) rather than by
+ * UMFPACK: measured with nsbench -s nsn on the rolling files and the
+ * rfc_gen family, time per solve dense / sparse: m = 5 to 10: 0.4 to 0.7;
+ * m = 65: 0.32; m = 185: 0.79; m = 325: 2.0; m = 650: 5.5. */
+#define RFC_NSN_DENSE_MAX 192
+
 static ns_status nsn_run(const ns_rfc *p, double *r, double *u, const ns_options *o,
                          ns_result *res, ns_rfc_phi_fn phi)
 {
@@ -204,7 +211,8 @@ static ns_status nsn_run(const ns_rfc *p, double *r, double *u, const ns_options
         goto done;
     }
     w.phi = phi;
-    if ((st = ns_factor_analyze(w.J, NS_FACTOR_SPARSE_LU, &Fac, ferr))) {
+    if ((st = ns_factor_analyze(w.J, m <= RFC_NSN_DENSE_MAX ? NS_FACTOR_DENSE_LU : NS_FACTOR_SPARSE_LU,
+                                &Fac, ferr))) {
         ns_fail(res->message, st, "rfc nsn: %s", ferr);
         goto done;
     }

@@ -2,7 +2,8 @@
  * v = W r + q. File form: Siconos' SOCLCP layout (what its
  * secondOrderConeLinearComplementarityProblem_printInFile writes): n, nc,
  * the NumericsMatrix W, q (n values), the nc + 1 cone starts, the nc
- * coefficients. Not in the content detection (read with kind soclcp). */
+ * coefficients. Detected from the content once the cone starts are valid
+ * and exactly nc numbers remain (io_detect.c). */
 #include "problems/kind_ops.h"
 #include "io/io_dat.h"
 #include "core/ns_internal.h"
@@ -50,6 +51,9 @@ static ns_status read_dat(ns_lexer *lx, ns_kind kind, ns_problem **out)
         if ((st = ns_lex_int_range(lx, "coneIndex", c ? start[c - 1] + 1 : 0, c ? n : 0, &start[c])))
             goto done;
     if (start[nc] != n) { st = ns_lex_fail(lx, "coneIndex", "last start %d, expected n = %d", start[nc], n); goto done; }
+    /* the content detection takes the file for an SOCLCP from here: an
+     * n x n W, n values, valid cone starts and exactly nc numbers left */
+    if (ns_lex_rest_is_reals(lx, (size_t)nc)) lx->committed = 1;
     if ((st = ns_lex_reals(lx, "mu", (size_t)nc, mu))) goto done;
     for (ns_int c = 0; c < nc; c++)
         if (mu[c] < 0) { st = ns_lex_fail(lx, "mu", "mu[%d] = %g is negative", c, mu[c]); goto done; }
