@@ -10,7 +10,9 @@
  * rolling on the floor keeps rolling: at 2 s some sphere still moves at
  * more than 1 cm/s. The law has no pivoting (drilling) resistance, so the
  * spins about the vertical, which the floor contact cannot resist, are
- * left out of both checks. The run also reports the free surface's slope
+ * left out of both checks. Tolerance 1e-4: at the example's default 1e-3
+ * a sphere rolling on the floor keeps vertical velocity errors of a few
+ * mm/s, above the vertical check. The run also reports the free surface's slope
  * (repose.h) and writes repose.svg; bad --rolling values are refused. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
@@ -31,7 +33,7 @@ static void run(const char *mur, double *vmax, double *wmax, int *repose_line)
 {
     char dir[512], cmd[2048], path[1024], line[1024];
     ns_test_tmpname(dir, sizeof dir, "_rolling");
-    snprintf(cmd, sizeof cmd, "mkdir -p %s && %s/spheres_box --n 4 --steps 2000 --seed 1 --rolling %s "
+    snprintf(cmd, sizeof cmd, "mkdir -p %s && %s/spheres_box --n 4 --steps 2000 --seed 1 --tol 1e-4 --rolling %s "
              "--out %s > %s/stdout.txt", dir, NS_BIN_DIR, mur, dir, dir);
     assert_int_equal(system(cmd), 0);
     snprintf(path, sizeof path, "%s/final.csv", dir);
