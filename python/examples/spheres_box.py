@@ -4,8 +4,9 @@ examples/spheres_box (C) — n spheres of 6 dof (radius uniform in
 [0.8, 1] Rmax, Rmax = 0.05 m, density 1000), jittered lattice, random
 velocities and spins from the same generator and seed, so the same initial
 state; floor and four walls at +-half; Newton e = 0.5, Coulomb mu = 0.3;
-Moreau-Jean theta = 1/2, h = 1e-3, the library's FC3D default at tol 1e-4,
-overlap stabilisation 0.2, contacts ordered by system.
+Moreau-Jean theta = 1/2, h = 1e-3, the library's FC3D default at tol 1e-3
+(--tol), overlap stabilisation 0.2, resting contacts held within
+2.5e-4 Rmin (--hold), contacts ordered by system: the C example's defaults.
 
 Contacts change every step: a before_step hook of Simulation.run reads all
 positions at once (sim.state()), finds the contacts within the margin
@@ -41,6 +42,8 @@ ap.add_argument("--half", type=float, default=0.3)
 ap.add_argument("--e", type=float, default=0.5)
 ap.add_argument("--mu", type=float, default=0.3)
 ap.add_argument("--profile", type=int, default=-1)
+ap.add_argument("--tol", type=float, default=1e-3)
+ap.add_argument("--hold", type=float, default=None, help="activation hold in m (default 2.5e-4 Rmin)")
 ap.add_argument("--quiet", action="store_true")
 a = ap.parse_args()
 
@@ -128,7 +131,9 @@ ds = [model.add_lagrangian(np.diag([m, m, m, 0.4 * m * r * r, 0.4 * m * r * r, 0
                            q0[i], v0[i], fext=[0.0, 0.0, -m * G, 0.0, 0.0, 0.0])
       for i, (m, r) in enumerate(zip(mass, R))]
 law = model.add_law("newton_coulomb", dim=3, e=a.e, mu=a.mu)
-sim = ns.Simulation(model, h=a.h, theta=0.5, tol=1e-4, stabilization=0.2, order_by_system=True)
+hold = 2.5e-4 * float(R.min()) if a.hold is None else a.hold
+sim = ns.Simulation(model, h=a.h, theta=0.5, tol=a.tol, stabilization=0.2, activation_hold=hold,
+                    order_by_system=True)
 
 WALLS = np.array([[0, 0, 1], [1, 0, 0], [-1, 0, 0], [0, 1, 0], [0, -1, 0]], float)
 table = np.full(n * (n + 5), -1, dtype=np.intp)   # contact key -> interaction id
