@@ -571,6 +571,12 @@ int main(int argc, char **argv)
         !(hold >= 0)) {
         fprintf(stderr, "spheres_box: --budget must be >= 0 seconds, --proj-tol > 0 metres, "
                         "--stabilization in [0, 1], --hold >= 0 metres\n");
+        free(av);
+        return 2;
+    }
+    if (strcmp(projection, "none") && strcmp(projection, "direct") && strcmp(projection, "combined")) {
+        fprintf(stderr, "spheres_box: --projection '%s' is not none, direct or combined\n", projection);
+        free(av);
         return 2;
     }
     nsx_args a;
