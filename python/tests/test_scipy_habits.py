@@ -194,6 +194,8 @@ def test_type_stub_matches_the_package():
         stub = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs]
         assert stub == list(inspect.signature(getattr(ns, name)).parameters), name
     for name, node in classes.items():
+        if name == "Scene" and not hasattr(ns, "Scene"):
+            continue   # built only with the Bullet collision library
         for item in node.body:
             if isinstance(item, ast.FunctionDef) and not item.name.startswith("__"):
                 assert hasattr(getattr(ns, name), item.name), (name, item.name)
