@@ -28,6 +28,20 @@ static void body_pose(const double *Q, int k, int nb, const double **x, double *
     for (int i = 0; i < 9; i++) R[i] = (i % 4 == 0) ? 1.0 : 0.0;
 }
 
+/* Row i of H (m rows, column-major): body 1's twist columns (E, b1), body
+ * 2's (−E, b2) when there are two bodies. */
+static void put_row(double *H, int m, int i, int nb, const double *E, const double *b1, const double *b2)
+{
+    for (int c = 0; c < 3; c++) {
+        H[i + (size_t)c * m] = E[c];
+        H[i + (size_t)(3 + c) * m] = b1[c];
+        if (nb == 2) {
+            H[i + (size_t)(6 + c) * m] = -E[c];
+            H[i + (size_t)(9 + c) * m] = b2[c];
+        }
+    }
+}
+
 static int output(const nsm_relation *r, double t, const double *Q,
                   const double *lam, double *y, double *H, double *work)
 {
@@ -72,14 +86,7 @@ static int output(const nsm_relation *r, double t, const double *Q,
         double b1[3], b2[3];
         nsm_mat3t_vec(R1, c1, b1);
         nsm_mat3t_vec(R2, c2, b2);
-        for (int c = 0; c < 3; c++) {
-            H[i + (size_t)c * m] = E[c];
-            H[i + (size_t)(3 + c) * m] = b1[c];
-            if (nb == 2) {
-                H[i + (size_t)(6 + c) * m] = -E[c];
-                H[i + (size_t)(9 + c) * m] = b2[c];
-            }
-        }
+        put_row(H, m, i, nb, E, b1, b2);
     }
     return 0;
 }
@@ -155,14 +162,7 @@ static int mean_jacobian(const nsm_relation *r, const double *Qk, const double *
                 nsm_cross3(w->b, t3, b2);
             }
         }
-        for (int c = 0; c < 3; c++) {
-            H[i + (size_t)c * m] = E[c];
-            H[i + (size_t)(3 + c) * m] = b1[c];
-            if (nb == 2) {
-                H[i + (size_t)(6 + c) * m] = -E[c];
-                H[i + (size_t)(9 + c) * m] = b2[c];
-            }
-        }
+        put_row(H, m, i, nb, E, b1, b2);
     }
     return 0;
 }
