@@ -62,6 +62,13 @@ class BuildCore(build_ext):
             ext.library_dirs += [libdir]
             ext.runtime_library_dirs += [libdir]
             ext.libraries += ["nonsmooth_mechanics", "nonsmooth_numerics"]
+            # nonsmooth.Scene needs the Bullet collision library, installed
+            # only when the prefix was built with libbullet-dev
+            if glob.glob(os.path.join(libdir, "libnonsmooth_collision.*")):
+                ext.libraries.insert(0, "nonsmooth_collision")
+                ext.define_macros.append(("PYNS_HAVE_SCENE", None))
+            else:
+                ext.sources = [f for f in ext.sources if os.path.basename(f) != "scene.c"]
             ext.extra_compile_args += ["-std=c11", "-fvisibility=hidden"]
             return super().build_extension(ext)
         self.build_bundled(ext)

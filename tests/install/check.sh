@@ -70,14 +70,23 @@ fi
 # pip install into a venv, against the installed prefix
 if /usr/bin/python3 -c 'import numpy, setuptools, pip, venv' 2>/dev/null; then
   /usr/bin/python3 -m venv --system-site-packages "$tmp/venv"
+  # from a copy of the sources without build directories: pip builds in
+  # the tree, and setuptools would reuse an extension an earlier run linked
+  # against another prefix
+  mkdir "$tmp/src"
+  tar -C "$top" --exclude='./build*' --exclude='./.git' -cf - . | tar -C "$tmp/src" -xf -
   NONSMOOTH_PREFIX="$prefix" "$tmp/venv/bin/python" -m pip install -q --no-build-isolation \
-      --no-index "$top"
+      --no-index "$tmp/src"
   (cd "$tmp" && "$tmp/venv/bin/python" -c 'import nonsmooth as ns, sys
 assert ns.__file__.startswith(sys.prefix), ns.__file__
 r = ns.solve(ns.lcp([[2.0, 1.0], [1.0, 2.0]], [-5.0, -6.0]), tol=1e-12)
 assert r.converged and abs(r.z[0] - 4 / 3) < 1e-9 and abs(r.z[1] - 7 / 3) < 1e-9, r
 print("install check: pip-installed package", ns.__version__, "from", ns.__file__)'
    "$tmp/venv/bin/python" -m nonsmooth --version)
+  # with the Bullet collision library installed, the pip build has nonsmooth.Scene too
+  if [ -n "$(find "$prefix" -name 'libnonsmooth_collision.*' 2>/dev/null | head -1)" ]; then
+    (cd "$tmp" && "$tmp/venv/bin/python" -c 'import nonsmooth as ns; assert hasattr(ns, "Scene"); print("install check: pip-installed package has Scene")')
+  fi
 elif [ "${NS_PYTHON:-}" = ON ]; then
   echo "install check: NS_PYTHON=ON but python3-setuptools/pip/venv are missing" >&2; exit 1
 fi
