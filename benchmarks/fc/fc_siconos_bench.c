@@ -50,12 +50,17 @@ typedef struct { int conv, iters; double secs, err; char status[16]; } row;
 
 static const char *const all_solvers[] = {
     "nsgs-ac", "nsgs-fb", "nsgs-nm", "nsgs-proj", "fpp", "eg", "desaxce", "tresca-fp",
-    "nsn-ac", "nsn-fb", "nsn-nm", "prox", "auto", "siconos-nsgs", "siconos-nsn-ac" };
+    "nsn-ac", "nsn-fb", "nsn-nm", "prox", "auto", "admm", "ipm",
+    "siconos-nsgs", "siconos-nsn-ac", "siconos-admm" };
 enum { N_SOLVERS = sizeof all_solvers / sizeof all_solvers[0] };
 
-/* Newton-type solvers get 1000 iterations, the others 100000. */
+/* Newton-type solvers get 1000 iterations, ADMM (ours and Siconos') 20000,
+ * Siconos' default, ipm its own default (0: 100 interior iterations and its
+ * Newton finish), the others 100000. */
 static int max_iter_of(const char *s)
 {
+    if (strcmp(s, "ipm") == 0) return 0;
+    if (strcmp(s, "admm") == 0 || strcmp(s, "siconos-admm") == 0) return 20000;
     return strncmp(s, "nsn-", 4) == 0 || strcmp(s, "prox") == 0 ||
            strcmp(s, "siconos-nsn-ac") == 0 ? 1000 : 100000;
 }
@@ -95,7 +100,7 @@ static FrictionContactProblem *to_siconos(const ns_fc *f)
                                                 NM_create_from_data(NM_DENSE, m, m, w), q, mu);
 }
 
-static row run_siconos(const char *file, ns_problem *p, int nsgs, double tol, int maxit,
+static row run_siconos(const char *file, ns_problem *p, int sid, double tol, int maxit,
                        double cap)
 {
     row w = { 0, 0, 0, -1, "bad_input" };
@@ -104,8 +109,8 @@ static row run_siconos(const char *file, ns_problem *p, int nsgs, double tol, in
     if (!fp) return w;
     int m = fp->dimension * fp->numberOfContacts;
     double *r = calloc(m, sizeof(double)), *u = calloc(m, sizeof(double));
-    SolverOptions *so = solver_options_create(nsgs ? SICONOS_FRICTION_3D_NSGS
-                                                   : SICONOS_FRICTION_3D_NSN_AC);
+    int nsgs = sid == SICONOS_FRICTION_3D_NSGS;
+    SolverOptions *so = solver_options_create(sid);
     so->dparam[SICONOS_DPARAM_TOL] = tol;
     double t0 = now();
     int info = 1;
@@ -140,6 +145,13 @@ static row run_siconos(const char *file, ns_problem *p, int nsgs, double tol, in
     frictionContactProblem_free(fp);
     free(r); free(u);
     return w;
+}
+
+static int siconos_id(const char *name)
+{
+    return strcmp(name, "siconos-nsgs") == 0 ? SICONOS_FRICTION_3D_NSGS
+         : strcmp(name, "siconos-admm") == 0 ? SICONOS_FRICTION_3D_ADMM
+                                             : SICONOS_FRICTION_3D_NSN_AC;
 }
 
 /* 1 when name is one of the comma-separated items of list. */
@@ -200,7 +212,7 @@ int main(int argc, char **argv)
                 ns_problem *p = NULL;
                 row w = { 0, 0, 0, -1, "bad_input" };
                 if (nc > 0 && !ns_problem_read(file, NS_KIND_NONE, &p, err))
-                    w = sic ? run_siconos(file, p, strcmp(name, "siconos-nsgs") == 0, tol, maxit, cap)
+                    w = sic ? run_siconos(file, p, siconos_id(name), tol, maxit, cap)
                             : run_ours(p, name, tol, maxit, cap);
                 if (write(fd[1], &w, sizeof w) != sizeof w) _exit(1);
                 _exit(0);
