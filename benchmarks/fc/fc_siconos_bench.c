@@ -1,10 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
 /* fc_siconos_bench.c — the FC3D robustness table in one run: every FC3D
- * solver of ours and Siconos 4.4's NSGS (AC local solver) and NSN_AC on the
- * same FC3D files (.dat and local FCLIB .hdf5), same tol, same limits:
- * 100000 sweeps / iterations for the Gauss-Seidel and fixed-point solvers,
- * 1000 for the Newton-type ones (nsn-*, prox outer steps, Siconos NSN_AC),
- * --cap seconds per run (default 60). Each run happens in a forked child
+ * solver of ours and Siconos 4.4's NSGS (AC local solver), NSN_AC and ADMM
+ * (fc3d_admm, its default options) on the same FC3D files (.dat and local
+ * FCLIB .hdf5), same tol, same limits: 100000 sweeps / iterations for the
+ * Gauss-Seidel and fixed-point solvers, 1000 for the Newton-type ones
+ * (nsn-*, prox outer steps, Siconos NSN_AC), 20000 for ADMM (ours and
+ * Siconos', Siconos' default), ipm its own default (100 interior iterations
+ * and its Newton finish), --cap seconds per run (default 60). Each run happens in a forked child
  * (a crash or hang of either library never stops the table). Every answer,
  * ours and Siconos', is scored by our ns_fc_error (Siconos 4.4's definition).
  *
@@ -14,8 +16,8 @@
  * 100, 200, 400, ... at most 10000 sweeps (fewer when the time per sweep
  * says the cap is near; a few calls, so the per-call set-up is noise),
  * warm-started from the last iterate, until converged, 100000 sweeps or the
- * cap (a solve that ends past the cap counts as not converged); NSN_AC runs
- * in one call under an alarm at the cap (status timeout when it fires,
+ * cap (a solve that ends past the cap counts as not converged); NSN_AC and
+ * ADMM run in one call under an alarm at the cap (status timeout when it fires,
  * error then unknown).
  *
  * Output (stdout): one TSV row per (file, solver):

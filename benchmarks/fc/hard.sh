@@ -22,7 +22,7 @@
 #   pyramid_L5   1010 steps, every 250th solve from step 500
 #   pyramid_L10  1010 steps, every 500th solve from step 500
 #   column_n20, column_n100  1010 steps, every 500th solve from step 500
-#   chute_n1000  2020 steps, every 500th solve
+#   chute_n1000  2020 steps, every 500th solve from step 500
 #   pile_n1000   2000 steps, every 500th solve of steps 1500-2000 (settled;
 #                the first solve is at step 15, so this keeps one problem,
 #                step 1514: the pile is the costliest to make and to solve),
@@ -30,7 +30,9 @@
 #                the hold its settling (steps 500-1000) costs seconds per step
 # Writes OUT_DIR/NAME/*.dat, OUT_DIR/index.csv, OUT_DIR/runs-TOL.tsv (one
 # row per file and solver: file contacts solver converged iterations
-# seconds error status) and OUT_DIR/table.md (the tables of the doc).
+# seconds error status), OUT_DIR/auto-misses-TOL.txt (nsolve's report of
+# auto on each problem auto did not solve: the chain's methods and errors)
+# and OUT_DIR/table.md (the tables of the doc).
 set -euo pipefail
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 gen=1 gen_only=0 table_only=0 tols="1e-4 1e-8" cap=60
@@ -90,7 +92,7 @@ if [ "$table_only" = 0 ]; then
     collect pyramid_L10 pyramid  385 1010 500  500 1010
     collect column_n20  column    20 1010 500  500 1010
     collect column_n100 column   100 1010 500  500 1010
-    collect chute_n1000 chute   1000 2020 500    0 2020
+    collect chute_n1000 chute   1000 2020 500  500 2020
     collect pile_n1000  pile    1000 2000 500 1500 2000 --tol 1e-3
   fi
   [ "$gen_only" = 0 ] || exit 0
@@ -99,6 +101,13 @@ if [ "$table_only" = 0 ]; then
   for tol in $tols; do
     echo "fc/hard.sh: ${#files[@]} problems x 8 solvers at tol $tol, cap $cap s" >&2
     "$bench" --solvers "$solvers" --cap "$cap" --tol "$tol" "${files[@]}" >"$out/runs-$tol.tsv"
+    # every problem auto missed, solved again by nsolve for the chain's own
+    # message (each method it ran and the error it reached)
+    : >"$out/auto-misses-$tol.txt"
+    awk -F'\t' '$3 == "auto" && $4 != "yes" { print $1 }' "$out/runs-$tol.tsv" | while read -r f; do
+      g=$(grep -m1 "/$f," "$index" | cut -d, -f2)
+      { echo "== $g"; "$nsolve" --solver auto --tol "$tol" --time-limit "$cap" "$out/$g" 2>&1 || true; } >>"$out/auto-misses-$tol.txt"
+    done
   done
 fi
 
