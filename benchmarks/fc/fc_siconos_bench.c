@@ -1,10 +1,12 @@
 #define _POSIX_C_SOURCE 200809L
 /* fc_siconos_bench.c — the FC3D robustness table in one run: every FC3D
- * solver of ours and Siconos 4.4's NSGS (AC local solver) and NSN_AC on the
- * same FC3D files (.dat and local FCLIB .hdf5), same tol, same limits:
- * 100000 sweeps / iterations for the Gauss-Seidel and fixed-point solvers,
- * 1000 for the Newton-type ones (nsn-*, prox outer steps, Siconos NSN_AC),
- * --cap seconds per run (default 60). Each run happens in a forked child
+ * solver of ours and Siconos 4.4's NSGS (AC local solver), NSN_AC and ADMM
+ * (fc3d_admm, its default options) on the same FC3D files (.dat and local
+ * FCLIB .hdf5), same tol, same limits: 100000 sweeps / iterations for the
+ * Gauss-Seidel and fixed-point solvers, 1000 for the Newton-type ones
+ * (nsn-*, prox outer steps, Siconos NSN_AC), 20000 for ADMM (ours and
+ * Siconos', Siconos' default), ipm its own default (100 interior iterations
+ * and its Newton finish), --cap seconds per run (default 60). Each run happens in a forked child
  * (a crash or hang of either library never stops the table). Every answer,
  * ours and Siconos', is scored by our ns_fc_error (Siconos 4.4's definition).
  *
@@ -14,16 +16,16 @@
  * 100, 200, 400, ... at most 10000 sweeps (fewer when the time per sweep
  * says the cap is near; a few calls, so the per-call set-up is noise),
  * warm-started from the last iterate, until converged, 100000 sweeps or the
- * cap (a solve that ends past the cap counts as not converged); NSN_AC runs
- * in one call under an alarm at the cap (status timeout when it fires,
+ * cap (a solve that ends past the cap counts as not converged); NSN_AC and
+ * ADMM run in one call under an alarm at the cap (status timeout when it fires,
  * error then unknown).
  *
  * Output (stdout): one TSV row per (file, solver):
  *   file contacts solver converged iterations seconds error status
  * Progress on stderr, one line per run.
  * usage: fc_siconos_bench [--solvers a,b,...] [--cap SECONDS] [--tol T] FILE...
- *   (default: every solver; e.g. --solvers nsgs-ac,siconos-nsgs for the NSGS
- *   pair only). */
+ *   (default: every solver but admm, ipm and siconos-admm, which run when
+ *   named; e.g. --solvers nsgs-ac,siconos-nsgs for the NSGS pair only). */
 #include <siconos/numerics/FrictionContactProblem.h>
 #include <siconos/numerics/NonSmoothDrivers.h>
 #include <siconos/numerics/NumericsMatrix.h>
@@ -50,12 +52,18 @@ typedef struct { int conv, iters; double secs, err; char status[16]; } row;
 
 static const char *const all_solvers[] = {
     "nsgs-ac", "nsgs-fb", "nsgs-nm", "nsgs-proj", "fpp", "eg", "desaxce", "tresca-fp",
-    "nsn-ac", "nsn-fb", "nsn-nm", "prox", "auto", "siconos-nsgs", "siconos-nsn-ac" };
-enum { N_SOLVERS = sizeof all_solvers / sizeof all_solvers[0] };
+    "nsn-ac", "nsn-fb", "nsn-nm", "prox", "auto", "siconos-nsgs", "siconos-nsn-ac",
+    /* run only when --solvers names them (the default set is the table of run.sh) */
+    "admm", "ipm", "siconos-admm" };
+enum { N_SOLVERS = sizeof all_solvers / sizeof all_solvers[0], N_DEFAULT = N_SOLVERS - 3 };
 
-/* Newton-type solvers get 1000 iterations, the others 100000. */
+/* Newton-type solvers get 1000 iterations, ADMM (ours and Siconos') 20000,
+ * Siconos' default, ipm its own default (0: 100 interior iterations and its
+ * Newton finish), the others 100000. */
 static int max_iter_of(const char *s)
 {
+    if (strcmp(s, "ipm") == 0) return 0;
+    if (strcmp(s, "admm") == 0 || strcmp(s, "siconos-admm") == 0) return 20000;
     return strncmp(s, "nsn-", 4) == 0 || strcmp(s, "prox") == 0 ||
            strcmp(s, "siconos-nsn-ac") == 0 ? 1000 : 100000;
 }
@@ -95,7 +103,7 @@ static FrictionContactProblem *to_siconos(const ns_fc *f)
                                                 NM_create_from_data(NM_DENSE, m, m, w), q, mu);
 }
 
-static row run_siconos(const char *file, ns_problem *p, int nsgs, double tol, int maxit,
+static row run_siconos(const char *file, ns_problem *p, int sid, double tol, int maxit,
                        double cap)
 {
     row w = { 0, 0, 0, -1, "bad_input" };
@@ -104,8 +112,8 @@ static row run_siconos(const char *file, ns_problem *p, int nsgs, double tol, in
     if (!fp) return w;
     int m = fp->dimension * fp->numberOfContacts;
     double *r = calloc(m, sizeof(double)), *u = calloc(m, sizeof(double));
-    SolverOptions *so = solver_options_create(nsgs ? SICONOS_FRICTION_3D_NSGS
-                                                   : SICONOS_FRICTION_3D_NSN_AC);
+    int nsgs = sid == SICONOS_FRICTION_3D_NSGS;
+    SolverOptions *so = solver_options_create(sid);
     so->dparam[SICONOS_DPARAM_TOL] = tol;
     double t0 = now();
     int info = 1;
@@ -142,6 +150,13 @@ static row run_siconos(const char *file, ns_problem *p, int nsgs, double tol, in
     return w;
 }
 
+static int siconos_id(const char *name)
+{
+    return strcmp(name, "siconos-nsgs") == 0 ? SICONOS_FRICTION_3D_NSGS
+         : strcmp(name, "siconos-admm") == 0 ? SICONOS_FRICTION_3D_ADMM
+                                             : SICONOS_FRICTION_3D_NSN_AC;
+}
+
 /* 1 when name is one of the comma-separated items of list. */
 static int listed(const char *list, const char *name)
 {
@@ -174,7 +189,7 @@ int main(int argc, char **argv)
             h += n + (h[n] == ',');
         }
     int total = 0, done = 0;
-    for (int s = 0; s < N_SOLVERS; s++) total += !only || listed(only, all_solvers[s]);
+    for (int s = 0; s < N_SOLVERS; s++) total += only ? listed(only, all_solvers[s]) : s < N_DEFAULT;
     total *= argc - first;
     double t_start = now();
     printf("file\tcontacts\tsolver\tconverged\titerations\tseconds\terror\tstatus\n");
@@ -188,7 +203,7 @@ int main(int argc, char **argv)
         ns_problem_free(p0);
         for (int s = 0; s < N_SOLVERS; s++) {
             const char *name = all_solvers[s];
-            if (only && !listed(only, name)) continue;
+            if (only ? !listed(only, name) : s >= N_DEFAULT) continue;
             int sic = strncmp(name, "siconos-", 8) == 0, maxit = max_iter_of(name);
             int fd[2];
             if (pipe(fd)) return 1;
@@ -200,7 +215,7 @@ int main(int argc, char **argv)
                 ns_problem *p = NULL;
                 row w = { 0, 0, 0, -1, "bad_input" };
                 if (nc > 0 && !ns_problem_read(file, NS_KIND_NONE, &p, err))
-                    w = sic ? run_siconos(file, p, strcmp(name, "siconos-nsgs") == 0, tol, maxit, cap)
+                    w = sic ? run_siconos(file, p, siconos_id(name), tol, maxit, cap)
                             : run_ours(p, name, tol, maxit, cap);
                 if (write(fd[1], &w, sizeof w) != sizeof w) _exit(1);
                 _exit(0);
