@@ -3,7 +3,7 @@
  *     M v = H r + q,  u = Hᵀ v + b
  *  ⇒  u = W r + q̃,   W = Hᵀ M⁻¹ H,   q̃ = b + Hᵀ M⁻¹ q,
  * M factored once by the factor layer (AUTO: CHOLMOD when symmetric,
- * UMFPACK otherwise), W formed 64 columns at a time (M⁻¹H_J, then Hᵀ·) in
+ * UMFPACK otherwise), W formed by ns_delassus_block (gfc_delassus.h) in
  * BLOCK storage of 5×5 blocks, the RFC3D problem solved by the local solver
  * (o->local_solver, default auto), then v = M⁻¹(H r + q), u = Hᵀ v + b.
  * The local solve is repeated warm with tol/100 while the global error
@@ -12,6 +12,7 @@
 #include "rfc/rfc_internal.h"
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
+#include "gfc/gfc_delassus.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
 #include <math.h>
@@ -25,19 +26,17 @@ static ns_status reduce_with(const ns_grfc *p, double *v, double *u, double *r,
     const ns_int n = p->n, nc = p->nc, m = d * nc;
     ns_status st;
     ns_factor *F = NULL;
-    ns_matrix *Hs = NULL, *Wd = NULL, *Wb = NULL;
+    ns_matrix *Hs = NULL, *Wb = NULL;
     ns_rfc *lp = NULL;
-    double *X = NULL, *qt = NULL, *ul = NULL;
+    double *qt = NULL, *ul = NULL;
     const ns_solver_info *info = ns_solver_find(local ? local : "auto", NS_KIND_RFC3D);
     if (!info) return ns_fail(res->message, NS_BAD_INPUT, "grfc3d reduce: no rfc3d solver '%s'",
                               local);
     char ferr[NS_ERRMSG_LEN];
     if ((st = ns_factor_new(p->M, NS_FACTOR_AUTO, &F, ferr)))
         return ns_fail(res->message, st, "grfc3d reduce: M cannot be factored: %s", ferr);
-    const ns_int chunk = 64;
-    X = ns_malloc((size_t)n * chunk + (size_t)n + 1, sizeof(double));
     qt = ns_malloc((size_t)m + 1, sizeof(double));
-    if (!X || !qt) { st = ns_fail(res->message, NS_NO_MEMORY, "grfc3d reduce: out of memory"); goto done; }
+    if (!qt) { st = ns_fail(res->message, NS_NO_MEMORY, "grfc3d reduce: out of memory"); goto done; }
     if (nc == 0) {
         memcpy(v, p->q, (size_t)n * sizeof(double));
         st = ns_factor_solve(F, v, 1, n);
@@ -46,27 +45,8 @@ static ns_status reduce_with(const ns_grfc *p, double *v, double *u, double *r,
         goto done;
     }
     Hs = ns_matrix_to_sparse(p->H);
-    Wd = ns_matrix_dense_new(m, m);
-    if (!Hs || !Wd) { st = ns_fail(res->message, NS_NO_MEMORY, "grfc3d reduce: out of memory"); goto done; }
-    for (ns_int j0 = 0; j0 < m; j0 += chunk) {
-        ns_int k = m - j0 < chunk ? m - j0 : chunk;
-        memset(X, 0, (size_t)n * k * sizeof(double));
-        for (ns_int j = 0; j < k; j++)
-            for (ns_int t = Hs->csc.p[j0 + j]; t < Hs->csc.p[j0 + j + 1]; t++)
-                X[(size_t)j * n + Hs->csc.i[t]] += Hs->csc.x[t];
-        if ((st = ns_factor_solve(F, X, k, n))) {
-            ns_fail(res->message, st, "grfc3d reduce: solve with M failed");
-            goto done;
-        }
-        for (ns_int j = 0; j < k; j++)
-            ns_matrix_gemv_t(1.0, Hs, X + (size_t)j * n, 0.0, Wd->dense + (size_t)(j0 + j) * m);
-    }
-    memcpy(X, p->q, (size_t)n * sizeof(double));   /* M⁻¹ q */
-    if ((st = ns_factor_solve(F, X, 1, n))) { ns_fail(res->message, st, "grfc3d reduce: solve with M failed"); goto done; }
-    memcpy(qt, p->b, (size_t)m * sizeof(double));
-    ns_matrix_gemv_t(1.0, Hs, X, 1.0, qt);
-    Wb = ns_matrix_to_block_uniform(Wd, d);
-    if (!Wb) { st = ns_fail(res->message, NS_NO_MEMORY, "grfc3d reduce: out of memory"); goto done; }
+    if (!Hs) { st = ns_fail(res->message, NS_NO_MEMORY, "grfc3d reduce: out of memory"); goto done; }
+    if ((st = ns_delassus_block(F, Hs, n, m, d, p->q, p->b, &Wb, qt, "grfc3d reduce", res->message))) goto done;
     lp = ns_rfc_new(d, nc, Wb, qt, p->mu, p->mu_r);
     Wb = NULL;   /* owned by lp now (freed on failure) */
     ul = ns_malloc((size_t)m + 1, sizeof(double));
@@ -98,10 +78,9 @@ static ns_status reduce_with(const ns_grfc *p, double *v, double *u, double *r,
 done:
     ns_factor_free(F);
     ns_matrix_free(Hs);
-    ns_matrix_free(Wd);
     ns_matrix_free(Wb);
     ns_rfc_free(lp);
-    free(X); free(qt); free(ul);
+    free(qt); free(ul);
     return st;
 }
 
