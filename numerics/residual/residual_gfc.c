@@ -2,10 +2,38 @@
  * (Siconos 4.4's gfc3d_compute_error; docs/errors.md §GFC). */
 #include "nonsmooth/ns_residual.h"
 #include "core/ns_internal.h"
+#include "residual/residual_global.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+double ns_global_equilibrium_error(const ns_matrix *M, const ns_matrix *H, const double *q,
+                                   const double *v, const double *r, size_t n, size_t m,
+                                   double *work)
+{
+    if (n == 0) return 0.0;
+    double *own = NULL;
+    if (!work) {
+        own = ns_malloc(n, sizeof(double));
+        if (!own) return INFINITY;
+        work = own;
+    }
+    double norm_Hr = 0.0;
+    if (m > 0) {
+        ns_matrix_gemv(1.0, H, r, 0.0, work);
+        norm_Hr = ns_norm2(work, n);
+    }
+    ns_matrix_gemv(1.0, M, v, 0.0, work);
+    double norm_Mv = ns_norm2(work, n);
+    memcpy(work, q, n * sizeof(double));
+    if (m > 0) ns_matrix_gemv(1.0, H, r, 1.0, work);
+    ns_matrix_gemv(-1.0, M, v, 1.0, work);
+    double s = ns_all_finite(work, n) ? ns_norm2(work, n) : INFINITY;
+    free(own);
+    double scale = fmax(ns_norm2(q, n), fmax(norm_Mv, norm_Hr));
+    return scale > sqrt(DBL_EPSILON) ? s / scale : s;
+}
 
 /* u ← Hᵀ v + b, and with s = ‖q + H r − M v‖₂:
  *   e_eq = s / max(‖q‖, ‖M v‖, ‖H r‖)   (division skipped if that max ≤ √DBL_EPSILON),
@@ -25,30 +53,8 @@ double ns_gfc_error(const ns_gfc *p, const double *v, const double *r,
     if (!ns_all_finite(v, n) || !ns_all_finite(p->q, n) ||
         (m > 0 && (!ns_all_finite(r, m) || !ns_all_finite(p->b, m))))
         return INFINITY;
-    double *own = NULL;
-    if (n > 0 && !work) {
-        own = ns_malloc(n, sizeof(double));
-        if (!own) return INFINITY;
-        work = own;
-    }
-    double norm_Hr = 0.0, norm_Mv = 0.0, s = 0.0;
-    if (n > 0) {
-        if (m > 0) {
-            ns_matrix_gemv(1.0, p->H, r, 0.0, work);
-            norm_Hr = ns_norm2(work, n);
-        }
-        ns_matrix_gemv(1.0, p->M, v, 0.0, work);
-        norm_Mv = ns_norm2(work, n);
-        memcpy(work, p->q, n * sizeof(double));
-        if (m > 0) ns_matrix_gemv(1.0, p->H, r, 1.0, work);
-        ns_matrix_gemv(-1.0, p->M, v, 1.0, work);
-        if (!ns_all_finite(work, n)) { free(own); return INFINITY; }
-        s = ns_norm2(work, n);
-    }
-    free(own);
-    double scale = fmax(ns_norm2(p->q, n), fmax(norm_Mv, norm_Hr));
-    double e_eq = s;
-    if (scale > min_scale) e_eq /= scale;
+    double e_eq = ns_global_equilibrium_error(p->M, p->H, p->q, v, r, n, m, work);
+    if (!isfinite(e_eq)) return INFINITY;
 
     double e_c = 0.0;
     if (m > 0) {

@@ -4,6 +4,7 @@
  * grfc3d_compute_error (natural map with De Saxcé's modified velocity). */
 #include "nonsmooth/ns_residual.h"
 #include "core/ns_internal.h"
+#include "residual/residual_global.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -47,29 +48,8 @@ double ns_grfc_error(const ns_grfc *p, const double *v, const double *r, double 
     if (!ns_all_finite(v, n) || !ns_all_finite(p->q, n) ||
         (m > 0 && (!ns_all_finite(r, m) || !ns_all_finite(p->b, m))))
         return INFINITY;
-    double *own = NULL;
-    if (n > 0 && !work) {
-        own = ns_malloc(n, sizeof(double));
-        if (!own) return INFINITY;
-        work = own;
-    }
-    double norm_Hr = 0.0, norm_Mv = 0.0, s = 0.0;
-    if (n > 0) {
-        if (m > 0) {
-            ns_matrix_gemv(1.0, p->H, r, 0.0, work);
-            norm_Hr = ns_norm2(work, n);
-        }
-        ns_matrix_gemv(1.0, p->M, v, 0.0, work);
-        norm_Mv = ns_norm2(work, n);
-        memcpy(work, p->q, n * sizeof(double));
-        if (m > 0) ns_matrix_gemv(1.0, p->H, r, 1.0, work);
-        ns_matrix_gemv(-1.0, p->M, v, 1.0, work);
-        if (!ns_all_finite(work, n)) { free(own); return INFINITY; }
-        s = ns_norm2(work, n);
-    }
-    free(own);
-    double scale = fmax(ns_norm2(p->q, n), fmax(norm_Mv, norm_Hr));
-    double e = scale > min_scale ? s / scale : s;
+    double e = ns_global_equilibrium_error(p->M, p->H, p->q, v, r, n, m, work);
+    if (!isfinite(e)) return INFINITY;
     if (m > 0) {
         memcpy(u, p->b, m * sizeof(double));
         ns_matrix_gemv_t(1.0, p->H, v, 1.0, u);
