@@ -31,6 +31,12 @@ ns_status ns_dat_read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_fc(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_gfc(ns_lexer *lx, ns_kind kind, ns_problem **out);
+/* n reals of field into a new array (*out; NULL on failure). */
+ns_status ns_dat_read_vec(ns_lexer *lx, const char *field, ns_int n, double **out);
+/* The head the global layouts share: d in [dmin, dmax], nc, M (square),
+ * H (rows(M) × d·nc), q, b; all new (all NULL on failure). */
+ns_status ns_dat_read_global_head(ns_lexer *lx, int dmin, int dmax, ns_int *d, ns_int *nc,
+                                  ns_matrix **M, ns_matrix **H, double **q, double **b);
 ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out);
 ns_status ns_dat_read_grfc(ns_lexer *lx, ns_kind kind, ns_problem **out);

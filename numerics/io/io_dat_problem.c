@@ -15,12 +15,12 @@
 /* ------------------------------------------------------------ helpers */
 
 /* n reals (n checked against the data left) into a new array *out. */
-static ns_status read_vec(ns_lexer *lx, const char *field, ns_int n, double **out)
+ns_status ns_dat_read_vec(ns_lexer *lx, const char *field, ns_int n, double **out)
 {
     *out = NULL;
     ns_status st = ns_lex_need(lx, field, (size_t)n, 2);
     if (st) return st;
-    double *x = ns_malloc((size_t)n, sizeof *x);
+    double *x = ns_malloc(n > 0 ? (size_t)n : 1, sizeof *x);
     if (!x) { ns_lex_fail(lx, field, "out of memory"); return NS_NO_MEMORY; }
     if ((st = ns_lex_reals(lx, field, (size_t)n, x))) { free(x); return st; }
     *out = x;
@@ -38,7 +38,7 @@ static ns_status read_rowmajor(ns_lexer *lx, const char *field, ns_int r,
     if (n > ((uint64_t)ns_lex_left(lx) + 1) / 2)
         return ns_lex_fail(lx, field, "%d x %d values announced but only %zu bytes "
                            "of data left", r, c, ns_lex_left(lx));
-    ns_status st = read_vec(lx, field, (ns_int)n, &v);
+    ns_status st = ns_dat_read_vec(lx, field, (ns_int)n, &v);
     if (st) return st;
     ns_matrix *A = ns_matrix_dense_new(r, c);
     if (!A) { free(v); ns_lex_fail(lx, field, "out of memory"); return NS_NO_MEMORY; }
@@ -151,7 +151,7 @@ static ns_status read_avi_set(ns_lexer *lx, ns_avi *a, int *has)
             ns_matrix_free(H);
             return st;
         }
-        if ((st = read_vec(lx, "h", H->rows, &h))) { ns_matrix_free(H); return st; }
+        if ((st = ns_dat_read_vec(lx, "h", H->rows, &h))) { ns_matrix_free(H); return st; }
         st = ns_avi_set_polyhedron(a, H, h);
         free(h);
         return st ? oom(lx, "H") : NS_OK;
@@ -194,7 +194,7 @@ ns_status ns_dat_read_lcp_like(ns_lexer *lx, ns_kind kind, ns_problem **out)
                          M->cols, n);
         goto done;
     }
-    if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
+    if ((st = ns_dat_read_vec(lx, "q", M->cols, &q))) goto done;
     if (kind == NS_KIND_RELAY) {
         if (ns_lex_rest_is_reals(lx, 2 * (size_t)n)) lx->committed = 1;
         /* -inf / inf for open sides, as AVI boxes and GMP relay blocks */
@@ -334,7 +334,7 @@ ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out)
             if (bstart[k + 1] <= bstart[k]) increasing = 0;
         if (increasing) lx->committed = 1;
         if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) goto done;
-        if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
+        if ((st = ns_dat_read_vec(lx, "q", M->cols, &q))) goto done;
     }
     if (!hasM && N > 0) lx->committed = 1;   /* "0 1 n m": the ABCD form alone */
     if (hasABCD) {
@@ -349,7 +349,7 @@ ns_status ns_dat_read_mlcp(ns_lexer *lx, ns_kind kind, ns_problem **out)
             (st = read_rowmajor(lx, "B", m, m, &B)) ||
             (st = read_rowmajor(lx, "C", n, m, &C)) ||
             (st = read_rowmajor(lx, "D", m, n, &D)) ||
-            (st = read_vec(lx, "a", n, &a)) || (st = read_vec(lx, "b", m, &b)))
+            (st = ns_dat_read_vec(lx, "a", n, &a)) || (st = ns_dat_read_vec(lx, "b", m, &b)))
             goto done;
     }
     if (hasM) {
@@ -412,7 +412,7 @@ ns_status ns_dat_read_fc(ns_lexer *lx, ns_kind kind, ns_problem **out)
                          M->rows, M->cols, (long long)d * nc, (long long)d * nc);
         goto done;
     }
-    if ((st = read_vec(lx, "q", M->cols, &q)) || (st = read_vec(lx, "mu", nc, &mu)))
+    if ((st = ns_dat_read_vec(lx, "q", M->cols, &q)) || (st = ns_dat_read_vec(lx, "mu", nc, &mu)))
         goto done;
     *out = ns_problem_from_fc(ns_fc_new((int)d, nc, M, q, mu));
     M = NULL;
@@ -423,32 +423,48 @@ done:
     return st;
 }
 
+ns_status ns_dat_read_global_head(ns_lexer *lx, int dmin, int dmax, ns_int *d, ns_int *nc,
+                                  ns_matrix **M, ns_matrix **H, double **q, double **b)
+{
+    *M = *H = NULL;
+    *q = *b = NULL;
+    ns_status st;
+    if ((st = ns_lex_int_range(lx, "d", dmin, dmax, d))) return st;
+    if ((st = ns_lex_count(lx, "nc", nc))) return st;
+    if ((st = ns_dat_read_matrix(lx, "M", M, NULL))) return st;
+    if ((*M)->rows != (*M)->cols) {
+        st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", (*M)->rows, (*M)->cols);
+        goto fail;
+    }
+    st = ns_dat_read_matrix(lx, "H", H, NULL);
+    if (lx->nm_header && lx->nm_rows == (*M)->rows && (int64_t)lx->nm_cols == (int64_t)*d * *nc)
+        lx->committed = 1;
+    if (st) goto fail;
+    if ((*H)->rows != (*M)->rows || (int64_t)(*H)->cols != (int64_t)*d * *nc) {
+        st = ns_lex_fail(lx, "H", "%d x %d matrix, expected rows(M) x d*nc = %d x %lld",
+                         (*H)->rows, (*H)->cols, (*M)->rows, (long long)*d * *nc);
+        goto fail;
+    }
+    if ((st = ns_dat_read_vec(lx, "q", (*M)->cols, q)) || (st = ns_dat_read_vec(lx, "b", (*H)->cols, b)))
+        goto fail;
+    return NS_OK;
+fail:
+    ns_matrix_free(*M); ns_matrix_free(*H);
+    free(*q); free(*b);
+    *M = *H = NULL;
+    *q = *b = NULL;
+    return st;
+}
+
 ns_status ns_dat_read_gfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
     (void)kind;   /* the layout names its kind itself */
     ns_int d, nc;
-    ns_matrix *M = NULL, *H = NULL;
-    double *q = NULL, *b = NULL, *mu = NULL;
-    ns_status st;
-    if ((st = ns_lex_int_range(lx, "d", 2, 3, &d))) return st;
-    if ((st = ns_lex_count(lx, "nc", &nc))) return st;
-    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
-    if (M->rows != M->cols) {
-        st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", M->rows, M->cols);
-        goto done;
-    }
-    st = ns_dat_read_matrix(lx, "H", &H, NULL);
-    if (lx->nm_header && lx->nm_rows == M->rows && (int64_t)lx->nm_cols == (int64_t)d * nc)
-        lx->committed = 1;
-    if (st) goto done;
-    if (H->rows != M->rows || (int64_t)H->cols != (int64_t)d * nc) {
-        st = ns_lex_fail(lx, "H", "%d x %d matrix, expected rows(M) x d*nc = %d x %lld",
-                         H->rows, H->cols, M->rows, (long long)d * nc);
-        goto done;
-    }
-    if ((st = read_vec(lx, "q", M->cols, &q)) || (st = read_vec(lx, "b", H->cols, &b)) ||
-        (st = read_vec(lx, "mu", nc, &mu)))
-        goto done;
+    ns_matrix *M, *H;
+    double *q, *b, *mu = NULL;
+    ns_status st = ns_dat_read_global_head(lx, 2, 3, &d, &nc, &M, &H, &q, &b);
+    if (st) return st;
+    if ((st = ns_dat_read_vec(lx, "mu", nc, &mu))) goto done;
     *out = ns_problem_from_gfc(ns_gfc_new((int)d, nc, M, H, q, b, mu));
     M = H = NULL;
     if (!*out) st = oom(lx, "gfc");
@@ -485,7 +501,7 @@ ns_status ns_dat_read_gmp(ns_lexer *lx, ns_kind kind, ns_problem **out)
         goto done;
     }
     lx->committed = 1;   /* a square SBM matrix with one pointer per block row */
-    if ((st = read_vec(lx, "q", M->cols, &q))) goto done;
+    if ((st = ns_dat_read_vec(lx, "q", M->cols, &q))) goto done;
     if ((st = ns_lex_need(lx, "type", (size_t)nbr, 2))) goto done;
     type = ns_malloc((size_t)nbr, sizeof *type);
     mu = ns_malloc((size_t)nbr, sizeof *mu);

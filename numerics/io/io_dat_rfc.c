@@ -13,22 +13,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-static ns_status read_vec(ns_lexer *lx, const char *field, ns_int n, double **out)
-{
-    *out = NULL;
-    ns_status st = ns_lex_need(lx, field, (size_t)n, 2);
-    if (st) return st;
-    double *x = ns_malloc(n > 0 ? (size_t)n : 1, sizeof *x);
-    if (!x) { ns_lex_fail(lx, field, "out of memory"); return NS_NO_MEMORY; }
-    if ((st = ns_lex_reals(lx, field, (size_t)n, x))) { free(x); return st; }
-    *out = x;
-    return NS_OK;
-}
-
 /* μ or μr: n reals ≥ 0 (finiteness checked by the lexer). */
 static ns_status read_coefs(ns_lexer *lx, const char *field, ns_int nc, double **out)
 {
-    ns_status st = read_vec(lx, field, nc, out);
+    ns_status st = ns_dat_read_vec(lx, field, nc, out);
     if (st) return st;
     for (ns_int a = 0; a < nc; a++)
         if ((*out)[a] < 0) {
@@ -90,7 +78,7 @@ ns_status ns_dat_read_rfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
                          W->rows, W->cols, (long long)d * nc, (long long)d * nc);
         goto done;
     }
-    if ((st = read_vec(lx, "q", W->cols, &q)) || (st = read_coefs(lx, "mu", nc, &mu)))
+    if ((st = ns_dat_read_vec(lx, "q", W->cols, &q)) || (st = read_coefs(lx, "mu", nc, &mu)))
         goto done;
     if (d == 3 && rfc2d_tail_matches(lx, nc)) lx->committed = 1;
     if ((st = read_coefs(lx, "mu_r", nc, &mur))) goto done;
@@ -107,27 +95,11 @@ ns_status ns_dat_read_grfc(ns_lexer *lx, ns_kind kind, ns_problem **out)
 {
     (void)kind;
     ns_int d, nc;
-    ns_matrix *M = NULL, *H = NULL;
-    double *q = NULL, *b = NULL, *mu = NULL, *mur = NULL;
-    ns_status st;
-    if ((st = ns_lex_int_range(lx, "d", 5, 5, &d))) return st;
-    if ((st = ns_lex_count(lx, "nc", &nc))) return st;
-    if ((st = ns_dat_read_matrix(lx, "M", &M, NULL))) return st;
-    if (M->rows != M->cols) {
-        st = ns_lex_fail(lx, "M", "%d x %d matrix is not square", M->rows, M->cols);
-        goto done;
-    }
-    st = ns_dat_read_matrix(lx, "H", &H, NULL);
-    if (lx->nm_header && lx->nm_rows == M->rows && (int64_t)lx->nm_cols == (int64_t)d * nc)
-        lx->committed = 1;
-    if (st) goto done;
-    if (H->rows != M->rows || (int64_t)H->cols != (int64_t)d * nc) {
-        st = ns_lex_fail(lx, "H", "%d x %d matrix, expected rows(M) x d*nc = %d x %lld",
-                         H->rows, H->cols, M->rows, (long long)d * nc);
-        goto done;
-    }
-    if ((st = read_vec(lx, "q", M->cols, &q)) || (st = read_vec(lx, "b", H->cols, &b)) ||
-        (st = read_coefs(lx, "mu", nc, &mu)) || (st = read_coefs(lx, "mu_r", nc, &mur)))
+    ns_matrix *M, *H;
+    double *q, *b, *mu = NULL, *mur = NULL;
+    ns_status st = ns_dat_read_global_head(lx, 5, 5, &d, &nc, &M, &H, &q, &b);
+    if (st) return st;
+    if ((st = read_coefs(lx, "mu", nc, &mu)) || (st = read_coefs(lx, "mu_r", nc, &mur)))
         goto done;
     *out = ns_problem_from_grfc(ns_grfc_new((int)d, nc, M, H, q, b, mu, mur));
     M = H = NULL;
