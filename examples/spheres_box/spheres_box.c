@@ -760,10 +760,7 @@ int main(int argc, char **argv)
         o.projection_tol_unilateral = proj_tol;
         o.projection_all = 1;   /* also contacts that closed within the step */
         o.gap_tol = proj_tol;   /* a contact the projection left within tol is closed */
-    } else if (strcmp(projection, "none")) {
-        fprintf(stderr, "spheres_box: --projection '%s' is not none, direct or combined\n", projection);
-        return 2;
-    }
+    }   /* any other --projection was refused with the options */
     o.solver_options.omega = omega;
     o.solver_options.anderson = (int)anderson;
     o.solver_options.threads = (int)threads;
