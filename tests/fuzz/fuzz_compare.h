@@ -100,7 +100,26 @@ static inline int ns_fuzz_same_problem(const ns_problem *P, const ns_problem *Q)
         }
         return 1;
     }
-    default:
+    case NS_KIND_RFC2D: case NS_KIND_RFC3D: {
+        const ns_rfc *a = P->u.rfc, *b = Q->u.rfc;
+        return a->dim == b->dim && a->nc == b->nc && ns_fuzz_same_matrix(a->W, b->W) &&
+               same_d(a->q, b->q, a->W->cols) && same_d(a->mu, b->mu, a->nc) &&
+               same_d(a->mu_r, b->mu_r, a->nc);
+    }
+    case NS_KIND_GRFC3D: {
+        const ns_grfc *a = P->u.grfc, *b = Q->u.grfc;
+        return a->dim == b->dim && a->n == b->n && a->nc == b->nc &&
+               ns_fuzz_same_matrix(a->M, b->M) && ns_fuzz_same_matrix(a->H, b->H) &&
+               same_d(a->q, b->q, a->M->cols) && same_d(a->b, b->b, a->H->cols) &&
+               same_d(a->mu, b->mu, a->nc) && same_d(a->mu_r, b->mu_r, a->nc);
+    }
+    case NS_KIND_SOCLCP: {
+        const ns_soclcp *a = P->u.soclcp, *b = Q->u.soclcp;
+        return a->n == b->n && a->nc == b->nc && ns_fuzz_same_matrix(a->W, b->W) &&
+               same_d(a->q, b->q, a->n) && same_i(a->cone_start, b->cone_start, a->nc + 1) &&
+               same_d(a->mu, b->mu, a->nc);
+    }
+    default:   /* a kind the .dat reader does not make: never equal */
         return 0;
     }
 }
