@@ -10,11 +10,13 @@
 # solved only when that recomputed error is <= tol.
 #
 #   benchmarks/fc/hard.sh [--no-gen | --gen-only] [--table-only] [--tols "1e-4 1e-8"]
-#                         [--last "1e-8"] [--cap S] BUILD_DIR OUT_DIR
+#                         [--last "1e-8"] [--cap S] [--solvers LIST] BUILD_DIR OUT_DIR
 #
 # At the tolerances of --last (default 1e-8: most runs there end at the
 # 60 s cap, 5 minutes per large problem) only each collection's last
 # problem is solved; at the others, every problem.
+# --solvers: the solvers to run (default auto,nsgs-ac,nsn-ac,admm,ipm,
+# siconos-nsgs,siconos-nsn-ac,siconos-admm).
 # Generation (skipped with --no-gen when OUT_DIR/index.csv exists): the
 # scenes and options of gen_hard_fc.sh (fixed seeds, one thread,
 # --accept-nonconverged, the simulation at tol 1e-4 with spheres_box's
@@ -40,6 +42,7 @@
 set -euo pipefail
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 gen=1 gen_only=0 table_only=0 tols="1e-4 1e-8" cap=60 last="1e-8"
+solvers=auto,nsgs-ac,nsn-ac,admm,ipm,siconos-nsgs,siconos-nsn-ac,siconos-admm
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-gen) gen=0; shift ;;
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
     --tols) tols=$2; shift 2 ;;
     --cap) cap=$2; shift 2 ;;
     --last) last=$2; shift 2 ;;
+    --solvers) solvers=$2; shift 2 ;;
     -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fc/hard.sh: unknown option '$1'" >&2; exit 2 ;;
     *) break ;;
@@ -55,7 +59,6 @@ while [ $# -gt 0 ]; do
 done
 [ $# -eq 2 ] || { echo "usage: benchmarks/fc/hard.sh [--no-gen] [--table-only] [--tols LIST] [--cap S] BUILD_DIR OUT_DIR" >&2; exit 2; }
 build=$1 out=$2
-solvers=auto,nsgs-ac,nsn-ac,admm,ipm,siconos-nsgs,siconos-nsn-ac,siconos-admm
 sbx=$build/bin/spheres_box nsolve=$build/bin/nsolve bench=$build/benchmarks/fc_siconos_bench
 for x in "$sbx" "$nsolve" "$bench"; do
   [ -x "$x" ] || { echo "fc/hard.sh: $x not built (fc_siconos_bench needs libsiconos-numerics-dev)" >&2; exit 2; }
@@ -141,6 +144,7 @@ for tol in $tols; do
       f = $1; s = $3; k = coll[f]; key = k SUBSEP s
       if (!(f in counted)) { counted[f] = 1; np[k]++; ctot[k] += $2 }
       t[key] += $6; if ($6 > tmax[s]) tmax[s] = $6
+      tf[f, s] = $6; okf[f, s] = $4 == "yes"
       if ($4 == "yes") { ok[key]++; okall[s]++; if ($7 + 0 > emax[key]) emax[key] = $7 + 0 }
       tall[s] += $6; nall++
       if (s == "auto" && $4 != "yes") miss[++nm] = sprintf("| %s | %s | %s | %s | %s | %s |", f, $2, $8, $5, $6, $7)
@@ -164,6 +168,16 @@ for tol in $tols; do
       printf "| **all** (%d) |", tot
       for (i = 1; i <= ns; i++) printf " **%d/%d**, %.3g s, max %.3g s |", okall[S[i]], tot, tall[S[i]], tmax[S[i]]
       printf "\n\n"
+      # the acceleration rule: auto against plain sweeps from the same
+      # (cold) start, on every problem the plain sweeps solve in >= 0.05 s
+      nr = 0; lg = 0; above = ""
+      for (f in counted) {
+        if (!okf[f, "nsgs-ac"] || !((f, "auto") in tf) || tf[f, "nsgs-ac"] < 0.05) continue
+        ratio = tf[f, "auto"] / tf[f, "nsgs-ac"]; nr++; lg += log(ratio)
+        if (ratio > rmax) { rmax = ratio; fmax = f }
+        if (ratio > 1.2) above = above sprintf(" %s (%.2f)", f, ratio)
+      }
+      if (nr) printf "auto / plain sweeps (nsgs-ac), time on the %d problems the sweeps solve in 0.05 s or more: geometric mean %.2f, max %.2f (%s); above 1.2:%s\n\n", nr, exp(lg / nr), rmax, fmax, above == "" ? " none" : above
       if (nm) {
         printf "Not solved by auto at tol %s:\n\n| file | contacts | status | iterations | seconds | error |\n|---|---|---|---|---|---|\n", tol
         for (i = 1; i <= nm; i++) print miss[i]

@@ -8,18 +8,19 @@
  *      stalls on a settling pile's problems; warm-started
  *      sweeps can cycle for ever, e.g. 2-4e-4 for 10⁵ sweeps on a box of
  *      spheres, tests/numerics/data);
- *   2. a race between nsn-ac (from the caller's start point and from the
- *      best point in turn: Newton's basin may hold one and not the other)
- *      and the accelerated sweeps from the best point: round k gives
- *      Newton T·2^k and the sweeps twice that, T the time of stage 1; the
- *      sweeps go shuffled once a natural-order turn fails to halve the
- *      best error (Gauss–Seidel cycling: RockPile_tob1 sits at 4e-4 in
- *      natural order, ~1e-6 shuffled). Newton runs first unless the sweeps
- *      have won more races in the caller's workspace (a simulation's
- *      earlier steps). A problem the sweeps would finish after a plateau
- *      (a settling pile: Newton costs 2-3 s there against 0.3-0.6 s of
- *      sweeps) costs a bounded multiple of the sweeps' time, one where they
- *      cycle a bounded multiple of Newton's;
+ *   2. a race between the accelerated sweeps and nsn-ac, each resuming
+ *      its own iterate turn after turn (Newton from the caller's point,
+ *      then, when a walk stops making progress, from the best point):
+ *      the sweeps first with a unit of time doubled every round, Newton
+ *      with NEWTON_SHARE of it, so a problem the sweeps would finish after
+ *      a plateau costs at most 1.15 times their own time (a stall test
+ *      cannot tell a slow power-law decay from cycling), one where they
+ *      cycle a bounded multiple of Newton's; Newton runs first with the
+ *      larger share once it has won more races in the caller's workspace
+ *      (a simulation's earlier steps). The sweeps go shuffled once a
+ *      natural-order turn fails to halve the best error (Gauss–Seidel
+ *      cycling: RockPile_tob1 sits at 4e-4 in natural order, ~1e-6
+ *      shuffled);
  *   3. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
  *      when a chunk does not halve the error) from the best point;
  *   4. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
@@ -51,6 +52,9 @@
  * the stall test of its sweeps (ns_fc_nsgs_ctl). */
 enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 2000, RACE_ROUNDS = 16 };
 #define STALL_FACTOR 0.75
+/* Newton's time in the race per unit of the sweeps' while the sweeps are
+ * favoured: a cap on the race's cost where plain sweeps would win */
+#define NEWTON_SHARE 0.2
 
 typedef struct {
     const ns_fc *p;
@@ -67,6 +71,7 @@ typedef struct {
     int stopped;        /* the caller's on_switch stopped the chain */
     int interrupted;    /* a stage was stopped by o->cancel: no more stages */
     const char *best_by;/* the stage that found the best point (ns_result.method) */
+    int plain;          /* stage 1's Anderson was ended by its safety net */
 } chain;
 
 /* The trail of methods tried ("name best-error, ..."; a method run in
@@ -108,10 +113,12 @@ typedef struct {
     int shuffle;        /* NSGS contact order shuffled each sweep */
     unsigned seed;
     int from_best;      /* 0: continue from c->r (the last stage's iterate),
-                           1: from the best point, 2: from the caller's start */
+                           1: from the best point, 2: from c->start (the
+                           caller's point, in the race Newton's iterate),
+                           3: from c->keep (the race's sweeps' iterate) */
     const char *name;   /* the method, for the trail and on_switch */
     double seconds;     /* the stage's own time budget (0: none) */
-    int anderson;       /* NSGS: Anderson memory (0: the caller's option) */
+    int anderson;       /* NSGS: Anderson memory (0: the caller's option, < 0: none) */
     ns_fc_nsgs_ctl *ctl;/* NSGS: the stall test and best-point tracking (or NULL) */
 } stage_spec;
 
@@ -131,7 +138,7 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     so.shuffle = s->shuffle;
     so.seed = s->seed;
     so.omega = 0;
-    if (s->anderson > 0) so.anderson = s->anderson;
+    if (s->anderson != 0) so.anderson = s->anderson > 0 ? s->anderson : 0;
     so.time_limit = s->seconds;
     if (c->o->time_limit > 0) {
         double left = c->o->time_limit - (ns_now() - c->t0);
@@ -139,7 +146,9 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
         so.time_limit = s->seconds > 0 ? fmin(s->seconds, left) : left;
     }
     if (begin_stage(c, s->name)) return 1;
-    if (s->from_best) memcpy(c->r, s->from_best == 2 ? c->start : c->best, c->m * sizeof(double));
+    if (s->from_best)
+        memcpy(c->r, s->from_best == 3 ? c->keep : s->from_best == 2 ? c->start : c->best,
+               c->m * sizeof(double));
     ns_result sr;
     ns_result_init(&sr);
     ns_status st = s->phi ? ns_fc_nsn_run(c->p, c->r, c->u, &so, s->phi, &sr)
@@ -177,11 +186,12 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
 static int nsgs_first(chain *c, int budget, ns_result *res)
 {
     /* the start point is the caller's, whose error (and u) the chain has */
-    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0, c->best_err };
+    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0, c->best_err, 0 };
     stage_spec s = { ns_fc_local_ac, NULL, budget, c->o->tol, 0, 0, 1, "nsgs-ac", 0,
                      c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON, &ctl };
     int done = stage(c, &s, res);
     if (ctl.stalled) ns_log(c->o, 1, "auto: the sweeps stalled");
+    c->plain = ctl.anderson_off;
     return done;
 }
 
@@ -285,42 +295,66 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     int done = c.best_err <= tol;
     if (!done) done = nsgs_first(&c, sweeps, res);
     /* The sweeps stalled (or their budget ran out): a race between the
-     * global Newton and the sweeps, each round giving Newton the time the
-     * sweeps have had so far and the sweeps twice that, doubled every
-     * round; Newton runs first unless the sweeps have won more of the
-     * races of this workspace (the steps of a simulation learn which
-     * method its problems favour). Newton starts from the
-     * caller's point and from the sweeps' best in turn (from a warm start
-     * its basin may hold the first and not the second); the sweeps go on
-     * from the best point, Anderson-accelerated, in natural order until a
-     * round of them fails to halve the best error, then shuffled (natural
-     * order can cycle where a random one converges). On a problem the
-     * sweeps would finish after a plateau, the race costs a bounded
-     * multiple of their time; on one where they cycle, a bounded multiple
-     * of Newton's. */
-    double budget = fmax(ns_now() - c.t0, 1e-4);
+     * sweeps and the global Newton, each continuing from its own iterate
+     * in every turn (c.keep: the sweeps', c.start: Newton's, first the
+     * caller's point), so that no turn's work is lost and the winner stops
+     * the race mid-turn. Round k's unit is T·2^k, T the time of stage 1.
+     * By default the sweeps run first, a unit each round, and Newton gets
+     * NEWTON_SHARE of it: a problem plain sweeps would finish after a
+     * plateau (a stall test cannot tell a slow power-law decay from
+     * cycling) costs at most 1 + NEWTON_SHARE times their time, one where
+     * they cycle (1 + 1/NEWTON_SHARE) times Newton's. Once Newton has won
+     * more races than the sweeps in the caller's workspace (a simulation's
+     * earlier steps), it runs first with the unit and the sweeps get twice
+     * it. A Newton turn that does not lower its own error by 10 % ends its
+     * walk; the next turn starts from the best point (Newton's basin may
+     * hold one point and not the other). The sweeps go shuffled once a
+     * natural-order turn fails to halve the best error (Gauss–Seidel
+     * cycling: RockPile_tob1 sits at 4e-4 in natural order, ~1e-6
+     * shuffled). */
+    double unit = fmax(ns_now() - c.t0, 1e-4);
+    memcpy(c.keep, c.r, c.m * sizeof(double));
     int shuffle = 0;
     int *won = ns_ws_race(o->workspace);
-    /* who starts each round: Newton, unless the sweeps have won more races
-     * in this workspace (a simulation's earlier steps) */
-    int sweeps_first = won && won[1] > won[0];
-    for (int k = 0; !done && k < RACE_ROUNDS; k++, budget *= 2) {
+    const int newton_first = won && won[1] < won[0];
+    int walk_a = 1;                 /* Newton's walk from the caller's point goes on */
+    double walk_a_err = INFINITY;   /* its error after its last turn */
+    for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2) {
         for (int turn = 0; !done && turn < 2; turn++) {
-            if ((turn == 0) != sweeps_first) {   /* Newton's turn */
-                stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, k % 2 ? 1 : 2,
-                                 k % 2 ? "nsn-ac" : "nsn-ac from start", budget, 0, NULL };
+            if ((turn == 0) == newton_first) {   /* Newton's turns: walks A and B */
+                double share = newton_first ? unit : NEWTON_SHARE * unit;
+                if (walk_a) {
+                    stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 2, "nsn-ac from start",
+                                     0.5 * share, 0, NULL };
+                    done = stage(&c, &n, res);
+                    if (won && c.best_err <= tol) won[0]++;
+                    if (done) break;
+                    if (c.last_err < 0.9 * walk_a_err) {
+                        memcpy(c.start, c.r, c.m * sizeof(double));
+                        walk_a_err = c.last_err;
+                    } else walk_a = 0;             /* a walk that stopped: B has the share */
+                }
+                stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 1, "nsn-ac",
+                                 walk_a ? 0.5 * share : share, 0, NULL };
                 done = stage(&c, &n, res);
                 if (won && c.best_err <= tol) won[0]++;
             } else {
                 int left = sweeps - c.iters;
                 if (left <= 0) { k = RACE_ROUNDS; break; }
                 double before = c.best_err;
-                stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, 1,
-                                 shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * budget,
-                                 shuffle ? 0 : (o->anderson > 0 ? o->anderson : AUTO_ANDERSON), NULL };
+                /* from their own iterate, or from Newton's when it is the best point */
+                int from = c.best_by && !strncmp(c.best_by, "nsn", 3) ? 1 : 3;
+                if (from == 1) shuffle = 0;   /* a new start: natural order has its chance again */
+                stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, from,
+                                 shuffle ? "nsgs-ac shuffled" : "nsgs-ac", newton_first ? 2 * unit : unit,
+                                 shuffle ? 0 : c.plain && from == 3 ? -1
+                                 : o->anderson > 0 ? o->anderson : AUTO_ANDERSON,
+                                 NULL };
                 done = stage(&c, &w, res);
                 if (won && c.best_err <= tol) won[1]++;
-                if (!done && !shuffle && !(c.best_err <= 0.5 * before)) shuffle = 1;
+                if (done) break;
+                memcpy(c.keep, c.r, c.m * sizeof(double));
+                if (!shuffle && !(c.best_err <= 0.9 * before)) shuffle = 1;
             }
         }
     }

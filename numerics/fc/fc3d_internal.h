@@ -58,6 +58,7 @@ typedef struct ns_fc_nsgs_ctl {
      * (with u = W r + q), so that the run does not compute it again; NAN:
      * unknown */
     double start_err;
+    int anderson_off;        /* out: Anderson's safety net ended the acceleration */
 } ns_fc_nsgs_ctl;
 
 /** ns_fc_nsgs_run with a chain's controls (ctl may be NULL). */

@@ -446,6 +446,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
     stall_log *slog = NULL;
     if (ctl) {
         ctl->stalled = 0;
+        ctl->anderson_off = 0;
         if (ctl->best && res->error < ctl->best_err) {
             ctl->best_err = res->error;
             memcpy(ctl->best, r, len * sizeof *r);
@@ -530,7 +531,11 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
          * (docs/scale.md). */
         if (xk && A.m > 0) {
             if (it <= AA_GRACE || res->error < best_error) { best_error = res->error; aa_misses = 0; }
-            else if (++aa_misses >= 2) { A.m = 0; ns_log(o, 2, "nsgs: Anderson off at sweep %d", it); }
+            else if (++aa_misses >= 2) {
+                A.m = 0;
+                if (ctl) ctl->anderson_off = 1;
+                ns_log(o, 2, "nsgs: Anderson off at sweep %d", it);
+            }
         }
         if (late) { st = NS_TIME_LIMIT; break; }
         if (stop) { st = NS_INTERRUPTED; break; }
