@@ -120,8 +120,10 @@ typedef struct nsm_joint_coord {
  *  one body and the ground): y = c2 − ratio c1, i.e. c2 = ratio c1 (a
  *  gear between two revolute joints, a screw between a cylindrical
  *  joint's sliding and rotation). Its Jacobian is exact; it is held over a
- *  step on its θ-point Jacobian, the position projection removes the
- *  O(h³) drift a step that leaves. */
+ *  step on a discrete gradient (docs/rigid-bodies.md): with the Newton
+ *  loop converged it keeps its value to round-off.
+ *  An angle is unwrapped from its previous evaluation: a coupler follows
+ *  one motion, from the poses given (use it in one simulation). */
 nsm_relation *nsm_joint_coupler_new(const double *q1, const double *q2, const nsm_joint_coord *c1,
                                     const nsm_joint_coord *c2, double ratio);
 #ifdef __cplusplus

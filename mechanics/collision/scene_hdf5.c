@@ -361,14 +361,13 @@ static int read_joint_extras(hid_t d, const char *jn, rd *R)
     int nf = attr_strs(d, "friction", fr, MAXX), nc = attr_rows3(d, "coupled", cp, MAXX, 1);
     if (ns < 0) rc = bad(R, "joint '%s': 'stops' must be an n × 3 array of [axis, position, direction] (n <= %d)", jn, MAXX);
     else if (nl < 0) rc = bad(R, "joint '%s': 'nslaws' must be a law name or a list of names", jn);
-    else if (nl > 0 && ns == 0) rc = bad(R, "joint '%s': 'nslaws' given without 'stops'", jn);
-    else if (nl > 1 && nl != ns) rc = bad(R, "joint '%s': 'nslaws' names %d laws for %d stops (one, or one per stop)", jn, nl, ns);
+    else if (nl > 1 && ns > 0 && nl != ns) rc = bad(R, "joint '%s': 'nslaws' names %d laws for %d stops (one, or one per stop)", jn, nl, ns);
     else if (nf < 0) rc = bad(R, "joint '%s': 'friction' must be a law name or a list of names (one per axis)", jn);
     else if (nc < 0) rc = bad(R, "joint '%s': 'coupled' must be an n × 3 array of [dof1, dof2, ratio]", jn);
     for (int k = 0; k < ns && rc == 0; k++) {
         double ax = st[3 * k], e = 0.0;
         if (ax != floor(ax) || fabs(ax) > 100) { rc = bad(R, "joint '%s': stops[%d]: axis %g is not an integer", jn, k, ax); break; }
-        if (nl > 0) {
+        if (nl > 0) {   /* (without stops, Siconos ignores 'nslaws': so do we) */
             const char *ln = law[nl == 1 ? 0 : k];
             const rlaw *L = find_law(R, ln);
             if (!L) { rc = bad(R, "joint '%s': nslaws: law '%s' does not exist", jn, ln); break; }
