@@ -101,6 +101,31 @@ nsm_relation *nsm_joint_angle_stop_new(const double *q1, const double *q2,
 int nsm_joint_friction_size(nsm_joint_type type);
 nsm_relation *nsm_joint_friction_new(nsm_joint_type type, const double *q1, const double *q2,
                                      const double *anchor, const double *axis);
+/** A joint coordinate, for couplers: the rotation (REVOLUTE, dof 0;
+ *  CYLINDRICAL, dof 1; right hand about the axis, in radians, unwrapped
+ *  across ±π) or the sliding (PRISMATIC, dof 0; CYLINDRICAL, dof 0) of
+ *  the joint's body 2 relative to its body 1 about / along its axis (fixed
+ *  in its body 1); 0 in the poses given to nsm_joint_coupler_new. body1,
+ *  body2: which of the coupler's bodies the joint joins — 0 (the
+ *  coupler's body 1), 1 (its body 2) or −1 (the ground) — not the same
+ *  twice; anchor and axis (unit) in the world frame in those poses. */
+typedef struct nsm_joint_coord {
+    nsm_joint_type type;
+    int dof;
+    int body1, body2;
+    double anchor[3], axis[3];
+} nsm_joint_coord;
+/** Coupler (one equality row: an NSM_LAW_EQUALITY law of size 1) between
+ *  two joint coordinates c1, c2 over the bodies q1 (7) and q2 (7, NULL:
+ *  one body and the ground): y = c2 − ratio c1, i.e. c2 = ratio c1 (a
+ *  gear between two revolute joints, a screw between a cylindrical
+ *  joint's sliding and rotation). Its Jacobian is exact; it is held over a
+ *  step on a discrete gradient (docs/rigid-bodies.md): with the Newton
+ *  loop converged it keeps its value to round-off.
+ *  An angle is unwrapped from its previous evaluation: a coupler follows
+ *  one motion, from the poses given (use it in one simulation). */
+nsm_relation *nsm_joint_coupler_new(const double *q1, const double *q2, const nsm_joint_coord *c1,
+                                    const nsm_joint_coord *c2, double ratio);
 #ifdef __cplusplus
 }
 #endif

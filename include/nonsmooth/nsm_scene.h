@@ -59,6 +59,30 @@ ns_status nsm_scene_contactor(nsm_scene *sc, const char *body, const char *shape
  *  body 1's frame. */
 ns_status nsm_scene_joint(nsm_scene *sc, const char *name, const char *type, const char *body1,
                           const char *body2, const double *point, const double *axis, int absolute);
+/** Siconos' joint extras, on a joint's coordinates (numbered as Siconos'
+ *  DoFs: PivotJointR 0 the angle; PrismaticJointR 0 the sliding;
+ *  CylindricalJointR 0 the sliding, 1 the angle; KneeJointR and
+ *  FixedJointR have none): the rotation (radians, right hand about the
+ *  axis) or sliding of the joint's body 2 relative to its body 1 (the
+ *  ground when it has one body), 0 in the scene's initial poses.
+ *  A stop (JointStopR, a Newton law of restitution e in [0, 1]): dir >= 0
+ *  keeps the coordinate >= pos, dir < 0 keeps it <= pos; an angle pos in
+ *  (−π, π). */
+ns_status nsm_scene_joint_stop(nsm_scene *sc, const char *joint, int axis, double pos, double dir, double e);
+/** Friction on a coordinate (JointFrictionR with a RelayNSL(lb, ub)): the
+ *  friction impulse over a step stays in [lb, ub], lb <= 0 <= ub (a force
+ *  or torque F: ±F h) and opposes the motion. */
+ns_status nsm_scene_joint_friction(nsm_scene *sc, const char *joint, int axis, double lb, double ub);
+/** A coupling of two coordinates of one joint (Siconos' 'coupled'
+ *  attribute, e.g. a screw on a CylindricalJointR): c[dof2] = ratio c[dof1]. */
+ns_status nsm_scene_joint_coupling(nsm_scene *sc, const char *joint, int dof1, int dof2, double ratio);
+/** A coupler between body1 and body2 (NULL: the ground) (Siconos'
+ *  CouplerJointR with references joint1, joint2): coordinate dof2 of
+ *  joint2 = ratio × coordinate dof1 of joint1, each measured between its
+ *  joint's own bodies, which must be among body1, body2 and the ground /
+ *  static objects. */
+ns_status nsm_scene_coupler(nsm_scene *sc, const char *name, const char *body1, const char *body2,
+                            const char *joint1, int dof1, const char *joint2, int dof2, double ratio);
 /** Reads a Siconos mechanics HDF5 scene (its /data/ref shapes, /data/input
  *  objects and contactors, /data/nslaws, /data/joints). NULL with the
  *  reason (file, object, field) in err (NS_ERRMSG_LEN). */

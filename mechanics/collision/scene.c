@@ -19,6 +19,11 @@ typedef struct slaw { char *name; double e, mu; int g1, g2; } slaw;
 typedef struct sbody { char *name; int dynamic; double mass, I[9], x[3], q[4], v[6]; } sbody;
 typedef struct sctor { int body, shape, group; double t[3], q[4]; } sctor;
 typedef struct sjoint { char *name; int type; int b1, b2; double p[3], a[3]; int absolute; } sjoint;
+/* extras on a joint: a stop, a friction or a coupling of its coordinates;
+ * a coupler between two joints' coordinates */
+enum { X_STOP, X_FRICTION, X_COUPLING };
+typedef struct sextra { int kind, joint, axis, dof2; double pos, dir, e, lb, ub, ratio; } sextra;
+typedef struct scoupler { char *name; int b1, b2, j1, dof1, j2, dof2; double ratio; } scoupler;
 
 struct nsm_scene {
     sshape *sh; int nsh, csh;
@@ -26,6 +31,8 @@ struct nsm_scene {
     sbody *body; int nbody, cbody;
     sctor *ct; int nct, cct;
     sjoint *jt; int njt, cjt;
+    sextra *xt; int nxt, cxt;
+    scoupler *cp; int ncp, ccp;
     char err[NS_ERRMSG_LEN];
 };
 
@@ -74,7 +81,8 @@ void nsm_scene_free(nsm_scene *sc)
     for (int i = 0; i < sc->nlaw; i++) free(sc->law[i].name);
     for (int i = 0; i < sc->nbody; i++) free(sc->body[i].name);
     for (int i = 0; i < sc->njt; i++) free(sc->jt[i].name);
-    free(sc->sh); free(sc->law); free(sc->body); free(sc->ct); free(sc->jt);
+    for (int i = 0; i < sc->ncp; i++) free(sc->cp[i].name);
+    free(sc->sh); free(sc->law); free(sc->body); free(sc->ct); free(sc->jt); free(sc->xt); free(sc->cp);
     free(sc);
 }
 
@@ -250,6 +258,124 @@ ns_status nsm_scene_joint(nsm_scene *sc, const char *name, const char *type, con
     return NS_OK;
 }
 
+/* ---- joint stops, friction, couplings ---- */
+
+static int find_joint(const nsm_scene *sc, const char *n)
+{
+    for (int i = 0; n && i < sc->njt; i++) if (!strcmp(sc->jt[i].name, n)) return i;
+    return -1;
+}
+
+/* the coordinates of a joint (Siconos' DoF order): revolute 0 angle;
+ * prismatic 0 sliding; cylindrical 0 sliding, 1 angle; ball, fixed none */
+static int joint_ndof(int k) { return k == 1 || k == 3 ? 1 : k == 2 ? 2 : 0; }
+static int coord_is_angle(int k, int dof) { return k == 1 || (k == 2 && dof == 1); }
+
+static ns_status check_axis(nsm_scene *sc, const char *joint, int j, const char *field, int axis)
+{
+    int n = joint_ndof(sc->jt[j].type);
+    if (n == 0) return fail(sc, "joint '%s' (%s): %s: this joint has no free coordinate", joint, joint_classes[sc->jt[j].type], field);
+    if (axis < 0 || axis >= n)
+        return fail(sc, "joint '%s' (%s): %s: axis %d is unknown (0%s)", joint, joint_classes[sc->jt[j].type], field, axis, n == 2 ? " sliding, 1 rotation" : "");
+    return NS_OK;
+}
+
+static ns_status new_extra(nsm_scene *sc, sextra **out)
+{
+    if (grow((void **)&sc->xt, &sc->cxt, sc->nxt + 1, sizeof *sc->xt)) return fail(sc, "out of memory");
+    *out = &sc->xt[sc->nxt++];
+    memset(*out, 0, sizeof **out);
+    return NS_OK;
+}
+
+ns_status nsm_scene_joint_stop(nsm_scene *sc, const char *joint, int axis, double pos, double dir, double e)
+{
+    if (!sc) return NS_BAD_INPUT;
+    int j = find_joint(sc, joint);
+    if (j < 0) return fail(sc, "joint stop: joint '%s' does not exist", joint ? joint : "(null)");
+    ns_status st = check_axis(sc, joint, j, "stops", axis);
+    if (st != NS_OK) return st;
+    if (!isfinite(pos) || !isfinite(dir)) return fail(sc, "joint '%s': stops: position %g and direction %g must be finite", joint, pos, dir);
+    if (!(e >= 0.0 && e <= 1.0)) return fail(sc, "joint '%s': stops: restitution e = %g must be in [0, 1]", joint, e);
+    if (coord_is_angle(sc->jt[j].type, axis) && !(fabs(pos) < 3.14159265358979323846))
+        return fail(sc, "joint '%s': stops: angle %g must be in (-pi, pi)", joint, pos);
+    sextra *x;
+    if ((st = new_extra(sc, &x)) != NS_OK) return st;
+    x->kind = X_STOP; x->joint = j; x->axis = axis; x->pos = pos; x->dir = dir; x->e = e;
+    return NS_OK;
+}
+
+ns_status nsm_scene_joint_friction(nsm_scene *sc, const char *joint, int axis, double lb, double ub)
+{
+    if (!sc) return NS_BAD_INPUT;
+    int j = find_joint(sc, joint);
+    if (j < 0) return fail(sc, "joint friction: joint '%s' does not exist", joint ? joint : "(null)");
+    ns_status st = check_axis(sc, joint, j, "friction", axis);
+    if (st != NS_OK) return st;
+    if (!(isfinite(lb) && isfinite(ub) && lb <= 0.0 && ub >= 0.0))
+        return fail(sc, "joint '%s': friction on axis %d: bounds lb = %g, ub = %g must be finite with lb <= 0 <= ub", joint, axis, lb, ub);
+    sextra *x;
+    if ((st = new_extra(sc, &x)) != NS_OK) return st;
+    x->kind = X_FRICTION; x->joint = j; x->axis = axis; x->lb = lb; x->ub = ub;
+    return NS_OK;
+}
+
+ns_status nsm_scene_joint_coupling(nsm_scene *sc, const char *joint, int dof1, int dof2, double ratio)
+{
+    if (!sc) return NS_BAD_INPUT;
+    int j = find_joint(sc, joint);
+    if (j < 0) return fail(sc, "joint coupling: joint '%s' does not exist", joint ? joint : "(null)");
+    ns_status st = check_axis(sc, joint, j, "coupled (dof1)", dof1);
+    if (st == NS_OK) st = check_axis(sc, joint, j, "coupled (dof2)", dof2);
+    if (st != NS_OK) return st;
+    if (dof1 == dof2) return fail(sc, "joint '%s': coupled: dof1 and dof2 are both %d", joint, dof1);
+    if (!isfinite(ratio)) return fail(sc, "joint '%s': coupled: ratio %g must be finite", joint, ratio);
+    sextra *x;
+    if ((st = new_extra(sc, &x)) != NS_OK) return st;
+    x->kind = X_COUPLING; x->joint = j; x->axis = dof1; x->dof2 = dof2; x->ratio = ratio;
+    return NS_OK;
+}
+
+/* where a joint's body sits among a coupler's (0, 1; −1 the ground or a
+ * static object; −2 another dynamic body) */
+static int coupler_slot(const nsm_scene *sc, int body, int b1, int b2)
+{
+    if (body < 0 || !sc->body[body].dynamic) return -1;
+    return body == b1 ? 0 : body == b2 ? 1 : -2;
+}
+
+ns_status nsm_scene_coupler(nsm_scene *sc, const char *name, const char *body1, const char *body2,
+                            const char *joint1, int dof1, const char *joint2, int dof2, double ratio)
+{
+    if (!sc) return NS_BAD_INPUT;
+    if (!name) return fail(sc, "coupler: NULL name");
+    int b1 = find_body(sc, body1), b2 = body2 ? find_body(sc, body2) : -1;
+    if (b1 < 0 || !sc->body[b1].dynamic) return fail(sc, "coupler '%s': object1 '%s' is not a dynamic object", name, body1 ? body1 : "(null)");
+    if (body2 && b2 < 0) return fail(sc, "coupler '%s': object2 '%s' does not exist", name, body2);
+    if (b2 >= 0 && !sc->body[b2].dynamic) b2 = -1;
+    if (b2 == b1) return fail(sc, "coupler '%s': object1 and object2 are the same object", name);
+    const char *jn[2] = { joint1, joint2 };
+    int jj[2], dof[2] = { dof1, dof2 };
+    for (int k = 0; k < 2; k++) {
+        jj[k] = find_joint(sc, jn[k]);
+        if (jj[k] < 0) return fail(sc, "coupler '%s': references: joint '%s' does not exist", name, jn[k] ? jn[k] : "(null)");
+        ns_status st = check_axis(sc, jn[k], jj[k], "coupled", dof[k]);
+        if (st != NS_OK) return fail(sc, "coupler '%s': %s", name, sc->err);
+        const sjoint *J = &sc->jt[jj[k]];
+        int s1 = coupler_slot(sc, J->b1, b1, b2), s2 = coupler_slot(sc, J->b2, b1, b2);
+        if (s1 == -2 || s2 == -2)
+            return fail(sc, "coupler '%s': references: joint '%s' joins a body other than '%s'%s%s (couplers over a third dynamic body are not supported)",
+                        name, jn[k], body1, b2 >= 0 ? " and " : "", b2 >= 0 ? body2 : "");
+    }
+    if (!isfinite(ratio)) return fail(sc, "coupler '%s': coupled: ratio %g must be finite", name, ratio);
+    if (grow((void **)&sc->cp, &sc->ccp, sc->ncp + 1, sizeof *sc->cp)) return fail(sc, "out of memory");
+    scoupler *c = &sc->cp[sc->ncp];
+    if (!(c->name = dupstr(name))) return fail(sc, "out of memory");
+    c->b1 = b1; c->b2 = b2; c->j1 = jj[0]; c->dof1 = dof1; c->j2 = jj[1]; c->dof2 = dof2; c->ratio = ratio;
+    sc->ncp++;
+    return NS_OK;
+}
+
 /* ---- build ---- */
 
 void nsm_scene_run_free(nsm_scene_run *r)
@@ -375,6 +501,8 @@ nsm_scene_run *nsm_scene_build(const nsm_scene *sc, const nsm_sim_options *o, do
             return build_fail(r, err, "law '%s': %s", l->name, id < 0 ? nsm_model_error(r->model) : nsm_collision_error(c));
         }
     }
+    double (*jP)[3] = calloc((size_t)sc->njt + 1, sizeof *jP), (*jA)[3] = calloc((size_t)sc->njt + 1, sizeof *jA);
+    if (!jP || !jA) { free(dsid); free(jP); free(jA); return build_fail(r, err, "out of memory"); }
     for (int i = 0; i < sc->njt; i++) {
         const sjoint *j = &sc->jt[i];
         const sbody *b1 = &sc->body[j->b1];
@@ -394,14 +522,101 @@ nsm_scene_run *nsm_scene_build(const nsm_scene *sc, const nsm_sim_options *o, do
         if (j->absolute) memcpy(A, j->a, sizeof A);
         else { double R[9]; nsm_quat_matrix(b1->q, R); nsm_mat3_vec(R, j->a, A); }
         nsm_joint_type t = joint_map[j->type];
+        memcpy(jP[i], P, sizeof P);
+        memcpy(jA[i], A, sizeof A);
         nsm_relation *rel = nsm_joint_new(t, q1, two ? q2 : NULL, P, A);
         int law = nsm_model_add_law(r->model, nsm_nslaw_equality_new(nsm_joint_size(t)));
         int id = rel && law >= 0 ? nsm_model_add_interaction(r->model, rel, law, dsid[j->b1], two ? dsid[j->b2] : -1) : -1;
         if (id < 0) {
-            free(dsid);
+            free(dsid); free(jP); free(jA);
             return build_fail(r, err, "joint '%s': %s", j->name, rel ? nsm_model_error(r->model) : nsm_constructor_error());
         }
     }
+    /* stops (Newton rows), friction (relay rows), couplings (equality rows)
+     * on a joint's coordinates, each measured from the initial poses */
+    for (int i = 0; i < sc->nxt; i++) {
+        const sextra *x = &sc->xt[i];
+        const sjoint *j = &sc->jt[x->joint];
+        const sbody *b1 = &sc->body[j->b1];
+        const sbody *b2 = j->b2 >= 0 ? &sc->body[j->b2] : NULL;
+        int two = b2 && b2->dynamic;
+        double q1[7], q2[7];
+        memcpy(q1, b1->x, 3 * sizeof(double)); memcpy(q1 + 3, b1->q, 4 * sizeof(double));
+        if (two) { memcpy(q2, b2->x, 3 * sizeof(double)); memcpy(q2 + 3, b2->q, 4 * sizeof(double)); }
+        int angle = coord_is_angle(j->type, x->axis);
+        nsm_relation *rel = NULL;
+        nsm_nslaw *law = NULL;
+        if (x->kind == X_STOP) {
+            /* Siconos' JointStopR: y = (c − pos) dir_sign ≥ 0 */
+            int upper = x->dir < 0;
+            rel = angle ? nsm_joint_angle_stop_new(q1, two ? q2 : NULL, jA[x->joint], x->pos, upper)
+                        : nsm_joint_stop_new(q1, two ? q2 : NULL, jP[x->joint], jA[x->joint], x->pos, upper);
+            law = nsm_nslaw_newton_new(1, x->e);
+        } else if (x->kind == X_FRICTION) {
+            /* Siconos' JointFrictionR: ẏ = −ċ, the relay's bounds the impulse over a step */
+            rel = nsm_joint_friction_new(angle ? NSM_JOINT_REVOLUTE : NSM_JOINT_PRISMATIC, q1, two ? q2 : NULL, jP[x->joint], jA[x->joint]);
+            law = nsm_nslaw_relay_new(1, &x->lb, &x->ub);
+        } else {
+            nsm_joint_coord jc[2];
+            for (int k = 0; k < 2; k++) {
+                jc[k].type = joint_map[j->type];
+                jc[k].dof = k == 0 ? x->axis : x->dof2;
+                jc[k].body1 = 0;
+                jc[k].body2 = two ? 1 : -1;
+                memcpy(jc[k].anchor, jP[x->joint], sizeof jc[k].anchor);
+                memcpy(jc[k].axis, jA[x->joint], sizeof jc[k].axis);
+            }
+            rel = nsm_joint_coupler_new(q1, two ? q2 : NULL, &jc[0], &jc[1], x->ratio);
+            law = nsm_nslaw_equality_new(1);
+        }
+        int id = -1, built = rel && law;
+        if (built) {
+            int lid = nsm_model_add_law(r->model, law);
+            law = NULL;
+            if (lid >= 0) id = nsm_model_add_interaction(r->model, rel, lid, dsid[j->b1], two ? dsid[j->b2] : -1);
+            else nsm_relation_free(rel);
+            rel = NULL;
+        }
+        if (id < 0) {
+            static const char *const what[] = { "stop", "friction", "coupling" };
+            char why[NS_ERRMSG_LEN];
+            snprintf(why, sizeof why, "%s", built ? nsm_model_error(r->model) : nsm_constructor_error());
+            nsm_relation_free(rel);
+            nsm_nslaw_free(law);
+            free(dsid); free(jP); free(jA);
+            return build_fail(r, err, "joint '%s': %s on axis %d: %s", j->name, what[x->kind], x->axis, why);
+        }
+    }
+    for (int i = 0; i < sc->ncp; i++) {
+        const scoupler *cp = &sc->cp[i];
+        const sbody *b1 = &sc->body[cp->b1];
+        const sbody *b2 = cp->b2 >= 0 ? &sc->body[cp->b2] : NULL;
+        double q1[7], q2[7];
+        memcpy(q1, b1->x, 3 * sizeof(double)); memcpy(q1 + 3, b1->q, 4 * sizeof(double));
+        if (b2) { memcpy(q2, b2->x, 3 * sizeof(double)); memcpy(q2 + 3, b2->q, 4 * sizeof(double)); }
+        nsm_joint_coord jc[2];
+        const int jj[2] = { cp->j1, cp->j2 }, dof[2] = { cp->dof1, cp->dof2 };
+        for (int k = 0; k < 2; k++) {
+            const sjoint *J = &sc->jt[jj[k]];
+            jc[k].type = joint_map[J->type];
+            jc[k].dof = dof[k];
+            jc[k].body1 = coupler_slot(sc, J->b1, cp->b1, cp->b2);
+            jc[k].body2 = coupler_slot(sc, J->b2, cp->b1, cp->b2);
+            memcpy(jc[k].anchor, jP[jj[k]], sizeof jc[k].anchor);
+            memcpy(jc[k].axis, jA[jj[k]], sizeof jc[k].axis);
+        }
+        nsm_relation *rel = nsm_joint_coupler_new(q1, b2 ? q2 : NULL, &jc[0], &jc[1], cp->ratio);
+        int lid = rel ? nsm_model_add_law(r->model, nsm_nslaw_equality_new(1)) : -1;
+        if (rel && lid < 0) { nsm_relation_free(rel); rel = NULL; }
+        int id = lid >= 0 ? nsm_model_add_interaction(r->model, rel, lid, dsid[cp->b1], b2 ? dsid[cp->b2] : -1) : -1;
+        if (id < 0) {
+            char why[NS_ERRMSG_LEN];
+            snprintf(why, sizeof why, "%s", lid >= 0 ? nsm_model_error(r->model) : nsm_constructor_error());
+            free(dsid); free(jP); free(jA);
+            return build_fail(r, err, "coupler '%s': %s", cp->name, why);
+        }
+    }
+    free(jP); free(jA);
     free(dsid);
     r->sim = nsm_sim_new(r->model, o, e2);
     if (!r->sim) return build_fail(r, err, "simulation: %s", e2);

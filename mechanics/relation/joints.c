@@ -195,3 +195,67 @@ nsm_relation *nsm_joint_friction_new(nsm_joint_type type, const double *q1, cons
     }
     return r;
 }
+
+/* ---- couplers ---- */
+
+static int coord_term_new(const char *who, int k, const nsm_joint_coord *c, const double *const q[2],
+                          int nb, nsm_coord_term *t)
+{
+    if (!c) { nsm_ctor_fail("%s: c%d is NULL", who, k); return -1; }
+    int ndof = c->type == NSM_JOINT_CYLINDRICAL ? 2 : (c->type == NSM_JOINT_REVOLUTE || c->type == NSM_JOINT_PRISMATIC) ? 1 : 0;
+    if (ndof == 0) { nsm_ctor_fail("%s: c%d: joint type %d has no coordinate (revolute, prismatic or cylindrical)", who, k, (int)c->type); return -1; }
+    if (c->dof < 0 || c->dof >= ndof) { nsm_ctor_fail("%s: c%d: dof %d out of range (0..%d for this joint)", who, k, c->dof, ndof - 1); return -1; }
+    if (c->body1 < -1 || c->body1 >= nb || c->body2 < -1 || c->body2 >= nb || c->body1 == c->body2) {
+        nsm_ctor_fail("%s: c%d: bodies %d, %d must be two different ones of 0..%d or -1 (ground)", who, k, c->body1, c->body2, nb - 1);
+        return -1;
+    }
+    if (!nsm_all_finite(c->anchor, 3)) { nsm_ctor_fail("%s: c%d: anchor has a non-finite entry", who, k); return -1; }
+    double nr = nsm_all_finite(c->axis, 3) ? sqrt(nsm_dot3(c->axis, c->axis)) : NAN;
+    if (!(fabs(nr - 1.0) <= 1e-8)) { nsm_ctor_fail("%s: c%d: axis has norm %g (must be 1)", who, k, nr); return -1; }
+    static const double I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 }, origin[3] = { 0, 0, 0 };
+    double RP[9], RQ[9];
+    const double *xP = origin, *xQ = origin;
+    if (c->body1 >= 0) { nsm_quat_matrix(q[c->body1] + 3, RP); xP = q[c->body1]; } else memcpy(RP, I3, sizeof RP);
+    if (c->body2 >= 0) { nsm_quat_matrix(q[c->body2] + 3, RQ); xQ = q[c->body2]; } else memcpy(RQ, I3, sizeof RQ);
+    t->ip = c->body1;
+    t->iq = c->body2;
+    t->slide = c->type == NSM_JOINT_PRISMATIC || (c->type == NSM_JOINT_CYLINDRICAL && c->dof == 0);
+    if (t->slide) {
+        double d[3];
+        nsm_mat3t_vec(RP, c->axis, t->e);
+        for (int i = 0; i < 3; i++) d[i] = c->anchor[i] - xP[i];
+        nsm_mat3t_vec(RP, d, t->rp);
+        for (int i = 0; i < 3; i++) d[i] = c->anchor[i] - xQ[i];
+        if (c->body2 >= 0) nsm_mat3t_vec(RQ, d, t->rq); else memcpy(t->rq, c->anchor, sizeof t->rq);
+    } else {
+        double U1[3], U2[3];
+        nsm_contact_tangents(c->axis, U1, U2);   /* U2 = axis × U1 */
+        nsm_mat3t_vec(RP, U1, t->u1);
+        nsm_mat3t_vec(RP, U2, t->u2);
+        nsm_mat3t_vec(RQ, U1, t->w);
+    }
+    return 0;
+}
+
+nsm_relation *nsm_joint_coupler_new(const double *q1, const double *q2, const nsm_joint_coord *c1,
+                                    const nsm_joint_coord *c2, double ratio)
+{
+    static const char who[] = "nsm_joint_coupler_new";
+    if (!q1) return nsm_ctor_fail("%s: q1 is NULL", who);
+    if (check_pose(who, "q1", q1) || (q2 && check_pose(who, "q2", q2))) return NULL;
+    if (!isfinite(ratio)) return nsm_ctor_fail("%s: ratio = %g must be finite", who, ratio);
+    int nb = q2 ? 2 : 1;
+    const double *const q[2] = { q1, q2 };
+    nsm_coord_term t[2];
+    memset(t, 0, sizeof t);
+    if (coord_term_new(who, 1, c1, q, nb, &t[0]) || coord_term_new(who, 2, c2, q, nb, &t[1])) return NULL;
+    t[0].coef = -ratio;
+    t[1].coef = 1.0;
+    nsm_coord_term *terms;
+    nsm_relation *r = nsm_rigid_alloc_terms(1, nb, 2, &terms, who);
+    if (!r) return NULL;
+    memcpy(terms, t, sizeof t);
+    r->rigid->row[0].type = NSM_RROW_COUPLE;
+    r->rigid->row[0].term = terms;
+    return r;
+}

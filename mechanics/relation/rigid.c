@@ -9,15 +9,70 @@
 #include <stdlib.h>
 #include <string.h>
 
-nsm_relation *nsm_rigid_alloc(int m, int nbodies, const char *who)
+#define NSM_PI 3.14159265358979323846
+
+nsm_relation *nsm_rigid_alloc_terms(int m, int nbodies, int nterms, nsm_coord_term **terms, const char *who)
 {
     if (nbodies != 1 && nbodies != 2) return nsm_ctor_fail("%s: nbodies = %d must be 1 or 2", who, nbodies);
     nsm_relation *r = nsm_relation_alloc(NSM_REL_RIGID, m, 6 * nbodies, who);
     if (!r) return NULL;
-    r->rigid = calloc(1, sizeof *r->rigid + (size_t)m * sizeof(nsm_rigid_row));
+    size_t head = sizeof *r->rigid + (size_t)m * sizeof(nsm_rigid_row);
+    head = (head + sizeof(double) - 1) / sizeof(double) * sizeof(double);
+    r->rigid = calloc(1, head + (size_t)nterms * sizeof(nsm_coord_term));
     if (!r->rigid) { nsm_relation_free(r); return nsm_ctor_fail("%s: out of memory", who); }
     r->rigid->nbodies = nbodies;
+    if (terms) *terms = nterms > 0 ? (nsm_coord_term *)(void *)((char *)r->rigid + head) : NULL;
     return r;
+}
+
+nsm_relation *nsm_rigid_alloc(int m, int nbodies, const char *who)
+{
+    return nsm_rigid_alloc_terms(m, nbodies, 0, NULL, who);
+}
+
+/* One coordinate term at the poses (x_k, R_k; k = 2: the world): its value,
+ * and its rate's coefficients added to L (linear velocity, world) and C
+ * (ω, world) of body 1 and body 2, scaled by coef. */
+static double coord_term(nsm_coord_term *t, const double *const x[3], const double R[3][9], double L[2][3], double C[2][3])
+{
+    int p = t->ip < 0 ? 2 : t->ip, q = t->iq < 0 ? 2 : t->iq;
+    double gp[3], gq[3], lp[3] = { 0, 0, 0 }, val;
+    if (!t->slide) {
+        double U1[3], U2[3], W[3], a[3], b[3];
+        nsm_mat3_vec(R[p], t->u1, U1);
+        nsm_mat3_vec(R[p], t->u2, U2);
+        nsm_mat3_vec(R[q], t->w, W);
+        double c = nsm_dot3(U1, W), s = nsm_dot3(U2, W), n2 = c * c + s * s;
+        double wrapped = atan2(s, c);
+        if (wrapped - t->last > NSM_PI) t->turns--;
+        else if (wrapped - t->last < -NSM_PI) t->turns++;
+        t->last = wrapped;
+        val = wrapped + 2.0 * NSM_PI * t->turns;
+        /* d(U·W)/dt = (ωP − ωQ)·(U × W): φ̇ = (ωP − ωQ)·g */
+        nsm_cross3(U2, W, a);
+        nsm_cross3(U1, W, b);
+        for (int c3 = 0; c3 < 3; c3++) {
+            gp[c3] = n2 > 0.0 ? (c * a[c3] - s * b[c3]) / n2 : 0.0;
+            gq[c3] = -gp[c3];
+        }
+    } else {
+        double E[3], aP[3], aQ[3], D[3], u[3];
+        nsm_mat3_vec(R[p], t->e, E);
+        nsm_mat3_vec(R[p], t->rp, aP);
+        if (q == 2) memcpy(aQ, t->rq, sizeof aQ); else nsm_mat3_vec(R[q], t->rq, aQ);
+        for (int c3 = 0; c3 < 3; c3++) D[c3] = x[q][c3] + aQ[c3] - x[p][c3] - aP[c3];
+        val = nsm_dot3(E, D);
+        /* ṡ = E·(vQ − vP) + ωQ·(aQ × E) − ωP·(aP × E) + ωP·(E × D) */
+        nsm_cross3(aQ, E, gq);
+        nsm_cross3(aP, E, gp);
+        nsm_cross3(E, D, u);
+        for (int c3 = 0; c3 < 3; c3++) { gp[c3] = u[c3] - gp[c3]; lp[c3] = E[c3]; }
+    }
+    for (int c3 = 0; c3 < 3; c3++) {
+        if (p < 2) { C[p][c3] += t->coef * gp[c3]; L[p][c3] -= t->coef * lp[c3]; }
+        if (q < 2) { C[q][c3] += t->coef * gq[c3]; L[q][c3] += t->coef * lp[c3]; }
+    }
+    return t->coef * val;
 }
 
 static void body_pose(const double *Q, int k, int nb, const double **x, double *R)
@@ -78,10 +133,28 @@ static int output(const nsm_relation *r, double t, const double *Q,
             y[i] = nsm_dot3(A, B) - w->c0;
             nsm_cross3(A, B, c1);
             for (int c = 0; c < 3; c++) { c2[c] = -c1[c]; E[c] = 0.0; }
-        } else {   /* TWIST */
+        } else if (w->type == NSM_RROW_TWIST) {
             y[i] = 0.0;
             nsm_mat3_vec(R1, w->a, c1);
             for (int c = 0; c < 3; c++) { c2[c] = -c1[c]; E[c] = 0.0; }
+        } else {   /* COUPLE: its own linear columns per body */
+            static const double origin[3] = { 0, 0, 0 }, I3[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+            const double *x[3] = { x1, nb == 2 ? x2 : origin, origin };
+            double Rs[3][9], L[2][3] = { { 0 } }, C[2][3] = { { 0 } };
+            memcpy(Rs[0], R1, sizeof Rs[0]);
+            memcpy(Rs[1], nb == 2 ? R2 : I3, sizeof Rs[1]);
+            memcpy(Rs[2], I3, sizeof Rs[2]);
+            y[i] = -w->c0;
+            for (int k = 0; k < 2; k++) y[i] += coord_term(&w->term[k], x, (const double (*)[9])Rs, L, C);
+            for (int k = 0; k < nb; k++) {
+                double b[3];
+                nsm_mat3t_vec(Rs[k], C[k], b);
+                for (int c = 0; c < 3; c++) {
+                    H[i + (size_t)(6 * k + c) * m] = L[k][c];
+                    H[i + (size_t)(6 * k + 3 + c) * m] = b[c];
+                }
+            }
+            continue;
         }
         double b1[3], b2[3];
         nsm_mat3t_vec(R1, c1, b1);
@@ -113,13 +186,48 @@ static void mean_pose(const double *Qk, const double *Q1, int k, int nb, double 
 /* Discrete gradient of the rows between Qk and Q1 (relation_kind.h
  * mean_jacobian): rows on material points only (a world arm follows the
  * normal, not the body: no such H, the caller keeps the θ-point one). */
+/* A coupler row (nonlinear: angles): the discrete gradient of Gonzalez,
+ * H̄ = ḡ + (Δy − ḡ·Δq) Δq/|Δq|², ḡ the mean of the gradients at both ends
+ * and Δq the step in velocity coordinates (Δx, and the body-frame Δω of the
+ * Cayley step, 2 v/w of q_kᵀ ⊗ q_1 = (w, v)), so that H̄ Δq = Δy exactly. */
+static int coupler_mean_jacobian(const nsm_relation *r, const double *Qk, const double *Q1, double *H)
+{
+    int nb = r->rigid->nbodies, nc = r->ncols;
+    double yk, y1, Hk[12], H1[12], dq[12], gd = 0.0, dd = 0.0;
+    output(r, 0.0, Qk, NULL, &yk, Hk, NULL);
+    output(r, 0.0, Q1, NULL, &y1, H1, NULL);
+    for (int k = 0; k < nb; k++) {
+        const double *a = Qk + 7 * k + 3, *b = Q1 + 7 * k + 3;
+        /* conj(a) ⊗ b */
+        double w = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+        double v[3] = { a[0] * b[1] - a[1] * b[0] - (a[2] * b[3] - a[3] * b[2]),
+                        a[0] * b[2] - a[2] * b[0] - (a[3] * b[1] - a[1] * b[3]),
+                        a[0] * b[3] - a[3] * b[0] - (a[1] * b[2] - a[2] * b[1]) };
+        if (!(w > 0.0)) return 1;   /* a half turn or more in one step: keep the θ-point H */
+        for (int c = 0; c < 3; c++) {
+            dq[6 * k + c] = Q1[7 * k + c] - Qk[7 * k + c];
+            dq[6 * k + 3 + c] = 2.0 * v[c] / w;
+        }
+    }
+    for (int j = 0; j < nc; j++) {
+        H[j] = 0.5 * (Hk[j] + H1[j]);
+        gd += H[j] * dq[j];
+        dd += dq[j] * dq[j];
+    }
+    if (dd > 0.0)
+        for (int j = 0; j < nc; j++) H[j] += (y1 - yk - gd) * dq[j] / dd;
+    return 0;
+}
+
 static int mean_jacobian(const nsm_relation *r, const double *Qk, const double *Q1, double *H)
 {
     const struct nsm_rigid_rows *rr = r->rigid;
     int m = r->m, nb = rr->nbodies;
+    if (m == 1 && rr->row[0].type == NSM_RROW_COUPLE) return coupler_mean_jacobian(r, Qk, Q1, H);
     for (int i = 0; i < m; i++) {
         const nsm_rigid_row *w = &rr->row[i];
-        if (w->type == NSM_RROW_TWIST || (w->type == NSM_RROW_POINT && (w->r1_world || (nb == 2 && w->r2_world))))
+        if (w->type == NSM_RROW_TWIST || w->type == NSM_RROW_COUPLE ||
+            (w->type == NSM_RROW_POINT && (w->r1_world || (nb == 2 && w->r2_world))))
             return 1;
     }
     double x1[3], x2[3], R1[9], R2[9];

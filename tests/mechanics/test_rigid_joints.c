@@ -410,6 +410,114 @@ static void test_bad_input(void **state)
     nsm_model_free(m);
 }
 
+/* the relations' evaluator (mechanics/relation/relation_kind.h, private):
+ * y and H of a relation at positions Q */
+ns_status nsm_relation_eval(const nsm_relation *r, int inter, double t, const double *Q, const double *V,
+                            const double *lam, double *y0, double *y1, double *H, double *work, char *err);
+
+/* Q ⊕ ε d for two rigid bodies: x + ε dx, q ⊗ (1, ½ ε dω) normalised */
+static void advance2(const double *Q, const double *d, double eps, int nb, double *out)
+{
+    for (int k = 0; k < nb; k++) {
+        const double *q = Q + 7 * k + 3, *w = d + 6 * k + 3;
+        double c[4] = { 1.0, 0.5 * eps * w[0], 0.5 * eps * w[1], 0.5 * eps * w[2] }, r[4];
+        r[0] = q[0] * c[0] - q[1] * c[1] - q[2] * c[2] - q[3] * c[3];
+        r[1] = q[0] * c[1] + q[1] * c[0] + q[2] * c[3] - q[3] * c[2];
+        r[2] = q[0] * c[2] - q[1] * c[3] + q[2] * c[0] + q[3] * c[1];
+        r[3] = q[0] * c[3] + q[1] * c[2] - q[2] * c[1] + q[3] * c[0];
+        double n = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+        for (int c3 = 0; c3 < 3; c3++) out[7 * k + c3] = Q[7 * k + c3] + eps * d[6 * k + c3];
+        for (int i = 0; i < 4; i++) out[7 * k + 3 + i] = r[i] / n;
+    }
+}
+
+/* A coupler's y and H: y is c2 − ratio c1 of the coordinates as the
+ * joints define them (checked on a known motion), H its derivative along
+ * any velocity (central differences, 1e-7). */
+static void test_coupler(void **state)
+{
+    (void)state;
+    double s2 = sqrt(0.5);
+    double q1[7] = { 0.3, -0.2, 0.5, 1, 0, 0, 0 }, q2[7] = { 1.0, 0.4, 0.1, s2, 0, s2, 0 };
+    nsm_joint_coord c1 = { NSM_JOINT_REVOLUTE, 0, 0, -1, { 0.1, 0.0, 0.2 }, { 0, 0.6, 0.8 } };
+    nsm_joint_coord c2 = { NSM_JOINT_CYLINDRICAL, 0, 1, 0, { 0.5, 0.1, 0.3 }, { 1, 0, 0 } };
+    nsm_relation *r = nsm_joint_coupler_new(q1, q2, &c1, &c2, 0.7);
+    assert_non_null(r);
+    assert_int_equal(nsm_relation_size(r), 1);
+    double Q[14], y, H[12], work[16], err[1];
+    char msg[NS_ERRMSG_LEN];
+    (void)err;
+    memcpy(Q, q1, sizeof q1);
+    memcpy(Q + 7, q2, sizeof q2);
+    assert_int_equal(nsm_relation_eval(r, 0, 0.0, Q, NULL, NULL, &y, NULL, H, work, msg), NS_OK);
+    assert_true(fabs(y) <= 1e-15);   /* 0 in the poses given */
+    /* body 1 turned by 0.4 about the revolute axis: c1 (the ground relative
+     * to body 1) = −0.4; body 2 moved by 0.25 along x: c2 = 0.25 */
+    double d[12] = { 0 }, Qm[14];
+    d[3] = 0.0; d[4] = 0.6; d[5] = 0.8;   /* ω of body 1 (body frame = world here) */
+    d[6] = 1.0;                           /* v of body 2 */
+    advance2(Q, d, 1.0, 2, Qm);
+    /* exact coordinates after the step: the Cayley step turns body 1 by
+     * 2 atan(1/2) about the axis (through its centre); c1 (the ground
+     * relative to body 1 about the revolute axis) = −turn; c2 (body 1's
+     * anchor relative to body 2's, along x fixed in body 2, which only
+     * moved by +1 along x): x · (x1 + R r1 − (anchor + e_x)) */
+    double turn = 2.0 * atan(0.5);
+    assert_int_equal(nsm_relation_eval(r, 0, 0.0, Qm, NULL, NULL, &y, NULL, H, work, msg), NS_OK);
+    {
+        double a[3] = { 0, 0.6, 0.8 }, ca = cos(turn), sa = sin(turn);
+        double r1[3] = { 0.5 - 0.3, 0.1 + 0.2, 0.3 - 0.5 }, ar = a[0] * r1[0] + a[1] * r1[1] + a[2] * r1[2], xr[3];
+        xr[0] = a[1] * r1[2] - a[2] * r1[1];
+        xr[1] = a[2] * r1[0] - a[0] * r1[2];
+        xr[2] = a[0] * r1[1] - a[1] * r1[0];
+        double R1r1x = r1[0] * ca + xr[0] * sa + a[0] * ar * (1 - ca);   /* Rodrigues, x component */
+        double c2v = 0.3 + R1r1x - (0.5 + 1.0), c1v = -turn;
+        print_message("coupler: y = %.15g, c2 - 0.7 c1 = %.15g\n", y, c2v - 0.7 * c1v);
+        assert_true(fabs(y - (c2v - 0.7 * c1v)) <= 1e-13);
+    }
+    /* H against central differences at that pose, along three velocities */
+    double dirs[3][12] = { { 0.3, -0.1, 0.2, 0.5, -0.4, 0.9, -0.2, 0.7, 0.1, 0.3, 0.6, -0.8 },
+                           { 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0 },
+                           { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0.2, -1.0, 0.4 } };
+    double worst = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double Qp[14], Qn[14], yp, yn, Hd = 0.0, eps = 1e-6;
+        advance2(Qm, dirs[k], eps, 2, Qp);
+        advance2(Qm, dirs[k], -eps, 2, Qn);
+        nsm_relation_eval(r, 0, 0.0, Qm, NULL, NULL, &y, NULL, H, work, msg);
+        for (int j = 0; j < 12; j++) Hd += H[j] * dirs[k][j];
+        nsm_relation_eval(r, 0, 0.0, Qp, NULL, NULL, &yp, NULL, H, work, msg);
+        nsm_relation_eval(r, 0, 0.0, Qn, NULL, NULL, &yn, NULL, H, work, msg);
+        worst = fmax(worst, fabs((yp - yn) / (2 * eps) - Hd));
+    }
+    print_message("coupler: max |H d - finite difference| = %.3g\n", worst);
+    assert_true(worst <= 1e-7);
+    nsm_relation_free(r);
+    /* bad input */
+    assert_null(nsm_joint_coupler_new(NULL, q2, &c1, &c2, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "q1 is NULL"));
+    assert_null(nsm_joint_coupler_new(q1, q2, &c1, &c2, NAN));
+    assert_non_null(strstr(nsm_constructor_error(), "ratio"));
+    assert_null(nsm_joint_coupler_new(q1, q2, NULL, &c2, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "c1 is NULL"));
+    nsm_joint_coord b = c1;
+    b.dof = 1;
+    assert_null(nsm_joint_coupler_new(q1, q2, &b, &c2, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "c1: dof 1 out of range"));
+    b = c2; b.body2 = 1;
+    assert_null(nsm_joint_coupler_new(q1, q2, &c1, &b, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "c2: bodies 1, 1"));
+    b = c1; b.body2 = 1;
+    assert_null(nsm_joint_coupler_new(q1, NULL, &b, &c2, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "c1: bodies 0, 1"));
+    b = c1; b.type = NSM_JOINT_BALL;
+    assert_null(nsm_joint_coupler_new(q1, q2, &b, &c2, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "has no coordinate"));
+    b = c1; b.axis[2] = 2.0;
+    assert_null(nsm_joint_coupler_new(q1, q2, &b, &c2, 1.0));
+    assert_non_null(strstr(nsm_constructor_error(), "c1: axis has norm"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_prismatic_stop), cmocka_unit_test(test_fixed),
         cmocka_unit_test(test_cylindrical), cmocka_unit_test(test_ball),
         cmocka_unit_test(test_revolute_angle_stop), cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_coupler),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
