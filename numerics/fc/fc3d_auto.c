@@ -8,19 +8,19 @@
  *      stalls on a settling pile's problems; warm-started
  *      sweeps can cycle for ever, e.g. 2-4e-4 for 10⁵ sweeps on a box of
  *      spheres, tests/numerics/data);
- *   2. a race between the accelerated sweeps and nsn-ac, each resuming
- *      its own iterate turn after turn (Newton from the caller's point,
- *      then, when a walk stops making progress, from the best point):
- *      the sweeps first with a unit of time doubled every round, Newton
- *      with NEWTON_SHARE of it, so a problem the sweeps would finish after
- *      a plateau costs at most 1.15 times their own time (a stall test
- *      cannot tell a slow power-law decay from cycling), one where they
- *      cycle a bounded multiple of Newton's; Newton runs first with the
- *      larger share once it has won more races in the caller's workspace
- *      (a simulation's earlier steps). The sweeps go shuffled once a
- *      natural-order turn fails to halve the best error (Gauss–Seidel
- *      cycling: RockPile_tob1 sits at 4e-4 in natural order, ~1e-6
- *      shuffled);
+ *   2. a race between the sweeps and two nsn-ac walks (A from the
+ *      caller's point, B from the best point), each resuming its own
+ *      iterate turn after turn: the sweeps first with a unit of time
+ *      doubled every round, the walks with NEWTON_SHARE of it, half each,
+ *      so a problem the sweeps would finish after a plateau costs at most
+ *      1.2 times their own time (a stall test cannot tell a slow power-law
+ *      decay from cycling), one where they cycle a bounded multiple of
+ *      Newton's; Newton runs first with the larger share once it has won
+ *      more races in the caller's workspace (a simulation's earlier
+ *      steps). The sweeps take Newton's point when it has at most half
+ *      their error; they go shuffled once a natural-order turn fails to
+ *      lower the best error by 10 % (Gauss–Seidel cycling: RockPile_tob1
+ *      sits at 4e-4 in natural order, ~1e-6 shuffled);
  *   3. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
  *      when a chunk does not halve the error) from the best point;
  *   4. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
@@ -294,56 +294,41 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     int sweeps = o->max_iter > 0 ? o->max_iter : 100000;
     int done = c.best_err <= tol;
     if (!done) done = nsgs_first(&c, sweeps, res);
-    /* The sweeps stalled (or their budget ran out): a race between the
-     * sweeps and the global Newton, each continuing from its own iterate
-     * in every turn (c.keep: the sweeps', c.start: Newton's, first the
-     * caller's point), so that no turn's work is lost and the winner stops
-     * the race mid-turn. Round k's unit is T·2^k, T the time of stage 1.
-     * By default the sweeps run first, a unit each round, and Newton gets
-     * NEWTON_SHARE of it: a problem plain sweeps would finish after a
-     * plateau (a stall test cannot tell a slow power-law decay from
-     * cycling) costs at most 1 + NEWTON_SHARE times their time, one where
-     * they cycle (1 + 1/NEWTON_SHARE) times Newton's. Once Newton has won
-     * more races than the sweeps in the caller's workspace (a simulation's
-     * earlier steps), it runs first with the unit and the sweeps get twice
-     * it. A Newton turn that does not lower its own error by 10 % ends its
-     * walk; the next turn starts from the best point (Newton's basin may
-     * hold one point and not the other). The sweeps go shuffled once a
-     * natural-order turn fails to halve the best error (Gauss–Seidel
-     * cycling: RockPile_tob1 sits at 4e-4 in natural order, ~1e-6
-     * shuffled). */
+    /* The sweeps stalled (or their budget ran out): the race (stage 2 of
+     * the header). c.keep holds the sweeps' iterate, c.start walk A's
+     * (first the caller's point); walk B starts from the best point each
+     * turn. No turn's work is lost, and the first method to reach tol ends
+     * the race mid-turn. Round k's unit is T·2^k, T the time of stage 1;
+     * while the sweeps are favoured, Newton's time is at most NEWTON_SHARE
+     * of theirs, which caps the race's cost on a problem plain sweeps
+     * would finish. The sweeps' turns are plain when stage 1's safety net
+     * ended Anderson, accelerated when they start from Newton's point. */
     double unit = fmax(ns_now() - c.t0, 1e-4);
     memcpy(c.keep, c.r, c.m * sizeof(double));
+    double keep_err = c.last_err;   /* the error of the sweeps' iterate */
     int shuffle = 0;
     int *won = ns_ws_race(o->workspace);
     const int newton_first = won && won[1] < won[0];
-    int walk_a = 1;                 /* Newton's walk from the caller's point goes on */
-    double walk_a_err = INFINITY;   /* its error after its last turn */
     for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2) {
         for (int turn = 0; !done && turn < 2; turn++) {
-            if ((turn == 0) == newton_first) {   /* Newton's turns: walks A and B */
-                double share = newton_first ? unit : NEWTON_SHARE * unit;
-                if (walk_a) {
-                    stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 2, "nsn-ac from start",
-                                     0.5 * share, 0, NULL };
-                    done = stage(&c, &n, res);
-                    if (won && c.best_err <= tol) won[0]++;
-                    if (done) break;
-                    if (c.last_err < 0.9 * walk_a_err) {
-                        memcpy(c.start, c.r, c.m * sizeof(double));
-                        walk_a_err = c.last_err;
-                    } else walk_a = 0;             /* a walk that stopped: B has the share */
-                }
-                stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 1, "nsn-ac",
-                                 walk_a ? 0.5 * share : share, 0, NULL };
-                done = stage(&c, &n, res);
+            if ((turn == 0) == newton_first) {   /* Newton's turn: walks A and B, half each */
+                double half = 0.5 * (newton_first ? unit : NEWTON_SHARE * unit);
+                stage_spec a = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 2, "nsn-ac from start", half, 0, NULL };
+                done = stage(&c, &a, res);
+                if (won && c.best_err <= tol) won[0]++;
+                if (done) break;
+                memcpy(c.start, c.r, c.m * sizeof(double));
+                stage_spec b = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 1, "nsn-ac", half, 0, NULL };
+                done = stage(&c, &b, res);
                 if (won && c.best_err <= tol) won[0]++;
             } else {
                 int left = sweeps - c.iters;
                 if (left <= 0) { k = RACE_ROUNDS; break; }
                 double before = c.best_err;
-                /* from their own iterate, or from Newton's when it is the best point */
-                int from = c.best_by && !strncmp(c.best_by, "nsn", 3) ? 1 : 3;
+                /* from their own iterate, or from Newton's when it is the best
+                 * point and at most half the error of theirs */
+                int from = c.best_by && !strncmp(c.best_by, "nsn", 3) &&
+                           c.best_err <= 0.5 * keep_err ? 1 : 3;
                 if (from == 1) shuffle = 0;   /* a new start: natural order has its chance again */
                 stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, from,
                                  shuffle ? "nsgs-ac shuffled" : "nsgs-ac", newton_first ? 2 * unit : unit,
@@ -354,6 +339,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
                 if (won && c.best_err <= tol) won[1]++;
                 if (done) break;
                 memcpy(c.keep, c.r, c.m * sizeof(double));
+                keep_err = c.last_err;
                 if (!shuffle && !(c.best_err <= 0.9 * before)) shuffle = 1;
             }
         }
