@@ -28,9 +28,13 @@
 #include "nonsmooth/nsm.h"
 #include "nonsmooth/nsm_scene.h"
 
+/* the example's own options, after "usage: rigid_scene [options]" */
 static const char usage[] =
-    "usage: rigid_scene --scene FILE.hdf5 [--T s] [--h s] [--tol x] [--out DIR] [--dump DIR] [--project] [--quiet]\n"
-    "Runs a Siconos mechanics HDF5 scene (Bullet collision detection).\n";
+    "--scene FILE.hdf5 [--project]\n"
+    "Runs a Siconos mechanics HDF5 scene (Bullet collision detection).\n"
+    "  --scene FILE       the scene (written by siconos.io.mechanics_io or nsm_scene)\n"
+    "  --project          project joints and contacts back onto their constraints\n"
+    "                     after each step\n";
 
 typedef struct rows { double *v; size_t n, cap; int ncol; } rows;
 
@@ -106,7 +110,7 @@ int main(int argc, char **argv)
     nsx_args a;
     int pr = nsx_parse(argc, argv, &a, usage);
     if (pr) return pr > 0 ? 0 : 2;
-    if (!path) { fprintf(stderr, "rigid_scene: --scene FILE is required\n%s", usage); return 2; }
+    if (!path) { fprintf(stderr, "rigid_scene: --scene FILE is required\nusage: rigid_scene [options] %s", usage); return 2; }
     char err[NS_ERRMSG_LEN];
     nsm_scene *sc = nsm_scene_read_hdf5(path, err);
     if (!sc) { fprintf(stderr, "rigid_scene: %s\n", err); return 1; }
