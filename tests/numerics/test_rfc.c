@@ -176,21 +176,22 @@ static void test_projection_jacobian(void **state)
     ns_rng_seed(&g, 11);
     int checked = 0;
     for (int trial = 0; trial < 3000; trial++) {
-        int d = trial % 2 ? 5 : 3;
+        int d = trial % 3 == 0 ? 3 : trial % 3 == 1 ? 5 : 6;
         double mu = ns_rng_range(&g, 0.1, 1.5), mur = ns_rng_range(&g, 0.05, 0.5);
-        double x[5], J[25];
+        double mup = ns_rng_range(&g, 0.02, 0.4);
+        double x[6], J[36];
         for (int k = 0; k < d; k++) x[k] = ns_rng_range(&g, -2, 2);
-        ns_rfc_project_jacobian(d, mu, mur, x, J);
+        ns_rfc_project_jacobian(d, mu, mur, mup, x, J);
         const double e = 1e-6;
         int smooth = 1;
-        double Jn[25];
+        double Jn[36];
         for (int c = 0; c < d && smooth; c++) {
-            double xp[5], xm[5], pp[5], pm[5], p0[5];
+            double xp[6], xm[6], pp[6], pm[6], p0[6];
             memcpy(xp, x, sizeof x); memcpy(xm, x, sizeof x); memcpy(p0, x, sizeof x);
             xp[c] += e; xm[c] -= e;
             memcpy(pp, xp, sizeof pp); memcpy(pm, xm, sizeof pm);
-            int s0 = ns_rfc_project(d, mu, mur, p0), s1 = ns_rfc_project(d, mu, mur, pp),
-                s2 = ns_rfc_project(d, mu, mur, pm);
+            int s0 = ns_rfc_project_pivot(d, mu, mur, mup, p0), s1 = ns_rfc_project_pivot(d, mu, mur, mup, pp),
+                s2 = ns_rfc_project_pivot(d, mu, mur, mup, pm);
             if (s0 != s1 || s0 != s2) smooth = 0;
             for (int i = 0; i < d; i++) {
                 Jn[i + c * d] = (pp[i] - pm[i]) / (2 * e);
@@ -216,21 +217,22 @@ static void test_residual_jacobians(void **state)
     ns_rfc_phi_fn fns[2] = { ns_rfc_nm, ns_rfc_ac };
     int bad = 0, total = 0;
     for (int t = 0; t < 2000; t++) {
-        int d = t % 2 ? 5 : 3;
+        int d = t % 3 == 0 ? 3 : t % 3 == 1 ? 5 : 6;
         double mu = ns_rng_range(&g, 0.1, 1), mur = ns_rng_range(&g, 0.05, 0.3), rho = 0.7;
-        double r[5], u[5], F[5], A[25], B[25];
+        double mup = ns_rng_range(&g, 0.02, 0.3);
+        double r[6], u[6], F[6], A[36], B[36];
         for (int i = 0; i < d; i++) { r[i] = ns_rng_range(&g, -1, 1); u[i] = ns_rng_range(&g, -1, 1); }
-        ns_rfc_phi_fn f = fns[t % 4 < 2];
-        f(d, mu, mur, rho, r, u, F, A, B);
+        ns_rfc_phi_fn f = fns[(t / 3) % 2];
+        f(d, mu, mur, mup, rho, r, u, F, A, B);
         const double e = 1e-7;
         for (int c = 0; c < d; c++)
             for (int which = 0; which < 2; which++) {
-                double xp[5], xm[5], Fp[5], Fm[5];
+                double xp[6], xm[6], Fp[6], Fm[6];
                 const double *x = which ? u : r;
                 memcpy(xp, x, sizeof xp); memcpy(xm, x, sizeof xm);
                 xp[c] += e; xm[c] -= e;
-                if (which) { f(d, mu, mur, rho, r, xp, Fp, NULL, NULL); f(d, mu, mur, rho, r, xm, Fm, NULL, NULL); }
-                else { f(d, mu, mur, rho, xp, u, Fp, NULL, NULL); f(d, mu, mur, rho, xm, u, Fm, NULL, NULL); }
+                if (which) { f(d, mu, mur, mup, rho, r, xp, Fp, NULL, NULL); f(d, mu, mur, mup, rho, r, xm, Fm, NULL, NULL); }
+                else { f(d, mu, mur, mup, rho, xp, u, Fp, NULL, NULL); f(d, mu, mur, mup, rho, xm, u, Fm, NULL, NULL); }
                 for (int i = 0; i < d; i++) {
                     double fd = (Fp[i] - Fm[i]) / (2 * e), an = (which ? B : A)[i + c * d];
                     total++;
