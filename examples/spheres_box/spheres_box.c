@@ -109,7 +109,8 @@
  *   penetration, solver iterations and error of the step, converged 0/1,
  *   non-converged solves so far, spheres outside the box),
  *   DIR/final.csv (one row per sphere: x, y, z, R, v, ω at the end),
- *   DIR/spheres_box.svg (energy, contacts, penetration over time).
+ *   DIR/spheres_box.svg (energy, contacts, penetration over time; with
+ *   --rolling the energy as log10, to show a pile coming to rest).
  * Unless --quiet, a last line "peer: ..." (scene_file.h: sbx_peer_line)
  * gives the overlaps between spheres and with the walls at the end, the
  * kinetic energy, the run's wall time and, with --profile K, the wall time
@@ -914,8 +915,14 @@ int main(int argc, char **argv)
         }
         svgplot *p = svgplot_new(3, isnan(rolling) ? "Spheres in a box (Moreau-Jean, FC3D)"
                                                    : "Spheres in a box (Moreau-Jean, RFC3D: rolling friction)");
-        svgplot_labels(p, 0, "t [s]", "kinetic energy [J]");
-        svgplot_series(p, 0, "kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
+        if (isnan(rolling)) {
+            svgplot_labels(p, 0, "t [s]", "kinetic energy [J]");
+            svgplot_series(p, 0, "kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
+        } else {   /* settling to rest: the decades matter (floored at 1e-16 J) */
+            for (size_t k = 0; k < c.ek.n; k++) c.ek.v[k] = log10(fmax(c.ek.v[k], 1e-16));
+            svgplot_labels(p, 0, "t [s]", "log10 kinetic energy [J]");
+            svgplot_series(p, 0, "log10 kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
+        }
         svgplot_labels(p, 1, "t [s]", "active contacts");
         svgplot_series(p, 1, "active contacts", c.t.n, c.t.v, c.nact.v, 0);
         svgplot_labels(p, 2, "t [s]", "max penetration [m]");
