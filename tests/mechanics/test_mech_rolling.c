@@ -258,6 +258,25 @@ static void test_mixed_laws_refused(void **state)
     assert_non_null(strstr(nsm_sim_error(s), "rolling"));
     nsm_sim_free(s);
     nsm_model_free(m);
+
+    /* the 5-row law beside the 6-row (pivoting) law: refused, named */
+    m = nsm_model_new();
+    nsm_ds *c1 = nsm_ds_lagrangian_lti_new(6, M6, q0, v0), *c2 = nsm_ds_lagrangian_lti_new(6, M6, q0, v0);
+    nsm_ds_set_fext_constant(c1, f6);
+    nsm_ds_set_fext_constant(c2, f6);
+    int d1 = nsm_model_add_ds(m, c1), d2 = nsm_model_add_ds(m, c2);
+    double H6[36] = { 0 };
+    H6[0 + 6 * 2] = 1; H6[1 + 6 * 0] = 1; H6[2 + 6 * 1] = 1; H6[3 + 6 * 3] = 1; H6[4 + 6 * 4] = 1; H6[5 + 6 * 5] = 1;
+    int l5 = nsm_model_add_law(m, nsm_nslaw_newton_rolling_new(5, 0.0, 0.5, 0.01));
+    int l6 = nsm_model_add_law(m, nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, 0.01, 0.01));
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(5, 6, H5, NULL), l5, d1, -1) >= 0);
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(6, 6, H6, NULL), l6, d2, -1) >= 0);
+    s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("nsm_sim_new: %s", err);
+    assert_int_equal(nsm_sim_step(s), NS_UNSUPPORTED);
+    assert_non_null(strstr(nsm_sim_error(s), "pivoting"));
+    nsm_sim_free(s);
+    nsm_model_free(m);
 }
 
 int main(void)
