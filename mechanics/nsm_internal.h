@@ -74,6 +74,7 @@ struct nsm_nslaw {
     double e, mu;
     double *lb, *ub;
     double mu_r;   /* rolling friction laws */
+    double mu_p;   /* pivoting resistance (rolling law of size 6) */
     const nsm_model *owner;   /* the model that took it (NULL: the caller's) */
 };
 

@@ -17,7 +17,7 @@ struct sbx_contacts {
     int *ds;
     double ax, ay;            /* box half-widths in x and y */
     int law;
-    int rows;                 /* 3 (normal, 2 sliding) or 5 (+ 2 rolling) */
+    int rows;                 /* 3 (normal, 2 sliding), 5 (+ 2 rolling) or 6 (+ pivoting) */
     nsx_cells *grid;          /* broad phase */
     reclist *recs;            /* per sphere: its contacts with walls and with
                                  spheres of larger index */
@@ -58,9 +58,9 @@ sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
 
 int sbx_contacts_set_rolling(sbx_contacts *c, int on)
 {
-    if (!c || c->nspare[0] || c->nspare[1]) return -1;
+    if (!c || c->nspare[0] || c->nspare[1] || on < 0 || on > 2) return -1;
     for (int i = 0; i < c->n; i++) if (c->recs[i].n) return -1;
-    c->rows = on ? 5 : 3;
+    c->rows = on == 2 ? 6 : on ? 5 : 3;
     return 0;
 }
 
@@ -92,13 +92,14 @@ static void cross(const double a[3], const double b[3], double c[3])
     c[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-/* H (rows × ncols, column-major; rows 3 or 5) of a contact with normal n
+/* H (rows × ncols, column-major; rows 3, 5 or 6) of a contact with normal n
  * between body 1 (radius R1 at columns 0..5; the one the normal points away
  * from, NULL for a wall) and body 2 (radius R2, at columns off2..off2+5; the
  * normal points into it). Rows: normal, t1, t2 of the velocity of body 2
  * relative to body 1 at the contact point, then (rows = 5) t1, t2 of the
  * angular velocity of body 2 relative to body 1 (the rolling rows of
- * nsm_nslaw_newton_rolling_new); b such that y = (gap, 0, ...) at Q. */
+ * nsm_nslaw_newton_rolling_new), then (rows = 6) its n component (the
+ * pivoting row); b such that y = (gap, 0, ...) at Q. */
 static void contact_H(const double n[3], int two, double R1, double R2,
                       const double *Q, int ncols, int rows, double gap, double *H, double *b)
 {
@@ -117,10 +118,11 @@ static void contact_H(const double n[3], int two, double R1, double R2,
                 if (r > 0) H[r + rows * (3 + k)] = -R1 * nt[r][k];
             }
         }
-    for (int r = 3; r < rows; r++)
+    for (int r = 3; r < rows; r++)   /* rows 3, 4: about t1, t2; row 5: about n */
         for (int k = 0; k < 3; k++) {
-            H[r + rows * (off2 + 3 + k)] = t[r - 2][k];
-            if (two) H[r + rows * (3 + k)] = -t[r - 2][k];
+            const double *ax = r == 5 ? t[0] : t[r - 2];
+            H[r + rows * (off2 + 3 + k)] = ax[k];
+            if (two) H[r + rows * (3 + k)] = -ax[k];
         }
     for (int r = 0; r < rows; r++) {
         double s = 0.0;
@@ -154,7 +156,7 @@ static int keep(sbx_contacts *c, nsm_model *m, int i, int other, const double n[
 {
     int two = other < c->n;
     int ncols = two ? 12 : 6;
-    double H[60], b[5];
+    double H[72], b[6];
     if (two) contact_H(n, 1, c->R[i], c->R[other], Q, ncols, c->rows, gap, H, b);
     else contact_H(n, 0, 0.0, c->R[i], Q, ncols, c->rows, gap, H, b);  /* sphere i is body 2 */
     rec *r = find(&c->recs[i], other);

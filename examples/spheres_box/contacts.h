@@ -38,8 +38,10 @@ sbx_contacts *sbx_contacts_new(int n, const double *R, const int *ds,
                                double ax, double ay, int law);
 /** on = 1: contacts are made with 5 rows (normal, 2 sliding, then the
  *  relative angular velocity about the two tangents: the rolling rows of
- *  nsm_nslaw_newton_rolling_new), for a rolling law; 0: 3 rows (default).
- *  Only before the first update; −1 otherwise. */
+ *  nsm_nslaw_newton_rolling_new), for a rolling law; on = 2: 6 rows, the
+ *  sixth the relative angular velocity about the normal (the pivoting row
+ *  of nsm_nslaw_newton_rolling_pivot_new); 0: 3 rows (default). Only
+ *  before the first update; −1 otherwise. */
 int sbx_contacts_set_rolling(sbx_contacts *c, int on);
 /** Bytes held by c (contact records and the grid), for memory reports. */
 size_t sbx_contacts_bytes(const sbx_contacts *c);

@@ -87,6 +87,12 @@
  *                  free surface is measured and printed (repose.h: the
  *                  line "repose: ..."), with --out also plotted in
  *                  DIR/repose.svg
+ *   --pivot MU_P   with --rolling: pivoting (drilling) resistance, the
+ *                  torque about the contact normal at most MU_P times the
+ *                  normal force (a length in metres; default MU_R): 6-row
+ *                  contacts (nsm_nslaw_newton_rolling_pivot_new); 0 gives
+ *                  the 5-row law, under which a pile keeps spinning
+ *                  spheres about their contact normals (docs/rolling.md §8)
  *   --init FILE    start from the state in FILE (a final.csv of an earlier
  *                  run with the same scene, n and seed: x, y, z, v, ω per
  *                  sphere; R must match): benchmarks/scale/vs_siconos.sh
@@ -103,7 +109,8 @@
  *   penetration, solver iterations and error of the step, converged 0/1,
  *   non-converged solves so far, spheres outside the box),
  *   DIR/final.csv (one row per sphere: x, y, z, R, v, ω at the end),
- *   DIR/spheres_box.svg (energy, contacts, penetration over time).
+ *   DIR/spheres_box.svg (energy, contacts, penetration over time; with
+ *   --rolling the energy as log10, to show a pile coming to rest).
  * Unless --quiet, a last line "peer: ..." (scene_file.h: sbx_peer_line)
  * gives the overlaps between spheres and with the walls at the end, the
  * kinetic energy, the run's wall time and, with --profile K, the wall time
@@ -562,8 +569,9 @@ int main(int argc, char **argv)
     nsx_take_double(&ac, av, "--order", &order);
     nsx_take_double(&ac, av, "--max-iter", &max_iter);
     nsx_take_double(&ac, av, "--proj-tol", &proj_tol);
-    double budget = 0, stab = 0.2, hold = 0, rolling = NAN;
+    double budget = 0, stab = 0.2, hold = 0, rolling = NAN, pivot = NAN;
     nsx_take_double(&ac, av, "--rolling", &rolling);
+    nsx_take_double(&ac, av, "--pivot", &pivot);
     nsx_take_double(&ac, av, "--budget", &budget);
     nsx_take_double(&ac, av, "--stabilization", &stab);
     int hold_given = nsx_take_double(&ac, av, "--hold", &hold);
@@ -583,7 +591,7 @@ int main(int argc, char **argv)
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
                                     "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct] [--proj-tol T] "
-                                    "[--accept-nonconverged] [--write-scene FILE] [--rolling MU_R]");
+                                    "[--accept-nonconverged] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2
@@ -607,6 +615,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "spheres_box: --rolling MU_R must be a finite length >= 0 (metres)\n");
         return 2;
     }
+    if (!isnan(pivot) && (isnan(rolling) || !(pivot >= 0.0 && isfinite(pivot)))) {
+        fprintf(stderr, "spheres_box: --pivot MU_P needs --rolling and must be a finite length >= 0 (metres)\n");
+        return 2;
+    }
+    if (!isnan(rolling) && isnan(pivot)) pivot = rolling;
     if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
         !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096) ||
         !(max_iter >= 0 && max_iter <= 1e9 && max_iter == floor(max_iter))) {
@@ -656,7 +669,8 @@ int main(int argc, char **argv)
 
     nsm_model *model = nsm_model_new();
     int law = nsm_model_add_law(model, isnan(rolling) ? nsm_nslaw_newton_coulomb_new(3, e, mu)
-                                                      : nsm_nslaw_newton_rolling_new(5, e, mu, rolling));
+                                       : pivot > 0.0 ? nsm_nslaw_newton_rolling_pivot_new(e, mu, rolling, pivot)
+                                                     : nsm_nslaw_newton_rolling_new(5, e, mu, rolling));
     double x0 = -0.5 * sp * (kx - 1), y0 = -0.5 * sp * (ky - 1);
     double Rmin = Rmax;
     FILE *init = NULL;
@@ -778,7 +792,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < n; i++) c.pos[i] = nsm_sim_q(sim, c.ds[i]);
     c.contacts = sbx_contacts_new(n, c.R, c.ds, ax, ay, law);
     if (!c.contacts) { fprintf(stderr, "spheres_box: out of memory\n"); return 1; }
-    if (!isnan(rolling)) sbx_contacts_set_rolling(c.contacts, 1);
+    if (!isnan(rolling)) sbx_contacts_set_rolling(c.contacts, pivot > 0.0 ? 2 : 1);
 
     char path[4096];
     if (a.out) {
@@ -901,8 +915,14 @@ int main(int argc, char **argv)
         }
         svgplot *p = svgplot_new(3, isnan(rolling) ? "Spheres in a box (Moreau-Jean, FC3D)"
                                                    : "Spheres in a box (Moreau-Jean, RFC3D: rolling friction)");
-        svgplot_labels(p, 0, "t [s]", "kinetic energy [J]");
-        svgplot_series(p, 0, "kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
+        if (isnan(rolling)) {
+            svgplot_labels(p, 0, "t [s]", "kinetic energy [J]");
+            svgplot_series(p, 0, "kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
+        } else {   /* settling to rest: the decades matter (floored at 1e-16 J) */
+            for (size_t k = 0; k < c.ek.n; k++) c.ek.v[k] = log10(fmax(c.ek.v[k], 1e-16));
+            svgplot_labels(p, 0, "t [s]", "log10 kinetic energy [J]");
+            svgplot_series(p, 0, "log10 kinetic energy", c.t.n, c.t.v, c.ek.v, 0);
+        }
         svgplot_labels(p, 1, "t [s]", "active contacts");
         svgplot_series(p, 1, "active contacts", c.t.n, c.t.v, c.nact.v, 0);
         svgplot_labels(p, 2, "t [s]", "max penetration [m]");

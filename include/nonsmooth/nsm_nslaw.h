@@ -9,6 +9,9 @@
  *                        or 1, relative angular velocity about the
  *                        tangential axes); the law of ns_rfc.h, the
  *                        rolling torque bounded by μr r_N (docs/rolling.md).
+ *                        With pivoting resistance (e, μ, μr, μp, d = 6): a
+ *                        sixth row, the relative angular velocity about
+ *                        the normal, its torque bounded by μp r_N.
  *  complementarity:      0 ≤ y ⊥ λ ≥ 0 (componentwise).
  *  relay (lb, ub):       lb ≤ λ ≤ ub, −y ∈ N_[lb,ub](λ); on a Lagrangian
  *                        relation at velocity level, y = ẏ_{k+1} and λ the
@@ -46,6 +49,13 @@ nsm_nslaw *nsm_nslaw_newton_coulomb_new(int dim, double e, double mu);
  *  rolling torque is at most μr r_N). The one-step problems of a model
  *  whose active laws are all of this kind are RFC3D / RFC2D. */
 nsm_nslaw *nsm_nslaw_newton_rolling_new(int dim, double e, double mu, double mu_r);
+/** Newton impact + rolling and pivoting friction (3D, 6 rows: normal, 2
+ *  sliding, 2 rolling, then the relative angular velocity about the
+ *  normal), e ∈ [0, 1], μ ≥ 0, μr ≥ 0, μp ≥ 0 (μr and μp lengths: the
+ *  rolling torque is at most μr r_N, the pivoting torque μp r_N). Its
+ *  one-step problems are RFC3D with 6 unknowns per contact; it cannot
+ *  share a problem with the 5-row law. */
+nsm_nslaw *nsm_nslaw_newton_rolling_pivot_new(double e, double mu, double mu_r, double mu_p);
 nsm_nslaw *nsm_nslaw_complementarity_new(int m);
 /** Copies lb, ub (m each, lb ≤ ub; ±INFINITY allowed). */
 nsm_nslaw *nsm_nslaw_relay_new(int m, const double *lb, const double *ub);
@@ -57,6 +67,9 @@ double nsm_nslaw_restitution(const nsm_nslaw *l);
 double nsm_nslaw_friction(const nsm_nslaw *l);
 /** μr of a rolling friction law (0 for the other laws; NAN for NULL). */
 double nsm_nslaw_rolling(const nsm_nslaw *l);
+/** μp of a rolling law with pivoting resistance (0 for the other laws;
+ *  NAN for NULL). */
+double nsm_nslaw_pivoting(const nsm_nslaw *l);
 void nsm_nslaw_free(nsm_nslaw *l);
 
 #ifdef __cplusplus

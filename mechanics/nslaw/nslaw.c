@@ -36,6 +36,7 @@ int nsm_nslaw_size(const nsm_nslaw *l) { return l ? l->size : 0; }
 double nsm_nslaw_restitution(const nsm_nslaw *l) { return l ? l->e : NAN; }
 double nsm_nslaw_friction(const nsm_nslaw *l) { return l ? l->mu : NAN; }
 double nsm_nslaw_rolling(const nsm_nslaw *l) { return l ? l->mu_r : NAN; }
+double nsm_nslaw_pivoting(const nsm_nslaw *l) { return l ? l->mu_p : NAN; }
 
 void nsm_nslaw_free(nsm_nslaw *l)
 {

@@ -188,7 +188,11 @@ static ns_status choose_kind(nsm_sim *s, ns_kind *kind, int *neq)
         nsm_row_class c = nsm_nslaw_kind_of(L)->rows;
         rows[c] += L->size;
         if (c == NSM_ROWS_FRICTION || c == NSM_ROWS_ROLLING) {
-            if (dim && dim != L->size) { nsm_set_err(s->err, "2D and 3D friction laws in one problem"); return NS_UNSUPPORTED; }
+            if (dim && dim != L->size) {
+                nsm_set_err(s->err, dim + L->size == 11 ? "rolling laws with and without pivoting resistance in one problem"
+                                                        : "2D and 3D friction laws in one problem");
+                return NS_UNSUPPORTED;
+            }
             dim = L->size;
         }
     }
@@ -267,7 +271,11 @@ static ns_status new_problem(nsm_sim *s, ns_matrix *M, ns_kind kind, int neq)
                 mu[a] = L->mu;
                 mur[a] = L->mu_r;
             }
-            p = ns_problem_from_rfc(ns_rfc_new(kind == NS_KIND_RFC2D ? 3 : 5, s->nact, M, q, mu, mur));
+            int d = kind == NS_KIND_RFC2D ? 3 : s->nact ? m->laws[m->inter[s->act[0]].law]->size : 5;
+            ns_rfc *rp = ns_rfc_new(d, s->nact, M, q, mu, mur);
+            if (rp && d == 6)
+                for (int a = 0; a < s->nact; a++) rp->mu_p[a] = m->laws[m->inter[s->act[a]].law]->mu_p;
+            p = ns_problem_from_rfc(rp);
         } else ns_matrix_free(M);
         free(mu); free(mur);
     } else {

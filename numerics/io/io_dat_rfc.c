@@ -136,6 +136,8 @@ ns_status ns_dat_write_rfc(FILE *f, const ns_problem *p, char *err)
     const char *kind = ns_kind_name(p->kind);
     ns_status st;
     if ((st = check_matrix(r->W, kind, "W", err))) return st;
+    if (r->dim == 6)   /* Siconos' layout has no pivoting part */
+        return ns_fail(err, NS_UNSUPPORTED, "%s: dim 6 (pivoting resistance) has no .dat form", kind);
     if ((r->dim != 3 && r->dim != 5) || (int64_t)r->W->cols != (int64_t)r->dim * r->nc ||
         r->W->rows != r->W->cols)
         return ns_fail(err, NS_BAD_INPUT, "%s: W: %d x %d matrix does not fit d = %d, nc = %d",

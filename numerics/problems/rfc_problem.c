@@ -9,19 +9,23 @@
 
 static const char *rfc_kind_name(int dim) { return dim == 3 ? "rfc2d" : "rfc3d"; }
 
-/* μr: the same checks as μ, named mu_r in messages. */
-static ns_status check_mu_r(const double *mu_r, ns_int nc, const char *kind, char *err)
+/* μr (μp): the same checks as μ, named mu_r (mu_p) in messages. */
+static ns_status check_coef(const double *c, const char *name, ns_int nc, const char *kind, char *err)
 {
-    if (nc > 0 && !mu_r) return ns_fail(err, NS_BAD_INPUT, "%s: mu_r: missing", kind);
+    if (nc > 0 && !c) return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing", kind, name);
     for (ns_int a = 0; a < nc; a++) {
-        if (isnan(mu_r[a]))
-            return ns_fail(err, NS_BAD_INPUT, "%s: mu_r[%d] is NaN", kind, a);
-        if (mu_r[a] < 0)
-            return ns_fail(err, NS_BAD_INPUT, "%s: mu_r[%d] = %g is negative", kind, a, mu_r[a]);
-        if (!isfinite(mu_r[a]))
-            return ns_fail(err, NS_BAD_INPUT, "%s: mu_r[%d] is infinite", kind, a);
+        if (isnan(c[a]))
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s[%d] is NaN", kind, name, a);
+        if (c[a] < 0)
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s[%d] = %g is negative", kind, name, a, c[a]);
+        if (!isfinite(c[a]))
+            return ns_fail(err, NS_BAD_INPUT, "%s: %s[%d] is infinite", kind, name, a);
     }
     return NS_OK;
+}
+static ns_status check_mu_r(const double *mu_r, ns_int nc, const char *kind, char *err)
+{
+    return check_coef(mu_r, "mu_r", nc, kind, err);
 }
 
 /* n doubles: a zeroed copy of src (or zeros); n = 0 gives a 1-slot array. */
@@ -35,7 +39,7 @@ static double *copy_or_zero(const double *src, ns_int n)
 ns_rfc *ns_rfc_new(int dim, ns_int nc, ns_matrix *W, const double *q,
                    const double *mu, const double *mu_r)
 {
-    if (!W || nc < 0 || (dim != 3 && dim != 5)) { ns_matrix_free(W); return NULL; }
+    if (!W || nc < 0 || (dim != 3 && dim != 5 && dim != 6)) { ns_matrix_free(W); return NULL; }
     ns_rfc *p = ns_calloc(1, sizeof *p);
     if (!p) { ns_matrix_free(W); return NULL; }
     p->dim = dim;
@@ -44,15 +48,17 @@ ns_rfc *ns_rfc_new(int dim, ns_int nc, ns_matrix *W, const double *q,
     p->q = copy_or_zero(q, W->cols);
     p->mu = copy_or_zero(mu, nc);
     p->mu_r = copy_or_zero(mu_r, nc);
-    if (!p->q || !p->mu || !p->mu_r) { ns_rfc_free(p); return NULL; }
+    p->mu_p = copy_or_zero(NULL, nc);
+    if (!p->q || !p->mu || !p->mu_r || !p->mu_p) { ns_rfc_free(p); return NULL; }
     return p;
 }
 
 ns_status ns_rfc_validate(const ns_rfc *p, char *err)
 {
     if (!p) return ns_fail(err, NS_BAD_INPUT, "rfc: no problem");
-    if (p->dim != 3 && p->dim != 5)
-        return ns_fail(err, NS_BAD_INPUT, "rfc: dim: %d is not 5 (3D) or 3 (2D)", p->dim);
+    if (p->dim != 3 && p->dim != 5 && p->dim != 6)
+        return ns_fail(err, NS_BAD_INPUT, "rfc: dim: %d is not 5 or 6 (3D, 6 with pivoting) or 3 (2D)",
+                       p->dim);
     const char *kind = rfc_kind_name(p->dim);
     if (p->nc < 0) return ns_fail(err, NS_BAD_INPUT, "%s: nc: negative contact count", kind);
     if (p->nc > NS_INT_MAX_DIM / p->dim)
@@ -66,7 +72,8 @@ ns_status ns_rfc_validate(const ns_rfc *p, char *err)
     if (st) return st;
     if ((st = ns_check_vector(p->q, m, kind, "q", err))) return st;
     if ((st = ns_check_mu(p->mu, p->nc, kind, err))) return st;
-    return check_mu_r(p->mu_r, p->nc, kind, err);
+    if ((st = check_mu_r(p->mu_r, p->nc, kind, err))) return st;
+    return p->dim == 6 ? check_coef(p->mu_p, "mu_p", p->nc, kind, err) : NS_OK;
 }
 
 void ns_rfc_free(ns_rfc *p)
@@ -76,6 +83,7 @@ void ns_rfc_free(ns_rfc *p)
     free(p->q);
     free(p->mu);
     free(p->mu_r);
+    free(p->mu_p);
     free(p);
 }
 

@@ -15,7 +15,7 @@
  * the division skipped when the divisor is ≤ DBL_EPSILON. */
 double ns_rfc_error(const ns_rfc *p, const double *r, double *u, ns_fc_norm norm)
 {
-    if (!p || !r || !u || (p->dim != 3 && p->dim != 5) || !p->W) return INFINITY;
+    if (!p || !r || !u || (p->dim != 3 && p->dim != 5 && p->dim != 6) || !p->W) return INFINITY;
     const int d = p->dim;
     const size_t m = (size_t)d * (size_t)p->nc;
     if (m == 0) return 0.0;
@@ -25,8 +25,8 @@ double ns_rfc_error(const ns_rfc *p, const double *r, double *u, ns_fc_norm norm
         return INFINITY;
     double s = 0.0;
     for (ns_int c = 0; c < p->nc; c++)
-        s += ns_rfc_contact_error_sq(d, p->mu[c], p->mu_r[c], r + (size_t)c * d,
-                                     u + (size_t)c * d);
+        s += ns_rfc_contact_error_sq_pivot(d, p->mu[c], p->mu_r[c], d == 6 ? p->mu_p[c] : 0.0,
+                                           r + (size_t)c * d, u + (size_t)c * d);
     double e = sqrt(s);
     double scale = ns_norm2(p->q, m);
     if (norm == NS_FC_NORM_SICONOS) scale = fmax(scale, fmax(ns_norm2(r, m), ns_norm2(u, m)));

@@ -1,6 +1,7 @@
 /* rfc_kind.c — the RFC3D and RFC2D rows of the kind table (local rolling
  * friction contact: W, q, μ, μr), solution (r, u). The dimension in the
- * problem (5 or 3 unknowns per contact) must agree with the kind. */
+ * problem (5 or 6 with pivoting for RFC3D, 3 for RFC2D) must agree with
+ * the kind. */
 #include "problems/kind_ops.h"
 #include "io/io_dat.h"
 #include "core/ns_internal.h"
@@ -8,7 +9,8 @@
 static ns_status validate(const ns_problem *p, char *err)
 {
     ns_status st = ns_rfc_validate(p->u.rfc, err);
-    if (!st && p->u.rfc->dim != (p->kind == NS_KIND_RFC2D ? 3 : 5))
+    int d = p->u.rfc->dim;
+    if (!st && (p->kind == NS_KIND_RFC2D ? d != 3 : d != 5 && d != 6))
         return ns_fail(err, NS_BAD_INPUT, "%s: dim %d disagrees with the kind",
                        ns_kind_name(p->kind), p->u.rfc->dim);
     return st;

@@ -69,7 +69,7 @@ static ns_status nsgs_run(const ns_rfc *p, double *r, double *u, const ns_option
                     for (int i = 0; i < d; i++) qa[i] += Wk[i + j * d] * x;
                 }
             }
-            ns_rfc_local_solve(d, p->mu[a], p->mu_r[a], Waa, qa, r + (size_t)a * d,
+            ns_rfc_local_solve(d, p->mu[a], p->mu_r[a], d == 6 ? p->mu_p[a] : 0.0, Waa, qa, r + (size_t)a * d,
                                local_tol, newton ? 50 : 200, newton);
         }
         res->iterations = it;

@@ -28,7 +28,7 @@
 typedef struct nsn_ws {
     const ns_matrix *Wb;     /* S W S in uniform d×d blocks */
     ns_matrix *Wown;         /* that scaled copy (owned) */
-    double *sc, *qs, *mus, *murs;   /* S's diagonal, S q, μ/s_T, μr/s_R */
+    double *sc, *qs, *mus, *murs, *mups;   /* S's diagonal, S q, μ/s_T, μr/s_R, μp/s_P */
     ns_rfc_phi_fn phi;       /* ns_rfc_nm or ns_rfc_ac */
     ns_matrix *J;            /* W's block pattern with every diagonal block */
     ns_int *jdiag;           /* J's diagonal block index per block row */
@@ -40,7 +40,7 @@ static void ws_free(nsn_ws *w)
     ns_matrix_free(w->Wown);
     ns_matrix_free(w->J);
     free(w->jdiag); free(w->rho); free(w->P); free(w->G);
-    free(w->sc); free(w->qs); free(w->mus); free(w->murs);
+    free(w->sc); free(w->qs); free(w->mus); free(w->murs); free(w->mups);
 }
 
 /* J's structure: W's blocks with the diagonal ones added where missing. */
@@ -49,7 +49,8 @@ static int ws_init(nsn_ws *w, const ns_rfc *p)
     const int d = p->dim;
     const ns_int nc = p->nc;
     const size_t m = (size_t)d * (size_t)nc;
-    const int h = (d - 1) / 2;
+    int off[RFC_PMAX], sz[RFC_PMAX];
+    const int np = ns_rfc_parts(d, off, sz);
     memset(w, 0, sizeof *w);
     w->Wown = p->W->storage == NS_BLOCK ? ns_matrix_copy(p->W)
                                         : ns_matrix_to_block_uniform(p->W, d);
@@ -57,7 +58,8 @@ static int ws_init(nsn_ws *w, const ns_rfc *p)
     w->qs = ns_malloc(m + 1, sizeof *w->qs);
     w->mus = ns_malloc((size_t)nc + 1, sizeof *w->mus);
     w->murs = ns_malloc((size_t)nc + 1, sizeof *w->murs);
-    if (!w->Wown || !w->sc || !w->qs || !w->mus || !w->murs) return 0;
+    w->mups = ns_malloc((size_t)nc + 1, sizeof *w->mups);
+    if (!w->Wown || !w->sc || !w->qs || !w->mus || !w->murs || !w->mups) return 0;
     if (p->W->storage == NS_BLOCK) {   /* a BLOCK W of other block sizes */
         int ok = 1;
         const ns_block *B0 = &w->Wown->block;
@@ -75,18 +77,20 @@ static int ws_init(nsn_ws *w, const ns_rfc *p)
     for (ns_int a = 0; a < nc; a++) {
         ns_int nn;
         const double *Waa = ns_matrix_block_diag(w->Wb, a, &nn);
-        double part[2] = { 1.0, 1.0 };
-        for (int q = 0; q < 2 && Waa; q++) {
+        double part[RFC_PMAX] = { 1.0, 1.0, 1.0 };
+        for (int q = 0; q < np && Waa; q++) {
             double wd = 0.0;
-            for (int k = 0; k < h; k++) wd += Waa[(1 + q * h + k) * (d + 1)];
-            wd /= h;
+            for (int k = 0; k < sz[q]; k++) wd += Waa[(off[q] + k) * (d + 1)];
+            wd /= sz[q];
             if (Waa[0] > 0 && wd > 0 && isfinite(Waa[0] / wd)) part[q] = sqrt(Waa[0] / wd);
         }
         double *sa = w->sc + (size_t)a * d;
         sa[0] = 1.0;
-        for (int k = 0; k < h; k++) { sa[1 + k] = part[0]; sa[1 + h + k] = part[1]; }
+        for (int q = 0; q < np; q++)
+            for (int k = 0; k < sz[q]; k++) sa[off[q] + k] = part[q];
         w->mus[a] = p->mu[a] / part[0];
         w->murs[a] = p->mu_r[a] / part[1];
+        w->mups[a] = d == 6 ? p->mu_p[a] / part[2] : 0.0;
     }
     for (size_t i = 0; i < m; i++) w->qs[i] = w->sc[i] * p->q[i];
     {
@@ -150,7 +154,7 @@ static double phi_all(const ns_rfc *p, nsn_ws *w, const double *r, double *u, do
     double s = 0.0;
     for (ns_int a = 0; a < p->nc; a++) {
         const size_t o = (size_t)a * d;
-        double f = w->phi(d, w->mus[a], w->murs[a], w->rho[a], r + o, u + o, F + o,
+        double f = w->phi(d, w->mus[a], w->murs[a], w->mups[a], w->rho[a], r + o, u + o, F + o,
                              jac ? w->P + o * d : NULL, jac ? w->G + o * d : NULL);
         s += f * f;
     }
@@ -254,9 +258,9 @@ static ns_status nsn_run(const ns_rfc *p, double *r, double *u, const ns_options
             for (ns_int a = 0; a < p->nc; a++) {
                 const size_t oa = (size_t)a * d;
                 double uh[RFC_DMAX];
-                ns_rfc_modified_velocity(d, w.mus[a], w.murs[a], u + oa, uh, NULL);
+                ns_rfc_modified_velocity(d, w.mus[a], w.murs[a], w.mups[a], u + oa, uh, NULL);
                 for (int i = 0; i < d; i++) rn[oa + i] = xs[oa + i] - w.rho[a] * uh[i];
-                ns_rfc_project(d, w.mus[a], w.murs[a], rn + oa);
+                ns_rfc_project_pivot(d, w.mus[a], w.murs[a], w.mups[a], rn + oa);
             }
             if (phi_all(p, &w, rn, un, Fn, 0) < nf) { memcpy(xs, rn, m * sizeof *xs); accepted = 1; }
         }

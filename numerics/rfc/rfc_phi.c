@@ -12,6 +12,7 @@
  *     Φ_N = r_N − a⁺
  *     Φ_T = r_T − P_D(μ a⁺)(r_T − ρ u_T)
  *     Φ_R = r_R − P_D(μr a⁺)(r_R − ρ u_R)
+ *     Φ_P = r_P − P_D(μp a⁺)(r_P − ρ u_P)   (d = 6: pivoting)
  * (P_D(ρ): projection on the disc of that radius). Φ = 0 is the rolling
  * law: complementarity in the normal direction, and in each of the sliding
  * and rolling parts a force inside its disc of radius μ r_N (μr r_N) that
@@ -24,10 +25,11 @@
 #include <math.h>
 #include <string.h>
 
-double ns_rfc_ac(int d, double mu, double mur, double rho, const double *r, const double *u,
-                 double *F, double *A, double *B)
+double ns_rfc_ac(int d, double mu, double mur, double mup, double rho, const double *r,
+                 const double *u, double *F, double *A, double *B)
 {
-    const int h = (d - 1) / 2;
+    int off[RFC_PMAX], sz[RFC_PMAX];
+    const int np = ns_rfc_parts(d, off, sz);
     if (A) { memset(A, 0, (size_t)d * d * sizeof *A); memset(B, 0, (size_t)d * d * sizeof *B); }
     double a = r[0] - rho * u[0], ap = a > 0 ? a : 0.0;
     F[0] = r[0] - ap;
@@ -35,9 +37,9 @@ double ns_rfc_ac(int d, double mu, double mur, double rho, const double *r, cons
         if (a > 0) B[0] = rho;
         else A[0] = 1.0;
     }
-    const double mus[2] = { mu, mur };
-    for (int p = 0; p < 2; p++) {
-        const int o = 1 + p * h;
+    const double mus[RFC_PMAX] = { mu, mur, mup };
+    for (int p = 0; p < np; p++) {
+        const int o = off[p], h = sz[p];
         double y[2], ny = 0.0;
         for (int k = 0; k < h; k++) { y[k] = r[o + k] - rho * u[o + k]; ny += y[k] * y[k]; }
         ny = sqrt(ny);
@@ -71,17 +73,17 @@ double ns_rfc_ac(int d, double mu, double mur, double rho, const double *r, cons
     return isfinite(n2) ? sqrt(n2) : INFINITY;
 }
 
-double ns_rfc_nm(int d, double mu, double mur, double rho, const double *r, const double *u,
-                 double *F, double *A, double *B)
+double ns_rfc_nm(int d, double mu, double mur, double mup, double rho, const double *r,
+                 const double *u, double *F, double *A, double *B)
 {
     double uh[RFC_DMAX], y[RFC_DMAX], p[RFC_DMAX], G[RFC_DMAX * RFC_DMAX], JP[RFC_DMAX * RFC_DMAX];
-    ns_rfc_modified_velocity(d, mu, mur, u, uh, A ? G : NULL);
+    ns_rfc_modified_velocity(d, mu, mur, mup, u, uh, A ? G : NULL);
     for (int i = 0; i < d; i++) { y[i] = r[i] - rho * uh[i]; p[i] = y[i]; }
-    ns_rfc_project(d, mu, mur, p);
+    ns_rfc_project_pivot(d, mu, mur, mup, p);
     double n2 = 0.0;
     for (int i = 0; i < d; i++) { F[i] = r[i] - p[i]; n2 += F[i] * F[i]; }
     if (A) {
-        ns_rfc_project_jacobian(d, mu, mur, y, JP);
+        ns_rfc_project_jacobian(d, mu, mur, mup, y, JP);
         for (int i = 0; i < d; i++)
             for (int j = 0; j < d; j++) {
                 double s = 0.0;

@@ -149,6 +149,7 @@ static PyObject *problem_data(pyns_Problem *self, PyObject *noargs)
         const ns_rfc *x = p->u.rfc;
         r = set_mat(d, "W", x->W) || set_vec(d, "q", x->q, (npy_intp)x->dim * x->nc) ||
             set_vec(d, "mu", x->mu, x->nc) || set_vec(d, "mu_r", x->mu_r, x->nc) ||
+            (x->dim == 6 && set_vec(d, "mu_p", x->mu_p, x->nc)) ||
             set_item(d, "dim", PyLong_FromLong(x->dim));
         break; }
     case NS_KIND_GRFC3D: {

@@ -12,7 +12,8 @@
  *
  * Moreau–Jean with θ = ½ integrates the constant decelerations exactly
  * step by step; only the step where the sphere stops departs from the
- * continuous answer (by at most v h). */
+ * continuous answer (by at most v h). The same holds for a sphere spinning
+ * about the vertical under the pivoting law (test_spin_stops_where_predicted). */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -114,6 +115,90 @@ static void test_no_rolling_resistance(void **state)
     assert_true(fabs(x - 500 * H) < 1e-9);
 }
 
+/* Pivoting resistance (the 6-row law): a sphere spinning about the
+ * vertical on a plane at ω0, centre at rest. The floor's pivoting torque
+ * μp m g opposes the spin, nothing else acts on it (no sliding, no
+ * rolling: the contact point does not move), so I ω̇ = −μp m g: the spin
+ * falls linearly and stops at t* = I ω0 / (μp m g) after turning
+ * θ* = I ω0² / (2 μp m g), then stays stopped. Rows: normal (z), sliding
+ * x, y, rolling about x, y, pivoting about z. */
+static void spin(double w0, double mup, int nsteps, double *th_end, double *t_stop, double *max_v)
+{
+    const int n = 6;
+    double M[36] = { 0 }, q0[6] = { 0 }, vv[6] = { 0, 0, 0, 0, 0, w0 };
+    double fext[6] = { 0, 0, -MASS * G, 0, 0, 0 };
+    const double I = 0.4 * MASS * RAD * RAD;
+    for (int i = 0; i < 3; i++) { M[i + n * i] = MASS; M[3 + i + n * (3 + i)] = I; }
+    nsm_model *m = nsm_model_new();
+    assert_non_null(m);
+    nsm_ds *ds = nsm_ds_lagrangian_lti_new(n, M, q0, vv);
+    assert_non_null(ds);
+    assert_int_equal(nsm_ds_set_fext_constant(ds, fext), NS_OK);
+    int d = nsm_model_add_ds(m, ds);
+    double Hm[36] = { 0 };   /* 6 × 6, column-major */
+    Hm[0 + 6 * 2] = 1;
+    Hm[1 + 6 * 0] = 1; Hm[1 + 6 * 4] = -RAD;
+    Hm[2 + 6 * 1] = 1; Hm[2 + 6 * 3] = RAD;
+    Hm[3 + 6 * 3] = 1;
+    Hm[4 + 6 * 4] = 1;
+    Hm[5 + 6 * 5] = 1;
+    int law = nsm_model_add_law(m, nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, 0.01, mup));
+    assert_true(law >= 0);
+    int it = nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(6, n, Hm, NULL), law, d, -1);
+    assert_true(it >= 0);
+    nsm_sim_options o;
+    nsm_sim_options_default(&o);
+    o.h = H;
+    o.solver_options.tol = 1e-12;
+    char err[NS_ERRMSG_LEN] = "";
+    nsm_sim *s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("nsm_sim_new: %s", err);
+    *t_stop = -1;
+    *max_v = 0;
+    for (int k = 1; k <= nsteps; k++) {
+        ns_status st = nsm_sim_step(s);
+        if (st != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(s));
+        const ns_problem *P = nsm_sim_problem(s);
+        assert_non_null(P);
+        assert_int_equal(P->kind, NS_KIND_RFC3D);
+        assert_int_equal(P->u.rfc->dim, 6);
+        const double *q = nsm_sim_q(s, d), *v = nsm_sim_v(s, d);
+        const double *p = nsm_sim_lambda(s, it, 1);
+        assert_true(fabs(p[0] - MASS * G * H) < 1e-9 * MASS * G * H);      /* carries its weight */
+        assert_true(fabs(p[5]) <= mup * p[0] * (1 + 1e-9) + 1e-15);        /* torque in its interval */
+        for (int i = 0; i < 5; i++) *max_v = fmax(*max_v, fabs(v[i]));     /* only the spin moves */
+        if (*t_stop < 0 && fabs(v[5]) < 1e-12) *t_stop = k * H;
+        if (*t_stop >= 0) assert_true(fabs(v[5]) < 1e-12);                 /* stopped: stays */
+        *th_end = q[5];
+    }
+    nsm_sim_free(s);
+    nsm_model_free(m);
+}
+
+static void test_spin_stops_where_predicted(void **state)
+{
+    (void)state;
+    static const double cases[][2] = { { 10.0, 0.01 }, { 4.0, 0.002 }, { 20.0, 0.05 } };
+    const double I = 0.4 * MASS * RAD * RAD;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        double w0 = cases[c][0], mup = cases[c][1];
+        double alpha = mup * MASS * G / I, tstar = w0 / alpha, thstar = w0 * w0 / (2 * alpha);
+        double th, ts, vmax;
+        spin(w0, mup, (int)(tstar / H) + 300, &th, &ts, &vmax);
+        print_message("w0 %.3g, mu_p %.3g: stops after %.6f rad (predicted %.6f) at t = %.4f "
+                      "(predicted %.4f), other velocities <= %.1e\n", w0, mup, th, thstar, ts, tstar, vmax);
+        assert_true(ts > 0);
+        assert_true(fabs(ts - tstar) <= 2 * H);
+        assert_true(fabs(th - thstar) <= w0 * H + 1e-9 * thstar);   /* the stopping step only */
+        assert_true(vmax < 1e-12);
+    }
+    /* μp = 0 in the same 6-row law: nothing resists the spin */
+    double th, ts, vmax;
+    spin(10.0, 0.0, 500, &th, &ts, &vmax);
+    assert_true(ts < 0);
+    assert_true(fabs(th - 10.0 * 500 * H) < 1e-9);
+}
+
 static void test_law_bad_input(void **state)
 {
     (void)state;
@@ -122,6 +207,19 @@ static void test_law_bad_input(void **state)
     assert_null(nsm_nslaw_newton_rolling_new(5, 0.0, -0.5, 0.1));
     assert_null(nsm_nslaw_newton_rolling_new(5, 0.0, 0.5, -0.1));
     assert_null(nsm_nslaw_newton_rolling_new(5, 0.0, 0.5, NAN));
+    assert_null(nsm_nslaw_newton_rolling_new(6, 0.0, 0.5, 0.1));   /* 6 rows: the pivot constructor */
+    assert_null(nsm_nslaw_newton_rolling_pivot_new(1.5, 0.5, 0.1, 0.1));
+    assert_null(nsm_nslaw_newton_rolling_pivot_new(0.0, -0.5, 0.1, 0.1));
+    assert_null(nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, -0.1, 0.1));
+    assert_null(nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, 0.1, -0.1));
+    assert_null(nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, 0.1, NAN));
+    assert_null(nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, 0.1, INFINITY));
+    nsm_nslaw *lp = nsm_nslaw_newton_rolling_pivot_new(0.1, 0.5, 0.1, 0.02);
+    assert_non_null(lp);
+    assert_int_equal(nsm_nslaw_size(lp), 6);
+    assert_true(nsm_nslaw_pivoting(lp) == 0.02 && nsm_nslaw_rolling(lp) == 0.1);
+    assert_true(isnan(nsm_nslaw_pivoting(NULL)));
+    nsm_nslaw_free(lp);
     nsm_nslaw *l = nsm_nslaw_newton_rolling_new(3, 0.2, 0.5, 0.1);
     assert_non_null(l);
     assert_int_equal(nsm_nslaw_get_type(l), NSM_LAW_NEWTON_ROLLING);
@@ -160,6 +258,25 @@ static void test_mixed_laws_refused(void **state)
     assert_non_null(strstr(nsm_sim_error(s), "rolling"));
     nsm_sim_free(s);
     nsm_model_free(m);
+
+    /* the 5-row law beside the 6-row (pivoting) law: refused, named */
+    m = nsm_model_new();
+    nsm_ds *c1 = nsm_ds_lagrangian_lti_new(6, M6, q0, v0), *c2 = nsm_ds_lagrangian_lti_new(6, M6, q0, v0);
+    nsm_ds_set_fext_constant(c1, f6);
+    nsm_ds_set_fext_constant(c2, f6);
+    int d1 = nsm_model_add_ds(m, c1), d2 = nsm_model_add_ds(m, c2);
+    double H6[36] = { 0 };
+    H6[0 + 6 * 2] = 1; H6[1 + 6 * 0] = 1; H6[2 + 6 * 1] = 1; H6[3 + 6 * 3] = 1; H6[4 + 6 * 4] = 1; H6[5 + 6 * 5] = 1;
+    int l5 = nsm_model_add_law(m, nsm_nslaw_newton_rolling_new(5, 0.0, 0.5, 0.01));
+    int l6 = nsm_model_add_law(m, nsm_nslaw_newton_rolling_pivot_new(0.0, 0.5, 0.01, 0.01));
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(5, 6, H5, NULL), l5, d1, -1) >= 0);
+    assert_true(nsm_model_add_interaction(m, nsm_relation_lagrangian_linear_new(6, 6, H6, NULL), l6, d2, -1) >= 0);
+    s = nsm_sim_new(m, &o, err);
+    if (!s) fail_msg("nsm_sim_new: %s", err);
+    assert_int_equal(nsm_sim_step(s), NS_UNSUPPORTED);
+    assert_non_null(strstr(nsm_sim_error(s), "pivoting"));
+    nsm_sim_free(s);
+    nsm_model_free(m);
 }
 
 int main(void)
@@ -167,6 +284,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sphere_stops_where_predicted),
         cmocka_unit_test(test_no_rolling_resistance),
+        cmocka_unit_test(test_spin_stops_where_predicted),
         cmocka_unit_test(test_law_bad_input),
         cmocka_unit_test(test_mixed_laws_refused),
     };

@@ -176,21 +176,22 @@ static void test_projection_jacobian(void **state)
     ns_rng_seed(&g, 11);
     int checked = 0;
     for (int trial = 0; trial < 3000; trial++) {
-        int d = trial % 2 ? 5 : 3;
+        int d = trial % 3 == 0 ? 3 : trial % 3 == 1 ? 5 : 6;
         double mu = ns_rng_range(&g, 0.1, 1.5), mur = ns_rng_range(&g, 0.05, 0.5);
-        double x[5], J[25];
+        double mup = ns_rng_range(&g, 0.02, 0.4);
+        double x[6], J[36];
         for (int k = 0; k < d; k++) x[k] = ns_rng_range(&g, -2, 2);
-        ns_rfc_project_jacobian(d, mu, mur, x, J);
+        ns_rfc_project_jacobian(d, mu, mur, mup, x, J);
         const double e = 1e-6;
         int smooth = 1;
-        double Jn[25];
+        double Jn[36];
         for (int c = 0; c < d && smooth; c++) {
-            double xp[5], xm[5], pp[5], pm[5], p0[5];
+            double xp[6], xm[6], pp[6], pm[6], p0[6];
             memcpy(xp, x, sizeof x); memcpy(xm, x, sizeof x); memcpy(p0, x, sizeof x);
             xp[c] += e; xm[c] -= e;
             memcpy(pp, xp, sizeof pp); memcpy(pm, xm, sizeof pm);
-            int s0 = ns_rfc_project(d, mu, mur, p0), s1 = ns_rfc_project(d, mu, mur, pp),
-                s2 = ns_rfc_project(d, mu, mur, pm);
+            int s0 = ns_rfc_project_pivot(d, mu, mur, mup, p0), s1 = ns_rfc_project_pivot(d, mu, mur, mup, pp),
+                s2 = ns_rfc_project_pivot(d, mu, mur, mup, pm);
             if (s0 != s1 || s0 != s2) smooth = 0;
             for (int i = 0; i < d; i++) {
                 Jn[i + c * d] = (pp[i] - pm[i]) / (2 * e);
@@ -216,21 +217,22 @@ static void test_residual_jacobians(void **state)
     ns_rfc_phi_fn fns[2] = { ns_rfc_nm, ns_rfc_ac };
     int bad = 0, total = 0;
     for (int t = 0; t < 2000; t++) {
-        int d = t % 2 ? 5 : 3;
+        int d = t % 3 == 0 ? 3 : t % 3 == 1 ? 5 : 6;
         double mu = ns_rng_range(&g, 0.1, 1), mur = ns_rng_range(&g, 0.05, 0.3), rho = 0.7;
-        double r[5], u[5], F[5], A[25], B[25];
+        double mup = ns_rng_range(&g, 0.02, 0.3);
+        double r[6], u[6], F[6], A[36], B[36];
         for (int i = 0; i < d; i++) { r[i] = ns_rng_range(&g, -1, 1); u[i] = ns_rng_range(&g, -1, 1); }
-        ns_rfc_phi_fn f = fns[t % 4 < 2];
-        f(d, mu, mur, rho, r, u, F, A, B);
+        ns_rfc_phi_fn f = fns[(t / 3) % 2];
+        f(d, mu, mur, mup, rho, r, u, F, A, B);
         const double e = 1e-7;
         for (int c = 0; c < d; c++)
             for (int which = 0; which < 2; which++) {
-                double xp[5], xm[5], Fp[5], Fm[5];
+                double xp[6], xm[6], Fp[6], Fm[6];
                 const double *x = which ? u : r;
                 memcpy(xp, x, sizeof xp); memcpy(xm, x, sizeof xm);
                 xp[c] += e; xm[c] -= e;
-                if (which) { f(d, mu, mur, rho, r, xp, Fp, NULL, NULL); f(d, mu, mur, rho, r, xm, Fm, NULL, NULL); }
-                else { f(d, mu, mur, rho, xp, u, Fp, NULL, NULL); f(d, mu, mur, rho, xm, u, Fm, NULL, NULL); }
+                if (which) { f(d, mu, mur, mup, rho, r, xp, Fp, NULL, NULL); f(d, mu, mur, mup, rho, r, xm, Fm, NULL, NULL); }
+                else { f(d, mu, mur, mup, rho, xp, u, Fp, NULL, NULL); f(d, mu, mur, mup, rho, xm, u, Fm, NULL, NULL); }
                 for (int i = 0; i < d; i++) {
                     double fd = (Fp[i] - Fm[i]) / (2 * e), an = (which ? B : A)[i + c * d];
                     total++;
@@ -338,6 +340,213 @@ static void test_one_contact_decoupled_threshold(void **state)
         if (qR > 0.2 + 1e-9) assert_true(u[3] > 0);                       /* rolls on */
         ns_problem_free(P);
     }
+}
+
+/* ------------------------------------------- pivoting resistance (d = 6) */
+
+/* Contact vectors (N, T1, T2, R1, R2, P): cone ‖x_T‖ ≤ μ x_N, ‖x_R‖ ≤ μr
+ * x_N, |x_P| ≤ μp x_N. Projection by bisection on the normal problem
+ * ½(n − a)² + Σ_p ½(ℓ_p − c_p n)₊², the parts clipped. */
+static void own_project6(const double c[3], const double *x, double *p)
+{
+    const double len[3] = { hypot(x[1], x[2]), hypot(x[3], x[4]), fabs(x[5]) }, a = x[0];
+#define G6(n) ((n) - a - c[0] * fmax(len[0] - c[0] * (n), 0) - c[1] * fmax(len[1] - c[1] * (n), 0) \
+               - c[2] * fmax(len[2] - c[2] * (n), 0))
+    double n = 0;
+    if (G6(0.0) < 0) {
+        double lo = 0, hi = fabs(a) + c[0] * len[0] + c[1] * len[1] + c[2] * len[2] + 1;
+        while (G6(hi) < 0) hi *= 2;
+        for (int k = 0; k < 200; k++) {
+            double mid = 0.5 * (lo + hi);
+            if (G6(mid) < 0) lo = mid; else hi = mid;
+        }
+        n = 0.5 * (lo + hi);
+    }
+#undef G6
+    p[0] = n;
+    static const int off[3] = { 1, 3, 5 }, sz[3] = { 2, 2, 1 };
+    for (int q = 0; q < 3; q++) {
+        double f = len[q] > 0 ? fmin(1, c[q] * n / len[q]) : 0;
+        for (int k = 0; k < sz[q]; k++) p[off[q] + k] = f * x[off[q] + k];
+    }
+}
+
+/* The law with pivoting at every contact (r ∈ K, u_N ≥ 0, r·û = 0),
+ * violations relative to scale. */
+static double law_violation6(int nc, const double *r, const double *u, const double *mu,
+                             const double *mur, const double *mup)
+{
+    double worst = 0;
+    for (int c = 0; c < nc; c++) {
+        const double *ra = r + 6 * c, *ua = u + 6 * c;
+        double uh0 = ua[0] + mu[c] * hypot(ua[1], ua[2]) + mur[c] * hypot(ua[3], ua[4]) + mup[c] * fabs(ua[5]);
+        worst = fmax(worst, hypot(ra[1], ra[2]) - mu[c] * ra[0]);
+        worst = fmax(worst, hypot(ra[3], ra[4]) - mur[c] * ra[0]);
+        worst = fmax(worst, fabs(ra[5]) - mup[c] * ra[0]);
+        worst = fmax(worst, fmax(-ra[0], -ua[0]));
+        double dot = ra[0] * uh0;
+        for (int k = 1; k < 6; k++) dot += ra[k] * ua[k];
+        worst = fmax(worst, fabs(dot) / fmax(1e-300, nrm(ra, 6) + nrm(ua, 6)));
+    }
+    return worst;
+}
+
+static void test_pivot_projection(void **state)
+{
+    (void)state;
+    ns_rng g;
+    ns_rng_seed(&g, 21);
+    for (int trial = 0; trial < 4000; trial++) {
+        double c[3] = { trial % 7 == 0 ? 0.0 : ns_rng_range(&g, 0, 2), trial % 11 == 0 ? 0.0 : ns_rng_range(&g, 0, 0.5),
+                        trial % 5 == 0 ? 0.0 : ns_rng_range(&g, 0, 0.5) };
+        double x[6], p[6], q[6], y[6];
+        for (int k = 0; k < 6; k++) x[k] = ns_rng_range(&g, -3, 3);
+        memcpy(p, x, sizeof x);
+        ns_rfc_project_pivot(6, c[0], c[1], c[2], p);
+        own_project6(c, x, q);
+        for (int k = 0; k < 6; k++) assert_true(fabs(p[k] - q[k]) <= 1e-9 * (1 + nrm(x, 6)));
+        /* Moreau: p ∈ K, x − p in the polar cone, (x − p)·p = 0 */
+        for (int k = 0; k < 6; k++) y[k] = x[k] - p[k];
+        double tol = 1e-12 * (1 + nrm(x, 6)), dot = 0;
+        assert_true(hypot(p[1], p[2]) <= c[0] * p[0] + tol);
+        assert_true(hypot(p[3], p[4]) <= c[1] * p[0] + tol);
+        assert_true(fabs(p[5]) <= c[2] * p[0] + tol);
+        assert_true(y[0] + c[0] * hypot(y[1], y[2]) + c[1] * hypot(y[3], y[4]) + c[2] * fabs(y[5]) <= tol);
+        for (int k = 0; k < 6; k++) dot += y[k] * p[k];
+        assert_true(fabs(dot) <= 1e-10 * (1 + nrm(x, 6) * nrm(x, 6)));
+        /* x_P = 0: the 5-unknown projection of the first five entries */
+        double x5[5];
+        memcpy(x5, x, sizeof x5);
+        memcpy(y, x, sizeof y);
+        y[5] = 0;
+        ns_rfc_project(5, c[0], c[1], x5);
+        ns_rfc_project_pivot(6, c[0], c[1], c[2], y);
+        for (int k = 0; k < 5; k++) assert_true(fabs(x5[k] - y[k]) <= 1e-12 * (1 + nrm(x, 6)));
+        assert_true(y[5] == 0);
+    }
+}
+
+/* Generated RFC3D problems with 6 unknowns per contact (W = A Aᵀ + δI,
+ * chain-coupled): every solver's answer satisfies the law with pivoting,
+ * checked here; a sphere-on-plane block whose spin about the normal is
+ * below the pivoting threshold sticks, above it turns at the bound. */
+static void test_pivot_solvers(void **state)
+{
+    (void)state;
+    static const char *solvers[] = { "auto", "nsgs", "nsgs-proj", "nsn", "nsn-ac" };
+    int solved[5] = { 0 }, total = 0;
+    for (int nc = 1; nc <= 27; nc += 13)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            ns_rng g;
+            ns_rng_seed(&g, 1000 + seed * 31 + (uint64_t)nc);
+            const int d = 6, m = d * nc;
+            double *A = calloc((size_t)m * m, sizeof *A), *W = calloc((size_t)m * m, sizeof *W);
+            for (int c = 0; c < nc; c++)
+                for (int i = 0; i < d; i++)
+                    for (int j = c * d; j < (c + 2) * d && j < m; j++)
+                        A[(size_t)(c * d + i) + (size_t)j * m] = ns_rng_range(&g, -1, 1);
+            for (int i = 0; i < m; i++)
+                for (int j = 0; j < m; j++) {
+                    double sum = i == j ? 0.2 : 0;
+                    for (int k = 0; k < m; k++) sum += A[i + (size_t)k * m] * A[j + (size_t)k * m];
+                    W[i + (size_t)j * m] = sum;
+                }
+            double *q = malloc((size_t)m * sizeof *q), mu[27], mur[27], mup[27];
+            for (int i = 0; i < m; i++) q[i] = ns_rng_range(&g, -1, 1);
+            for (int c = 0; c < nc; c++) {
+                q[c * d] = ns_rng_range(&g, -1, 0.3);
+                mu[c] = ns_rng_range(&g, 0.1, 0.8);
+                mur[c] = ns_rng_range(&g, 0.01, 0.2);
+                mup[c] = ns_rng_range(&g, 0.01, 0.2);
+            }
+            total++;
+            for (int k = 0; k < 5; k++) {
+                ns_matrix *Wm = dense_from(m, W);
+                ns_rfc *rp = ns_rfc_new(d, nc, k % 2 ? ns_matrix_to_block_uniform(Wm, d) : ns_matrix_copy(Wm), q, mu, mur);
+                ns_matrix_free(Wm);
+                assert_non_null(rp);
+                memcpy(rp->mu_p, mup, (size_t)nc * sizeof *mup);
+                ns_problem *P = ns_problem_from_rfc(rp);
+                assert_non_null(P);
+                assert_int_equal(P->kind, NS_KIND_RFC3D);
+                double *r = malloc((size_t)m * sizeof *r), *u = malloc((size_t)m * sizeof *u);
+                ns_result res;
+                ns_status st = solve_rfc(P, solvers[k], 1e-9, r, u, &res);
+                if (st == NS_CONVERGED) {
+                    solved[k]++;
+                    own_velocity(m, W, q, r, u);
+                    double sc = fmax(nrm(q, m), fmax(nrm(r, m), nrm(u, m)));
+                    assert_true(law_violation6(nc, r, u, mu, mur, mup) < 1e-6 * fmax(1, sc));
+                    /* natural-map error computed here */
+                    double e2 = 0;
+                    for (int c = 0; c < nc; c++) {
+                        const double *ra = r + d * c, *ua = u + d * c, cc[3] = { mu[c], mur[c], mup[c] };
+                        double x[6], pp[6];
+                        for (int i = 0; i < d; i++) x[i] = ra[i] - ua[i];
+                        x[0] -= mu[c] * hypot(ua[1], ua[2]) + mur[c] * hypot(ua[3], ua[4]) + mup[c] * fabs(ua[5]);
+                        own_project6(cc, x, pp);
+                        for (int i = 0; i < d; i++) e2 += (ra[i] - pp[i]) * (ra[i] - pp[i]);
+                    }
+                    assert_true(sqrt(e2) / sc <= 1e-9 * (1 + 1e-6));
+                }
+                free(r); free(u);
+                ns_problem_free(P);
+            }
+            free(A); free(W); free(q);
+        }
+    assert_int_equal(solved[0], total);   /* auto solves them all */
+    assert_true(solved[1] >= total / 2 && solved[3] >= total / 2);
+    /* a decoupled one-contact block: W = diag(1, 1, 1, 1, 1, w), r_N = 1;
+     * the pivot torque −q_P/w while that is within μp, else −μp sign(q_P) */
+    const double w = 4.0, mu1 = 0.3, mur1 = 0.05, mup1 = 0.02;
+    for (int k = 0; k < 40; k++) {
+        double qP = 0.004 * k;   /* threshold w μp r_N = 0.08 */
+        double Wd[36] = { 0 };
+        for (int i = 0; i < 5; i++) Wd[i * 7] = 1;
+        Wd[35] = w;
+        double q6[6] = { -1, 0, 0, 0, 0, qP }, r[6], u[6];
+        ns_rfc *rp = ns_rfc_new(6, 1, dense_from(6, Wd), q6, &mu1, &mur1);
+        rp->mu_p[0] = mup1;
+        ns_problem *P = ns_problem_from_rfc(rp);
+        ns_result res;
+        assert_int_equal(solve_rfc(P, NULL, 1e-12, r, u, &res), NS_CONVERGED);
+        double want = qP <= w * mup1 ? -qP / w : -mup1;
+        assert_true(fabs(r[0] - 1.0) < 1e-9);
+        assert_true(fabs(r[5] - want) < 1e-9);
+        if (qP < 0.08 - 1e-9) assert_true(fabs(u[5]) < 1e-9);   /* sticks */
+        if (qP > 0.08 + 1e-9) assert_true(u[5] > 0);             /* turns on */
+        ns_problem_free(P);
+    }
+}
+
+static void test_pivot_bad_input(void **state)
+{
+    (void)state;
+    double q6[6] = { 0 }, mu = 0.3, mur = 0.1;
+    char err[NS_ERRMSG_LEN];
+    ns_rfc *p = ns_rfc_new(6, 1, ns_matrix_dense_new(6, 6), q6, &mu, &mur);
+    assert_non_null(p);
+    assert_true(p->mu_p[0] == 0.0);
+    assert_int_equal(ns_rfc_validate(p, err), NS_OK);
+    p->mu_p[0] = -0.1;
+    assert_int_equal(ns_rfc_validate(p, err), NS_BAD_INPUT);
+    assert_non_null(strstr(err, "mu_p"));
+    p->mu_p[0] = NAN;
+    assert_int_equal(ns_rfc_validate(p, err), NS_BAD_INPUT);
+    assert_non_null(strstr(err, "mu_p"));
+    p->mu_p[0] = 0.05;
+    ns_problem *P = ns_problem_from_rfc(p);
+    assert_non_null(P);
+    /* no .dat form: the writer refuses, naming the reason */
+    char path[512];
+    ns_test_tmpname(path, sizeof path, "_pivot.dat");
+    assert_int_not_equal(ns_problem_write(path, P, NS_FORMAT_DAT, err), NS_OK);
+    assert_non_null(strstr(err, "pivoting"));
+    ns_problem_free(P);
+    /* RFC2D stays at 3 unknowns; 7 is no dimension */
+    assert_null(ns_rfc_new(7, 1, ns_matrix_dense_new(7, 7), NULL, &mu, &mur));
+    assert_true(isinf(ns_rfc_contact_error_sq_pivot(6, 0.1, 0.1, NAN, q6, q6)));
+    assert_true(isinf(ns_rfc_contact_error_sq_pivot(7, 0.1, 0.1, 0.1, q6, q6)));
 }
 
 /* ------------------------------------------------ generated problems */
@@ -843,6 +1052,9 @@ int main(void)
         cmocka_unit_test(test_one_contact_rolling),
         cmocka_unit_test(test_one_contact_decoupled_threshold),
         cmocka_unit_test(test_generated),
+        cmocka_unit_test(test_pivot_projection),
+        cmocka_unit_test(test_pivot_solvers),
+        cmocka_unit_test(test_pivot_bad_input),
         cmocka_unit_test(test_files_local),
         cmocka_unit_test(test_files_global),
         cmocka_unit_test(test_round_trip),
