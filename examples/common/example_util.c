@@ -27,6 +27,7 @@ static void help(FILE *f, const char *prog, const char *usage)
             "                     step) and the SVG plots (created if missing)\n"
             "  --dump DIR         write the one-step problems as files nsolve reads\n"
             "  --dump-max N       at most N dumped problems (default 50, 0 = all)\n"
+            "  --dump-every K     dump every K-th one-step problem (default 1)\n"
             "  --solver NAME      numerics solver of the problem's kind (nsolve --list-solvers)\n"
             "  --tol TOL          solver tolerance (default 1e-8 unless the example says)\n"
             "  --h H              time step (> 0; default: the example's)\n"
@@ -48,6 +49,7 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
     memset(a, 0, sizeof *a);
     a->save_every = 1;
     a->dump_max = 50;
+    a->dump_every = 1;
     a->e = NAN;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i];
@@ -64,6 +66,7 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
         else if (!strcmp(k, "--solver")) a->solver = v;
         else if (!strcmp(k, "--variant")) a->variant = v;
         else if (!strcmp(k, "--dump-max")) { bad_value = strict_long(v, &l, 0); a->dump_max = l; }
+        else if (!strcmp(k, "--dump-every")) { bad_value = strict_long(v, &l, 1); a->dump_every = l; }
         else if (!strcmp(k, "--steps")) { bad_value = strict_long(v, &l, 1); a->steps = l; }
         else if (!strcmp(k, "--save-every")) { bad_value = strict_long(v, &l, 1); a->save_every = l; }
         else if (!strcmp(k, "--n")) { bad_value = strict_long(v, &l, 1); a->n = (int)l; }
@@ -103,7 +106,7 @@ char *nsx_path(char *buf, size_t len, const char *dir, const char *name)
 
 void nsx_apply(const nsx_args *a, nsm_sim_options *o)
 {
-    if (a->dump) { o->dump_dir = a->dump; o->dump_max = a->dump_max; }
+    if (a->dump) { o->dump_dir = a->dump; o->dump_max = a->dump_max; o->dump_every = a->dump_every; }
     if (a->solver) o->solver = a->solver;
     if (a->tol > 0) o->solver_options.tol = a->tol;
     if (a->theta > 0) o->theta = a->theta;

@@ -9,6 +9,7 @@ typedef struct nsx_args {
     const char *out;        /* --out DIR (NULL: no files) */
     const char *dump;       /* --dump DIR */
     long dump_max;          /* --dump-max N (default 50) */
+    long dump_every;        /* --dump-every K (default 1) */
     const char *solver;     /* --solver NAME */
     double h, T;            /* --h, --T (0 = example default) */
     long steps;             /* --steps N (overrides T) */
