@@ -9,18 +9,21 @@
  *      sweeps can cycle for ever, e.g. 2-4e-4 for 10⁵ sweeps on a box of
  *      spheres, tests/numerics/data);
  *   2. a race between the sweeps and two nsn-ac walks (A from the
- *      caller's point, B from the best point), each resuming its own
- *      iterate turn after turn: the sweeps first with a unit of time
- *      doubled every round, the walks with NEWTON_SHARE of it, half each,
- *      so a problem the sweeps would finish after a plateau costs at most
- *      1.2 times their own time (a stall test cannot tell a slow power-law
- *      decay from cycling), one where they cycle a bounded multiple of
- *      Newton's; Newton runs first with the larger share once it has won
- *      more races in the caller's workspace (a simulation's earlier
- *      steps). The sweeps take Newton's point when it has at most half
- *      their error; they go shuffled once a natural-order turn fails to
- *      lower the best error by 10 % (Gauss–Seidel cycling: RockPile_tob1
- *      sits at 4e-4 in natural order, ~1e-6 shuffled);
+ *      caller's point, resumed from its last iterate turn after turn; B
+ *      from the best point), round k's unit T·2^k, T the time of stage 1:
+ *      Newton first, its walks sharing NEWTON_SHARE of the unit in round
+ *      0, NEWTON_GROWTH times more each round up to the whole unit (a
+ *      walk's turn is repeated while it cuts its error tenfold), then the
+ *      sweeps for twice the unit, from their own iterate. A problem the
+ *      sweeps finish soon after a plateau (a stall test cannot tell a slow
+ *      power-law decay from cycling) pays little for Newton's chance, one
+ *      where they cycle a bounded multiple of Newton's time. Once Newton
+ *      has won more races in the caller's workspace (a simulation's
+ *      earlier steps) it gets the whole unit from round 0. The sweeps take
+ *      Newton's point when it has at most half their error; they go
+ *      shuffled once a natural-order turn fails to lower the best error by
+ *      10 % (Gauss–Seidel cycling: RockPile_tob1 sits at 4e-4 in natural
+ *      order, ~1e-6 shuffled);
  *   3. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
  *      when a chunk does not halve the error) from the best point;
  *   4. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
@@ -52,9 +55,11 @@
  * the stall test of its sweeps (ns_fc_nsgs_ctl). */
 enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 2000, RACE_ROUNDS = 16 };
 #define STALL_FACTOR 0.75
-/* Newton's time in the race per unit of the sweeps' while the sweeps are
- * favoured: a cap on the race's cost where plain sweeps would win */
-#define NEWTON_SHARE 0.2
+/* Newton's share of the race's unit in round 0 (both walks) and its growth
+ * per round, while Newton has not won more races than the sweeps: a cap on
+ * the race's cost where plain sweeps would win soon after their stall */
+#define NEWTON_SHARE 0.1
+#define NEWTON_GROWTH 2.5
 
 typedef struct {
     const ns_fc *p;
@@ -120,6 +125,7 @@ typedef struct {
     double seconds;     /* the stage's own time budget (0: none) */
     int anderson;       /* NSGS: Anderson memory (0: the caller's option, < 0: none) */
     ns_fc_nsgs_ctl *ctl;/* NSGS: the stall test and best-point tracking (or NULL) */
+    int walk;           /* Newton: leave the last iterate, not the best, at a time limit */
 } stage_spec;
 
 static int time_up(const chain *c)
@@ -151,7 +157,7 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
                c->m * sizeof(double));
     ns_result sr;
     ns_result_init(&sr);
-    ns_status st = s->phi ? ns_fc_nsn_run(c->p, c->r, c->u, &so, s->phi, &sr)
+    ns_status st = s->phi ? (s->walk ? ns_fc_nsn_walk : ns_fc_nsn_run)(c->p, c->r, c->u, &so, s->phi, &sr)
                           : ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, s->f, &sr, s->ctl);
     if (s->ctl && s->ctl->best_err < c->best_err) {   /* it kept its best check in c->best */
         c->best_err = s->ctl->best_err;
@@ -188,7 +194,7 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
     /* the start point is the caller's, whose error (and u) the chain has */
     ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0, c->best_err, 0 };
     stage_spec s = { ns_fc_local_ac, NULL, budget, c->o->tol, 0, 0, 1, "nsgs-ac", 0,
-                     c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON, &ctl };
+                     c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON, &ctl, 0 };
     int done = stage(c, &s, res);
     if (ctl.stalled) ns_log(c->o, 1, "auto: the sweeps stalled");
     c->plain = ctl.anderson_off;
@@ -205,7 +211,7 @@ static int newton_chunked(chain *c, ns_fc_phi_fn phi, const char *name, int max_
     double prev = c->best_err;
     for (int used = 0, from_best = 1; used < max_iter; used += chunk, from_best = 0) {
         stage_spec s = { NULL, phi, max_iter - used < chunk ? max_iter - used : chunk,
-                         c->o->tol, 0, 0, from_best, name, 0, 0, NULL };
+                         c->o->tol, 0, 0, from_best, name, 0, 0, NULL, 0 };
         if (stage(c, &s, res)) return 1;
         if (!(c->last_err <= 0.5 * prev)) return 0;
         prev = c->last_err;
@@ -292,35 +298,44 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (!isfinite(c.best_err)) c.best_err = INFINITY;
     const double tol = o->tol;
     int sweeps = o->max_iter > 0 ? o->max_iter : 100000;
+    const double start_err = c.best_err;
     int done = c.best_err <= tol;
     if (!done) done = nsgs_first(&c, sweeps, res);
     /* The sweeps stalled (or their budget ran out): the race (stage 2 of
      * the header). c.keep holds the sweeps' iterate, c.start walk A's
      * (first the caller's point); walk B starts from the best point each
-     * turn. No turn's work is lost, and the first method to reach tol ends
-     * the race mid-turn. Round k's unit is T·2^k, T the time of stage 1;
-     * while the sweeps are favoured, Newton's time is at most NEWTON_SHARE
-     * of theirs, which caps the race's cost on a problem plain sweeps
-     * would finish. The sweeps' turns are plain when stage 1's safety net
-     * ended Anderson, accelerated when they start from Newton's point. */
+     * turn. The first method to reach tol ends the race mid-turn. The
+     * sweeps' turns are plain when stage 1's safety net ended Anderson,
+     * accelerated when they start from Newton's point. */
     double unit = fmax(ns_now() - c.t0, 1e-4);
     memcpy(c.keep, c.r, c.m * sizeof(double));
     double keep_err = c.last_err;   /* the error of the sweeps' iterate */
+    double walk_a_err = start_err;  /* the error of walk A's iterate */
     int shuffle = 0;
     int *won = ns_ws_race(o->workspace);
-    const int newton_first = won && won[1] < won[0];
-    for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2) {
+    const int newton_favoured = won && won[1] < won[0];
+    double share = NEWTON_SHARE;   /* Newton's time per unit, grown every round */
+    for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2, share *= NEWTON_GROWTH) {
         for (int turn = 0; !done && turn < 2; turn++) {
-            if ((turn == 0) == newton_first) {   /* Newton's turn: walks A and B, half each */
-                double half = 0.5 * (newton_first ? unit : NEWTON_SHARE * unit);
-                stage_spec a = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 2, "nsn-ac from start", half, 0, NULL };
-                done = stage(&c, &a, res);
-                if (won && c.best_err <= tol) won[0]++;
-                if (done) break;
-                memcpy(c.start, c.r, c.m * sizeof(double));
-                stage_spec b = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, 1, "nsn-ac", half, 0, NULL };
-                done = stage(&c, &b, res);
-                if (won && c.best_err <= tol) won[0]++;
+            if (turn == 0) {   /* Newton's turn: walks A and B, half each */
+                double half = 0.5 * unit * (newton_favoured ? 1.0 : fmin(1.0, share));
+                for (int w = 0; !done && w < 2; w++) {
+                    /* a turn in which the walk's error fell 100-fold is
+                     * repeated: a Newton that converges does so fast */
+                    for (int more = 1; !done && more; ) {
+                        double before = w == 0 ? walk_a_err : c.best_err;
+                        stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, w == 0 ? 2 : 1,
+                                         w == 0 ? "nsn-ac from start" : "nsn-ac", half, 0, NULL, w == 0 };
+                        done = stage(&c, &n, res);
+                        if (won && c.best_err <= tol) won[0]++;
+                        if (done) break;
+                        if (w == 0) {
+                            memcpy(c.start, c.r, c.m * sizeof(double));
+                            walk_a_err = c.last_err;
+                        }
+                        more = c.last_err <= 0.1 * before;
+                    }
+                }
             } else {
                 int left = sweeps - c.iters;
                 if (left <= 0) { k = RACE_ROUNDS; break; }
@@ -331,10 +346,10 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
                            c.best_err <= 0.5 * keep_err ? 1 : 3;
                 if (from == 1) shuffle = 0;   /* a new start: natural order has its chance again */
                 stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, from,
-                                 shuffle ? "nsgs-ac shuffled" : "nsgs-ac", newton_first ? 2 * unit : unit,
+                                 shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * unit,
                                  shuffle ? 0 : c.plain && from == 3 ? -1
                                  : o->anderson > 0 ? o->anderson : AUTO_ANDERSON,
-                                 NULL };
+                                 NULL, 0 };
                 done = stage(&c, &w, res);
                 if (won && c.best_err <= tol) won[1]++;
                 if (done) break;
@@ -345,8 +360,8 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         }
     }
     const stage_spec last[] = {
-        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0, NULL },
-        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0, NULL },
+        { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0, NULL, 0 },
+        { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0, NULL, 0 },
     };
     if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
     if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
@@ -377,7 +392,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (c.best_err <= tol && !c.stopped && !c.interrupted) {
         final_err = ns_fc_error(&view, c.best, c.u, (ns_fc_norm)o->fc_norm);
         if (ns_fc_velocity_violation(&view, c.u, &worst) > NS_FC_VELOCITY_FACTOR * tol) {
-            stage_spec n = { NULL, ns_fc_phi_ac, 100, 1e-3 * tol, 0, 0, 1, "nsn-ac", 0, 0, NULL };
+            stage_spec n = { NULL, ns_fc_phi_ac, 100, 1e-3 * tol, 0, 0, 1, "nsn-ac", 0, 0, NULL, 0 };
             double keep = c.best_err;
             const char *keep_by = c.best_by;
             memcpy(c.keep, c.best, c.m * sizeof(double));

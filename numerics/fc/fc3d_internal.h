@@ -72,4 +72,10 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
 ns_status ns_fc_nsn_run(const ns_fc *view, double *r, double *u,
                         const ns_options *o, ns_fc_phi_fn phi, ns_result *res);
 
+/** ns_fc_nsn_run, but a run stopped by o->time_limit leaves its last
+ *  iterate in r (not its best): a walk resumed turn after turn follows the
+ *  path of one uninterrupted run. */
+ns_status ns_fc_nsn_walk(const ns_fc *view, double *r, double *u,
+                         const ns_options *o, ns_fc_phi_fn phi, ns_result *res);
+
 #endif

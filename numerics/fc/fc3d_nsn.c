@@ -232,8 +232,10 @@ static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
     return 0.5 * s;
 }
 
+/* keep_last: a run stopped by its time limit returns its last iterate
+ * (a walk to be resumed), any other unconverged run its best one */
 static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, int ls_kind, ns_result *res)
+                         ns_fc_phi_fn phi, int ls_kind, int keep_last, ns_result *res)
 {
     const int d = p->dim;
     const ns_int nc = p->nc;
@@ -355,7 +357,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         if (stop) { st = NS_INTERRUPTED; break; }
     }
 out:
-    if (st != NS_CONVERGED && !(err <= best_err)) { /* also when err is NaN */
+    if (st != NS_CONVERGED && !(err <= best_err) &&   /* also when err is NaN */
+        !(keep_last && st == NS_TIME_LIMIT && isfinite(err))) {
         memcpy(r, best, m * sizeof(double));
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
     }
@@ -371,7 +374,13 @@ done:
 ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
                         ns_fc_phi_fn phi, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, res);
+}
+
+ns_status ns_fc_nsn_walk(const ns_fc *p, double *r, double *u, const ns_options *o,
+                         ns_fc_phi_fn phi, ns_result *res)
+{
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 1, res);
 }
 
 static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options *o,
@@ -380,7 +389,7 @@ static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options
     ns_fc view;
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
-    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, res);
+    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, 0, res);
     ns_matrix_free(owned);
     return st;
 }
