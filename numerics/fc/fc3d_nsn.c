@@ -233,7 +233,7 @@ static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
 }
 
 static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, int ls_kind, ns_result *res)
+                         ns_fc_phi_fn phi, int ls_kind, int stall, ns_result *res)
 {
     const int d = p->dim;
     const ns_int nc = p->nc;
@@ -270,6 +270,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     int nh = 0;
     double phi0 = 1.0;
     double ehist[4] = { 0.0, 0.0, 0.0, 0.0 };
+    double stall_ref = err;   /* the error a stall is measured against */
+    int since = 0;
     for (int it = 1; it <= o->max_iter; it++) {
         res->iterations = it;
         double th = 0.0;
@@ -351,6 +353,11 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         int stop = ns_iteration(o, res, err);
         if (err <= o->tol) { st = NS_CONVERGED; break; }
         if (!isfinite(err)) { st = NS_DIVERGED; break; }
+        if (err < 0.9 * stall_ref) { stall_ref = err; since = 0; }
+        else if (stall > 0 && ++since >= stall) {
+            ns_fail(res->message, NS_MAX_ITER, "nsn: no progress in %d iterations (error %.3e)", stall, err);
+            break;
+        }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
         if (stop) { st = NS_INTERRUPTED; break; }
     }
@@ -371,7 +378,13 @@ done:
 ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
                         ns_fc_phi_fn phi, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, res);
+}
+
+ns_status ns_fc_nsn_run_stall(const ns_fc *p, double *r, double *u, const ns_options *o,
+                              ns_fc_phi_fn phi, int stall, ns_result *res)
+{
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, res);
 }
 
 static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options *o,
@@ -380,7 +393,7 @@ static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options
     ns_fc view;
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
-    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, res);
+    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, 0, res);
     ns_matrix_free(owned);
     return st;
 }
