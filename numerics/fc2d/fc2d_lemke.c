@@ -9,6 +9,7 @@
  *
  * Lemke on  I w − M z − d z0 = q  (covering vector d = 1). The basis B
  * (n×n: e_i for a basic w_i, −M_{:,j} for a basic z_j, −d for z0) is
+ * held as an explicit B⁻¹ up to order DENSE_MAX (see there), else
  * factorized by UMFPACK (sparse LU; UMFPACK is called directly because the
  * lexicographic test needs solves with Bᵀ, which ns_factor does not offer)
  * and updated in product form between factorizations: a pivot on row r with

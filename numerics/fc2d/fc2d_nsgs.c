@@ -4,7 +4,8 @@
  *
  * Sweep: for each contact α in natural order (or shuffled every sweep),
  *     q̃_α = q_α + Σ_{β≠α} W_αβ r_β,   r_α ← ω·exact(W_αα, q̃_α, μ_α) + (1 − ω) r_α,
- * over W in BLOCK storage (2×2 blocks, one block row per contact). The
+ * over W in BLOCK storage (2×2 blocks, one block row per contact; a DENSE W
+ * of up to DENSE_NC contacts is read as it is). The
  * global error ns_fc_error is computed every check_every sweeps (default:
  * sweeps 1, 2, 4, 8, then every 10); it alone decides convergence.
  *
