@@ -17,6 +17,10 @@
 #     --time-limit S    per run, both sides (default 10)
 #     --min-time S      repeat faster solves until S s are measured, both
 #                       sides (default 0.01; 0: one cold solve each)
+#     --min-repeat R    a solve under --min-time is measured so R times,
+#                       both sides, the least time per solve kept (default
+#                       1; on a loaded machine a time only grows: R = 10
+#                       with --min-time 0.002 makes sub-ms ratios repeat)
 #     --out DIR         where the CSVs and the SVG go (default out/siconos)
 #   PATH defaults to data/ and ../shared/data (when present).
 # Needs the build (tools/setup.sh) with libsiconos-numerics-dev installed,
@@ -29,7 +33,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${NS_BUILD_DIR:-$root/build}
 nsbench=$build/bin/nsbench
 driver=$build/bin/ns_siconos_driver
-solvers="" kind="" tol=1e-8 limit=10 mintime=0.01 out=$root/out/siconos
+solvers="" kind="" tol=1e-8 limit=10 mintime=0.01 minrep=1 out=$root/out/siconos
 paths=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -38,8 +42,9 @@ while [ $# -gt 0 ]; do
     --tol) tol=$2; shift 2 ;;
     --time-limit) limit=$2; shift 2 ;;
     --min-time) mintime=$2; shift 2 ;;
+    --min-repeat) minrep=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "siconos-compare: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) paths+=("$1"); shift ;;
   esac
@@ -53,7 +58,7 @@ fi
 mkdir -p "$out"
 # both sides repeat a solve faster than --min-time until that much is
 # measured and report the time per solve (warm against warm)
-args=(--tol "$tol" --time-limit "$limit" --min-time "$mintime")
+args=(--tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep")
 if [ -n "$solvers" ]; then
   args+=(--solvers "$solvers")
 else
@@ -82,7 +87,7 @@ for k in $(awk -F, 'NR > 1 && $4 != "" { print $2 }' "$out/nsbench.csv" | sort -
   ks=$(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$4]++ { printf "%s%s", n++ ? "," : "", $4 }' "$out/nsbench.csv")
   mapfile -t files < <(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$1]++ { print $1 }' "$out/nsbench.csv")
   echo "   $k: ${#files[@]} files, solvers $ks" >&2
-  "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --no-header \
+  "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep" --no-header \
     "${files[@]}" >>"$out/siconos.csv"
 done
 

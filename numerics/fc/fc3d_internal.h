@@ -71,6 +71,12 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
  *  cannot be factored. */
 ns_status ns_fc_nsn_run(const ns_fc *view, double *r, double *u,
                         const ns_options *o, ns_fc_phi_fn phi, ns_result *res);
+/** The same, ended (NS_MAX_ITER) once `stall` > 0 iterations in a row
+ *  have not lowered the error below 0.9 × its best value at the start of
+ *  that run: for a caller with a fallback (prox's inner solves). */
+ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
+                              const ns_options *o, ns_fc_phi_fn phi, int stall,
+                              ns_result *res);
 
 /** ns_fc_nsn_run, but a run stopped by o->time_limit leaves its last
  *  iterate in r (not its best): a walk resumed turn after turn follows the

@@ -9,6 +9,7 @@
  *
  * Lemke on  I w − M z − d z0 = q  (covering vector d = 1). The basis B
  * (n×n: e_i for a basic w_i, −M_{:,j} for a basic z_j, −d for z0) is
+ * held as an explicit B⁻¹ up to order DENSE_MAX (see there), else
  * factorized by UMFPACK (sparse LU; UMFPACK is called directly because the
  * lexicographic test needs solves with Bᵀ, which ns_factor does not offer)
  * and updated in product form between factorizations: a pivot on row r with
@@ -39,11 +40,22 @@
 #include "nonsmooth/ns_residual.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <umfpack.h>
+#include <lapacke.h>
 
 enum { REFACTOR_EVERY = 200 };   /* at most this many etas */
+/* Bases of order up to DENSE_MAX keep B⁻¹ explicitly (n×n, column-major)
+ * instead of UMFPACK factors and etas: a pivot applies its eta to B⁻¹ in
+ * place (n² flops), ftran and btran are products with it, and a
+ * refactorization computes it afresh by LAPACK (dgetrf, then dgetrs on I).
+ * The first basis is I, so a problem solved in fewer than refactor_every
+ * pivots never factorizes. On the 2- to 11-contact files UMFPACK's symbolic
+ * analysis, numeric factorization and their allocations were 60 % of a
+ * solve. */
+enum { DENSE_MAX = 48 };
 
 /* ---- the sparse LCP ---- */
 
@@ -161,6 +173,10 @@ typedef struct lemke {
     ns_int *Bp, *Bi;        /* B in CSC */
     double *Bx;
     void *sym, *num;
+    void *block;            /* the arrays below but the etas' */
+    double *Binv;           /* explicit B⁻¹ (n ≤ DENSE_MAX), else NULL */
+    double *LU;             /* its factorization work space (n²) */
+    lapack_int *ipiv;
     double ctrl[UMFPACK_CONTROL], info[UMFPACK_INFO];
     ns_int *wi;
     double *wd, *rhs;
@@ -184,8 +200,7 @@ static void lemke_free(lemke *S)
 {
     if (S->num) umfpack_di_free_numeric(&S->num);
     if (S->sym) umfpack_di_free_symbolic(&S->sym);
-    free(S->basis); free(S->pos); free(S->Bp); free(S->Bi); free(S->Bx);
-    free(S->wi); free(S->wd); free(S->rhs);
+    free(S->block);
     free(S->er); free(S->ec); free(S->es); free(S->ei); free(S->ev); free(S->ed);
 }
 
@@ -209,6 +224,34 @@ static ns_status factorize(lemke *S, char *err)
         }
     }
     S->Bp[n] = nz;
+    if (S->Binv) {
+        const size_t nn = (size_t)n * (size_t)n;
+        int identity = 1;
+        for (ns_int s = 0; s < n && identity; s++) identity = S->basis[s] == s;
+        memset(S->Binv, 0, nn * sizeof(double));
+        for (ns_int i = 0; i < n; i++) S->Binv[(size_t)i * (size_t)n + (size_t)i] = 1.0;
+        S->neta = 0;
+        if (!identity) {
+            memset(S->LU, 0, nn * sizeof(double));
+            for (ns_int s = 0; s < n; s++)
+                for (ns_int k = S->Bp[s]; k < S->Bp[s + 1]; k++)
+                    S->LU[(size_t)s * (size_t)n + (size_t)S->Bi[k]] = S->Bx[k];
+            lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, (lapack_int)n, (lapack_int)n,
+                                                  S->LU, (lapack_int)n, S->ipiv);
+            S->factorizations++;
+            S->t_factor += ns_now() - t0;
+            if (info > 0) return ns_fail(err, NS_SINGULAR, "fc2d lemke: the basis matrix is singular");
+            if (info < 0)
+                return ns_fail(err, NS_BAD_INPUT, "fc2d lemke: LAPACK dgetrf failed (info %d)", (int)info);
+            LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', (lapack_int)n, (lapack_int)n, S->LU,
+                                (lapack_int)n, S->ipiv, S->Binv, (lapack_int)n);
+        }
+        /* the balance below with L + U = n² */
+        S->lunz = (double)nn;
+        double k = sqrt(250.0 * (double)n);
+        S->refactor_every = k < 16 ? 16 : k > REFACTOR_EVERY ? REFACTOR_EVERY : (ns_int)k;
+        return NS_OK;
+    }
     if (S->num) umfpack_di_free_numeric(&S->num);
     if (S->sym) umfpack_di_free_symbolic(&S->sym);
     int st = umfpack_di_symbolic(n, n, S->Bp, S->Bi, S->Bx, &S->sym, S->ctrl, S->info);
@@ -238,11 +281,23 @@ static ns_status factorize(lemke *S, char *err)
 /* v ← B⁻¹ v (B = B0 E_1 … E_k). */
 static void ftran(lemke *S, double *v)
 {
+    const ns_int n = S->n;
+    if (S->Binv) {   /* (not timed: the statistics are the UMFPACK path's) */
+        double *y = S->rhs;
+        memset(y, 0, (size_t)n * sizeof(double));
+        for (ns_int j = 0; j < n; j++) {
+            double vj = v[j];
+            if (vj == 0.0) continue;
+            const double *col = S->Binv + (size_t)j * (size_t)n;
+            for (ns_int i = 0; i < n; i++) y[i] += col[i] * vj;
+        }
+        memcpy(v, y, (size_t)n * sizeof(double));
+        return;
+    }
     double t0 = ns_now();
-    memcpy(S->rhs, v, (size_t)S->n * sizeof(double));
+    memcpy(S->rhs, v, (size_t)n * sizeof(double));
     umfpack_di_wsolve(UMFPACK_A, S->Bp, S->Bi, S->Bx, v, S->rhs, S->num, S->ctrl, S->info,
                       S->wi, S->wd);
-    const ns_int n = S->n;
     for (ns_int e = 0; e < S->neta; e++) {
         ns_int r = S->er[e];
         double y = v[r] / S->ec[e];
@@ -263,8 +318,20 @@ static void ftran(lemke *S, double *v)
 /* v ← (vᵀ B⁻¹)ᵀ: the etas transposed in reverse order, then B0ᵀ. */
 static void btran(lemke *S, double *v)
 {
-    double t0 = ns_now();
     const ns_int n = S->n;
+    if (S->Binv) {
+        double *y = S->rhs;
+        for (ns_int j = 0; j < n; j++) {
+            const double *col = S->Binv + (size_t)j * (size_t)n;
+            double s = 0.0;
+            for (ns_int i = 0; i < n; i++) s += col[i] * v[i];
+            y[j] = s;
+        }
+        memcpy(v, y, (size_t)n * sizeof(double));
+        S->btrans++;
+        return;
+    }
+    double t0 = ns_now();
     for (ns_int e = S->neta - 1; e >= 0; e--) {
         ns_int r = S->er[e];
         double s = v[r];
@@ -290,6 +357,19 @@ static void btran(lemke *S, double *v)
 static ns_status push_eta(lemke *S, ns_int r, const double *c, char *err)
 {
     const ns_int n = S->n;
+    if (S->Binv) {   /* B⁻¹ ← E⁻¹ B⁻¹, column by column */
+        const double cr = c[r];
+        for (ns_int j = 0; j < n; j++) {
+            double *col = S->Binv + (size_t)j * (size_t)n;
+            double t = col[r] / cr;
+            if (t != 0.0)
+                for (ns_int i = 0; i < n; i++) col[i] -= c[i] * t;
+            col[r] = t;
+        }
+        S->eta_total += (double)n;
+        S->neta++;
+        return NS_OK;
+    }
     size_t cnt = 0;
     for (ns_int i = 0; i < n; i++) cnt += (c[i] != 0.0 && i != r);
     int dense = 3 * cnt > (size_t)n;
@@ -348,10 +428,9 @@ static void column(const lemke *S, ns_int v, double *a)
 }
 
 /* x ← B⁻¹ q (fresh), negatives of rounding size set to 0. */
-static void basic_values(lemke *S, const double *q, double *x)
+/* Negatives of rounding size in x set to 0 (the worst one recorded). */
+static void clip_values(lemke *S, double *x)
 {
-    memcpy(x, q, (size_t)S->n * sizeof(double));
-    ftran(S, x);
     double xmax = 0.0, neg = 0.0;
     for (ns_int i = 0; i < S->n; i++) {
         if (x[i] > xmax) xmax = x[i];
@@ -359,6 +438,39 @@ static void basic_values(lemke *S, const double *q, double *x)
     }
     if (xmax > 0 && -neg / xmax > S->worst_neg) S->worst_neg = -neg / xmax;
     for (ns_int i = 0; i < S->n; i++) if (x[i] < 0.0) x[i] = 0.0;
+}
+
+static void basic_values(lemke *S, const double *q, double *x)
+{
+    memcpy(x, q, (size_t)S->n * sizeof(double));
+    ftran(S, x);
+    clip_values(S, x);
+}
+
+/* The last basic values from the updated B⁻¹ (n ≤ DENSE_MAX) and one step
+ * of iterative refinement, x += B⁻¹ (q − B x), the residual formed from the
+ * basis columns: what a fresh factorization would give, within the
+ * rounding of B⁻¹'s updates, at O(n²). rsd: n doubles. */
+static void refined_values(lemke *S, const double *q, double *x, double *rsd)
+{
+    const ns_int n = S->n;
+    const slcp *L = S->L;
+    memcpy(x, q, (size_t)n * sizeof(double));
+    ftran(S, x);
+    memcpy(rsd, q, (size_t)n * sizeof(double));
+    for (ns_int s = 0; s < n; s++) {
+        ns_int v = S->basis[s];
+        double xs = x[s];
+        if (xs == 0.0) continue;
+        if (v < n) rsd[v] -= xs;
+        else if (v < 2 * n)
+            for (ns_int k = L->p[v - n]; k < L->p[v - n + 1]; k++) rsd[L->i[k]] += L->x[k] * xs;
+        else
+            for (ns_int i = 0; i < n; i++) rsd[i] += S->d[i] * xs;
+    }
+    ftran(S, rsd);
+    for (ns_int i = 0; i < n; i++) x[i] += rsd[i];
+    clip_values(S, x);
 }
 
 /* Lexicographic comparison of the rows a/ca and b/cb: < 0 when a/ca is
@@ -455,30 +567,50 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
     /* AMD/COLAMD only: the default also tries METIS when fill is high, which
      * on the 7002-contact file picks the same order at ~15 % more LU time */
     S.ctrl[UMFPACK_ORDERING] = UMFPACK_ORDERING_AMD;
-    size_t bcap = (size_t)L->p[n] + 2 * (size_t)n + 1;
-    S.basis = ns_malloc((size_t)n, sizeof(ns_int));
-    S.pos = ns_malloc(2 * (size_t)n + 1, sizeof(ns_int));
-    S.Bp = ns_malloc((size_t)n + 1, sizeof(ns_int));
-    S.Bi = ns_malloc(bcap, sizeof(ns_int));
-    S.Bx = ns_malloc(bcap, sizeof(double));
-    S.wi = ns_malloc((size_t)n, sizeof(ns_int));
-    S.wd = ns_malloc(5 * (size_t)n, sizeof(double));
-    S.rhs = ns_malloc((size_t)n, sizeof(double));
-    S.eta_cap = 64;
-    S.er = ns_malloc((size_t)S.eta_cap, sizeof(ns_int));
-    S.ec = ns_malloc((size_t)S.eta_cap, sizeof(double));
-    S.es = ns_malloc((size_t)S.eta_cap + 1, sizeof(size_t));
-    S.ed = ns_malloc((size_t)S.eta_cap, 1);
-    double *x = ns_malloc((size_t)n, sizeof(double));
-    double *c = ns_malloc((size_t)n, sizeof(double));
-    double *qs = ns_malloc((size_t)n, sizeof(double));
-    double *d = ns_malloc((size_t)n, sizeof(double));
-    double *ws = ns_malloc(2 * (size_t)n, sizeof(double));
-    ns_int *cand = ns_malloc((size_t)n, sizeof(ns_int));
-    double *z = ns_calloc((size_t)n, sizeof(double));
+    size_t bcap = (size_t)L->p[n] + 2 * (size_t)n + 1, un = (size_t)n;
+    int dense = n <= DENSE_MAX;
+    /* every fixed-size array in one block (doubles first, then the
+     * integers), the etas' growing arrays apart (UMFPACK path only) */
+    size_t nd = bcap + 5 * un + un + 4 * un + 2 * un + un + (dense ? 2 * un * un : 0);
+    size_t ni = un + (2 * un + 1) + (un + 1) + bcap + un + un;
+    size_t nl = dense ? un : 0;
+    char *block = NULL;
+    if (nd <= SIZE_MAX / 8 / 4 && ni <= SIZE_MAX / 8 / 4)
+        block = ns_malloc(nd * sizeof(double) + ni * sizeof(ns_int) + nl * sizeof(lapack_int), 1);
+    double *x = NULL, *c = NULL, *qs = NULL, *d = NULL, *ws = NULL, *z = NULL;
+    ns_int *cand = NULL;
+    S.block = block;
+    if (block) {
+        double *dp = (double *)(void *)block;
+        S.Bx = dp; dp += bcap;
+        S.wd = dp; dp += 5 * un;
+        S.rhs = dp; dp += un;
+        x = dp; dp += un;
+        c = dp; dp += un;
+        qs = dp; dp += un;
+        d = dp; dp += un;
+        ws = dp; dp += 2 * un;
+        z = dp; dp += un;
+        memset(z, 0, un * sizeof(double));
+        if (dense) { S.Binv = dp; dp += un * un; S.LU = dp; dp += un * un; }
+        ns_int *ip = (ns_int *)(void *)dp;
+        S.basis = ip; ip += un;
+        S.pos = ip; ip += 2 * un + 1;
+        S.Bp = ip; ip += un + 1;
+        S.Bi = ip; ip += bcap;
+        S.wi = ip; ip += un;
+        cand = ip; ip += un;
+        if (dense) S.ipiv = (lapack_int *)(void *)ip;
+    }
+    if (block && !dense) {
+        S.eta_cap = 64;
+        S.er = ns_malloc((size_t)S.eta_cap, sizeof(ns_int));
+        S.ec = ns_malloc((size_t)S.eta_cap, sizeof(double));
+        S.es = ns_malloc((size_t)S.eta_cap + 1, sizeof(size_t));
+        S.ed = ns_malloc((size_t)S.eta_cap, 1);
+    }
     ns_status st = NS_MAX_ITER;
-    if (!S.basis || !S.pos || !S.Bp || !S.Bi || !S.Bx || !S.wi || !S.wd || !S.rhs || !S.er
-        || !S.ec || !S.es || !S.ed || !x || !c || !qs || !d || !ws || !cand || !z) {
+    if (!block || (!dense && (!S.er || !S.ec || !S.es || !S.ed))) {
         st = ns_fail(res->message, NS_NO_MEMORY, "fc2d lemke: out of memory");
         goto done;
     }
@@ -578,12 +710,17 @@ static ns_status fc2d_lemke_run(const ns_fc *P, const slcp *L, double *r, double
         if ((it + 1) % 1000 == 0) ns_log(o, 2, "fc2d lemke: pivot %d, z0 = %.3e, %ld LU (L+U %.0f), %ld Bt " "solves, %.2f s LU, %.2f s solves, eta %.0f avg, worst x %.1e", it + 1, S.pos[Z0] >= 0 ? x[S.pos[Z0]] : 0.0, S.factorizations, S.lunz, S.btrans, S.t_factor, S.t_solve, S.eta_total / (it + 1), -S.worst_neg);
         entering = leaving < n ? leaving + n : leaving - n;
     }
-    /* the last basis, solved afresh with the unscaled q */
-    if (S.neta > 0) {
-        ns_status fs = factorize(&S, res->message);
-        if (fs) { st = fs; goto done; }
+    /* the last basis, solved afresh with the unscaled q (B⁻¹ held
+     * explicitly: refined from it instead) */
+    if (S.Binv) {
+        refined_values(&S, L->q, x, ws);
+    } else {
+        if (S.neta > 0) {
+            ns_status fs = factorize(&S, res->message);
+            if (fs) { st = fs; goto done; }
+        }
+        basic_values(&S, L->q, x);
     }
-    basic_values(&S, L->q, x);
     for (ns_int s = 0; s < n; s++)
         if (S.basis[s] >= n && S.basis[s] < 2 * n) z[S.basis[s] - n] = x[s];
 finish:
@@ -599,7 +736,6 @@ finish:
     }
 done:
     lemke_free(&S);
-    free(x); free(c); free(qs); free(d); free(ws); free(cand); free(z);
     return st;
 }
 

@@ -4,7 +4,8 @@
  *
  * Sweep: for each contact α in natural order (or shuffled every sweep),
  *     q̃_α = q_α + Σ_{β≠α} W_αβ r_β,   r_α ← ω·exact(W_αα, q̃_α, μ_α) + (1 − ω) r_α,
- * over W in BLOCK storage (2×2 blocks, one block row per contact). The
+ * over W in BLOCK storage (2×2 blocks, one block row per contact; a DENSE W
+ * of up to DENSE_NC contacts is read as it is). The
  * global error ns_fc_error is computed every check_every sweeps (default:
  * sweeps 1, 2, 4, 8, then every 10); it alone decides convergence.
  *
@@ -123,9 +124,37 @@ static void row_rhs(const ns_block *B, const double *q, const double *r, ns_int 
     qa[1] = q1;
 }
 
+/* The same over a DENSE W (column-major, order 2nc), pairs summed in the
+ * same order as the blocks (a zero block adds exactly 0). */
+static void row_rhs_dense(const ns_matrix *W, const double *q, const double *r, ns_int a,
+                          double *qa)
+{
+    const size_t n = (size_t)W->rows, i0 = 2 * (size_t)a;
+    const ns_int nc = W->rows / 2;
+    double q0 = q[i0], q1 = q[i0 + 1];
+    for (ns_int b = 0; b < nc; b++) {
+        if (b == a) continue;
+        const double *c0 = W->dense + 2 * (size_t)b * n + i0, *c1 = c0 + n;
+        const double *rb = r + 2 * (size_t)b;
+        q0 += c0[0] * rb[0] + c1[0] * rb[1];
+        q1 += c0[1] * rb[0] + c1[1] * rb[1];
+    }
+    qa[0] = q0;
+    qa[1] = q1;
+}
+
+/* Problems of up to DENSE_NC contacts with a DENSE W are swept on W as it
+ * is: converting it to blocks cost more than the sweeps that solve them
+ * (the 6-contact FrictionContactProblem00394: 9k of 19k instructions). The
+ * block copy is made only if an active-set try needs it. */
+enum { DENSE_NC = 32 };
+
 static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *u,
                           const ns_options *o, ns_result *res)
 {
+    ns_fc bview;
+    ns_matrix *owned = NULL;
+    const int dense = B == NULL;
     const ns_int nc = P->nc, n = 2 * nc;
     const double omega = o->omega > 0 ? o->omega : 1.0;
     const int every = o->check_every > 0 ? o->check_every : 10;
@@ -156,8 +185,18 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
         for (ns_int s = 0; s < nc; s++) {
             ns_int a = order[s];
             double *ra = r + 2 * (size_t)a, qa[2], ro0 = ra[0], ro1 = ra[1];
-            row_rhs(B, P->q, r, a, qa);
-            const double *Wd = B->x + B->value_ptr[B->diag[a]];
+            double Wdd[4];
+            const double *Wd;
+            if (dense) {
+                const size_t nn = (size_t)n, i0 = 2 * (size_t)a;
+                const double *c0 = P->W->dense + i0 * nn + i0;
+                Wdd[0] = c0[0]; Wdd[1] = c0[1]; Wdd[2] = c0[nn]; Wdd[3] = c0[nn + 1];
+                Wd = Wdd;
+                row_rhs_dense(P->W, P->q, r, a, qa);
+            } else {
+                row_rhs(B, P->q, r, a, qa);
+                Wd = B->x + B->value_ptr[B->diag[a]];
+            }
             cs[a] = (signed char)ns_fc2d_local_exact(Wd, qa, P->mu[a], ra);
             if (cs[a] < 0) cs[a] = ra[0] > 0 ? NS_FC2D_STICKING : NS_FC2D_SEPARATED;
             if (omega != 1.0) {
@@ -185,7 +224,8 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
             tries++;
             char msg[NS_ERRMSG_LEN];
             double e2 = INFINITY;
-            if (active_set_solve(P, B, cs, rp, cnt, msg) == NS_OK) e2 = ns_fc_error(P, rp, up, norm);
+            if (!B && ns_fc_blocked_unchecked(P, &bview, &owned, msg) == NS_OK) B = &bview.W->block;
+            if (B && active_set_solve(P, B, cs, rp, cnt, msg) == NS_OK) e2 = ns_fc_error(P, rp, up, norm);
             if (e2 < res->error) {
                 accepted++;
                 memcpy(r, rp, (size_t)n * sizeof(double));
@@ -207,6 +247,7 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
     ns_log(o, 1, "fc2d nsgs: %d sweeps, %d active-set tries, %d kept, error %.3e", res->iterations, tries, accepted, res->error);
 done:
     free(order); free(cnt); free(cs); free(rp); free(up);
+    ns_matrix_free(owned);
     return st;
 }
 
@@ -214,6 +255,25 @@ ns_status ns_fc2d_nsgs(const ns_fc *p, double *r, double *u, const ns_options *o
 {
     if (p->dim != 2)
         return ns_fail(res->message, NS_BAD_INPUT, "fc2d nsgs: problem of dimension %d", p->dim);
+    if (p->W->storage == NS_DENSE && p->nc <= DENSE_NC && p->W->rows == 2 * p->nc
+        && p->W->cols == 2 * p->nc) {
+        /* the checks of ns_fc_blocked, on W as it is */
+        for (ns_int c = 0; c < p->nc; c++) {
+            if (!(p->mu[c] >= 0) || !isfinite(p->mu[c]))
+                return ns_fail(res->message, NS_BAD_INPUT, "fc: mu[%d] = %g is not a finite number >= 0",
+                               (int)c, p->mu[c]);
+            const size_t n = (size_t)p->W->rows, i0 = 2 * (size_t)c;
+            const double *c0 = p->W->dense + i0 * n + i0;
+            double Wd[4] = { c0[0], c0[1], c0[n], c0[n + 1] };
+            int bad = ns_fc_check_diag_block(2, Wd);
+            if (bad == 1)
+                return ns_fail(res->message, NS_BAD_INPUT, "fc: contact %d: diagonal block has W_NN = %g <= 0",
+                               (int)c, Wd[0]);
+            if (bad == 2)
+                return ns_fail(res->message, NS_BAD_INPUT, "fc: contact %d: diagonal block is indefinite", (int)c);
+        }
+        return nsgs_run(p, NULL, r, u, o, res);
+    }
     ns_fc view;
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);

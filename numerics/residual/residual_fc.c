@@ -28,14 +28,13 @@ static void project_on_cone(int dim, double mu, double *x)
     }
 }
 
-/* For one contact: û = u + μ‖u_T‖e_N, returns ‖r − P_K(r − û)‖₂²
- * (+INFINITY if dim ∉ {2,3} or a value of r, u, μ is not finite). */
-double ns_fc_contact_error_sq(int dim, double mu, const double *r, const double *u)
+/* ns_fc_contact_error_sq on arguments already checked (dim 2 or 3, r, u
+ * finite): ns_fc_error checks r and u whole, once. */
+static double contact_error_sq(int dim, double mu, const double *r, const double *u)
 {
-    if ((dim != 2 && dim != 3) || !r || !u || !isfinite(mu)) return INFINITY;
-    if (!ns_all_finite(r, (size_t)dim) || !ns_all_finite(u, (size_t)dim)) return INFINITY;
+    if (!isfinite(mu)) return INFINITY;
     double ut = dim == 3 ? ns_fc_norm_t(u[1], u[2]) : fabs(u[1]);
-    double x[3];
+    double x[3] = { 0.0, 0.0, 0.0 };
     x[0] = r[0] - (u[0] + mu * ut);
     for (int k = 1; k < dim; k++) x[k] = r[k] - u[k];
     project_on_cone(dim, mu, x);
@@ -45,6 +44,15 @@ double ns_fc_contact_error_sq(int dim, double mu, const double *r, const double 
         s += d * d;
     }
     return isfinite(s) ? s : INFINITY;
+}
+
+/* For one contact: û = u + μ‖u_T‖e_N, returns ‖r − P_K(r − û)‖₂²
+ * (+INFINITY if dim ∉ {2,3} or a value of r, u, μ is not finite). */
+double ns_fc_contact_error_sq(int dim, double mu, const double *r, const double *u)
+{
+    if ((dim != 2 && dim != 3) || !r || !u || !isfinite(mu)) return INFINITY;
+    if (!ns_all_finite(r, (size_t)dim) || !ns_all_finite(u, (size_t)dim)) return INFINITY;
+    return contact_error_sq(dim, mu, r, u);
 }
 
 /* u ← W r + q;  absolute error a = sqrt(Σ_α ‖r_α − P_Kα(r_α − û_α)‖²);
@@ -59,12 +67,14 @@ double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm)
     const size_t m = (size_t)d * (size_t)p->nc;
     if (m == 0) return 0.0;
     memcpy(u, p->q, m * sizeof(double));
-    ns_matrix_gemv(1.0, p->W, r, 1.0, u);
+    size_t nz = 0;   /* r = 0 (a cold start's first check): u = q, no product */
+    while (nz < m && r[nz] == 0.0) nz++;
+    if (nz < m) ns_matrix_gemv(1.0, p->W, r, 1.0, u);
     if (!ns_all_finite(r, m) || !ns_all_finite(u, m) || !ns_all_finite(p->q, m))
         return INFINITY;
     double s = 0.0;
     for (ns_int c = 0; c < p->nc; c++)
-        s += ns_fc_contact_error_sq(d, p->mu[c], r + (size_t)c * d, u + (size_t)c * d);
+        s += contact_error_sq(d, p->mu[c], r + (size_t)c * d, u + (size_t)c * d);
     double e = sqrt(s);
     double scale = ns_norm2(p->q, m);
     if (norm == NS_FC_NORM_SICONOS)

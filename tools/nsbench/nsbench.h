@@ -31,6 +31,8 @@ typedef struct nb_config {
     int verbose;             /* children keep their stderr */
     int quiet;               /* no progress */
     int test_faults;         /* NSBENCH_TEST_FAULTS=1: test-crash/-hang/-oom */
+    int min_repeat;          /* a solve under min_measure: that measurement made
+                                this many times, the least time per solve kept */
     double min_measure;      /* a run repeats its solve until this many seconds are
                               * measured (sub-millisecond problems), 0 = never */
 } nb_config;

@@ -51,6 +51,9 @@ static const char *usage_text =
     "      --min-time S      a solve faster than S seconds (default 0.01) is repeated\n"
     "                        in its process until S seconds are measured; the time\n"
     "                        reported is per solve (column solves: how many); 0: off\n"
+    "      --min-repeat R    such a solve is measured so R times, the least time per\n"
+    "                        solve kept (default 1): on a loaded machine a time only\n"
+    "                        grows; slower solves are not repeated\n"
     "  -o, --out FILE        write the results as CSV ('-' for stdout): one row per\n"
     "                        run: file,kind,size,solver,status,iterations,error,\n"
     "                        seconds,solves,peak_kb,message; rows are appended and\n"
@@ -213,6 +216,7 @@ static int parse_args(int argc, char **argv, cli *c)
     g->jobs = 1;
     g->repeat = 1;
     g->min_measure = 0.01;
+    g->min_repeat = 1;
     const char *env = getenv("NSBENCH_TEST_FAULTS");
     g->test_faults = env && !strcmp(env, "1");
     c->paths = calloc((size_t)argc + 1, sizeof *c->paths);
@@ -283,6 +287,10 @@ static int parse_args(int argc, char **argv, cli *c)
                 g->min_measure > 10)
                 return usage_error("--min-time: '%s' is not a number of seconds from 0 to 10",
                                    val);
+        } else if (!strcmp(a, "--min-repeat")) {
+            NEEDS_VALUE(a);
+            if (ns_cli_int(val, &g->min_repeat, 1) || g->min_repeat > 1000)
+                return usage_error("--min-repeat: '%s' is not a number from 1 to 1000", val);
         } else if (!strcmp(a, "--resume")) {
             c->resume = 1;
         } else if (!strcmp(a, "--shard")) {
