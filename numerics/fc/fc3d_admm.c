@@ -24,7 +24,13 @@
  * every 50 iterations, and only when the FC error has not dropped below
  * 0.7 × its value at the previous look (early residuals are transient and
  * a good ρ is best left alone), applied when it moves ρ by a factor ≥ 5
- * (acceleration restarted, ξ rescaled by ρ_old/ρ_new). So W + ρI is
+ * (acceleration restarted, ξ rescaled by ρ_old/ρ_new). A move is a trial:
+ * unless the error goes below its value at the move within 500
+ * iterations, without growing tenfold at a look meanwhile, the iterate and
+ * ρ of the move come back, and the next move in that direction is limited
+ * to the square root of the failed factor. On hyperstatic W (many contacts
+ * per body) the residuals ask for a smaller ρ where the error then grows
+ * 10–20× and stays up for thousands of iterations. So W + ρI is
  * refactored rarely: CHOLMOD on its CSC (analysis done once, the diagonal
  * updated in place) or LAPACKE Cholesky when W is small and dense. A
  * non-symmetric W is split into its symmetric part, factored, and its
@@ -266,7 +272,8 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
     st = NS_MAX_ITER;
     if (err <= o->tol) st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
     double err_look = INFINITY; /* FC error at the previous look at rho */
-    int trial_it = 0, no_up = 0, no_down = 0;
+    int trial_it = 0;
+    double max_up = INFINITY, max_down = INFINITY; /* largest move factors allowed */
     double trial_err = INFINITY, trial_rho = rho;
     for (int it = 1; st == NS_MAX_ITER && it <= o->max_iter; it++) {
         /* x-step from the (extrapolated) ẑ, ξ̂ */
@@ -318,10 +325,13 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
             du = rho * sqrt(du);
             if (trial_it > 0 && (it - trial_it >= ADMM_TRIAL || err > ADMM_JUMP * trial_err)) {
                 /* the move has not brought the error below its value when
-                 * it was made: back to that iterate and penalty, and that
-                 * direction is not tried again */
+                 * it was made (or made it grow tenfold): back to that
+                 * iterate and penalty; a later move in that direction is
+                 * at most the square root of this one's factor (none after
+                 * a factor below 25, the least move being 5) */
                 ns_log(o, 2, "admm iteration %d: rho %.3g reverted to %.3g (error %.3e, %.3e at the move)", it, rho, trial_rho, err, trial_err);
-                if (rho < trial_rho) no_down = 1; else no_up = 1;
+                if (rho < trial_rho) max_down = sqrt(trial_rho / rho);
+                else max_up = sqrt(rho / trial_rho);
                 rho = trial_rho;
                 memcpy(z, trial_z, m * sizeof(double));
                 memcpy(xi, trial_xi, m * sizeof(double));
@@ -342,8 +352,9 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
                 }
             } else if (trial_it == 0 && stalled && pr > 0 && du > 0) {
                 /* residual balancing when the error stalls */
-                double nr = fmin(rho_max, fmax(rho_min, rho * sqrt(pr / du)));
-                if ((nr > ADMM_RHO_FACTOR * rho && !no_up) || (nr * ADMM_RHO_FACTOR < rho && !no_down)) {
+                double nr = rho * sqrt(pr / du);
+                nr = fmin(fmin(rho_max, rho * max_up), fmax(fmax(rho_min, rho / max_down), nr));
+                if (nr >= ADMM_RHO_FACTOR * rho || nr * ADMM_RHO_FACTOR <= rho) {
                     ns_log(o, 2, "admm iteration %d: rho %.3g -> %.3g on trial (error %.3e)", it, rho, nr, err);
                     trial_it = it;
                     trial_err = err;
