@@ -24,7 +24,13 @@
  * every 50 iterations, and only when the FC error has not dropped below
  * 0.7 × its value at the previous look (early residuals are transient and
  * a good ρ is best left alone), applied when it moves ρ by a factor ≥ 5
- * (acceleration restarted, ξ rescaled by ρ_old/ρ_new). So W + ρI is
+ * (acceleration restarted, ξ rescaled by ρ_old/ρ_new). A move is a trial:
+ * unless the error goes below its value at the move within 500
+ * iterations, without growing tenfold at a look meanwhile, the iterate and
+ * ρ of the move come back, and the next move in that direction is limited
+ * to the square root of the failed factor. On hyperstatic W (many contacts
+ * per body) the residuals ask for a smaller ρ where the error then grows
+ * 10–20× and stays up for thousands of iterations. So W + ρI is
  * refactored rarely: CHOLMOD on its CSC (analysis done once, the diagonal
  * updated in place) or LAPACKE Cholesky when W is small and dense. A
  * non-symmetric W is split into its symmetric part, factored, and its
@@ -210,11 +216,13 @@ static void desaxce_term(const ns_fc *p, const double *y, double scale, double *
     }
 }
 
-enum { ADMM_CHECK_EVERY = 50 };
+enum { ADMM_CHECK_EVERY = 50,
+       ADMM_TRIAL = 500 };                  /* a move of rho must pay within this */
 static const double ADMM_ETA = 0.999,       /* restart threshold */
                     ADMM_RHO_FACTOR = 5.0,  /* least change of rho applied */
                     ADMM_STALL = 0.7,       /* balancing only if err > 0.7 err_prev */
-                    ADMM_RHO0 = 0.1;        /* rho0 = 0.1 mean diag W */
+                    ADMM_RHO0 = 0.1,        /* rho0 = 0.1 mean diag W */
+                    ADMM_JUMP = 10.0;       /* ... and not raise the error tenfold */
 
 ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o, ns_result *res)
 {
@@ -227,12 +235,13 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
     if (m == 0) { ns_matrix_free(owned); res->error = 0.0; return NS_CONVERGED; }
     shifted S;
     st = shifted_init(&S, view.W, res->message);
-    double *work = st ? NULL : ns_malloc(8 * m + (size_t)p->nc + 1, sizeof(double));
+    double *work = st ? NULL : ns_malloc(10 * m + (size_t)p->nc + 1, sizeof(double));
     if (!st && !work) st = ns_fail(res->message, NS_NO_MEMORY, "admm: out of memory");
     if (st) { shifted_free(&S); ns_matrix_free(owned); return st; }
     double *x = work, *z = work + m, *xi = work + 2 * m, *zh = work + 3 * m,
            *xih = work + 4 * m, *zk = work + 5 * m, *xik = work + 6 * m,
-           *best = work + 7 * m, *s = work + 8 * m;
+           *best = work + 7 * m, *trial_z = work + 8 * m, *trial_xi = work + 9 * m,
+           *s = work + 10 * m;
     const ns_fc_norm nm = (ns_fc_norm)o->fc_norm;
     const double qn = norm2(p->q, m), t0 = ns_now();
     /* ρ0: a tenth of the mean of W's diagonal (its mean eigenvalue) */
@@ -263,6 +272,9 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
     st = NS_MAX_ITER;
     if (err <= o->tol) st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
     double err_look = INFINITY; /* FC error at the previous look at rho */
+    int trial_it = 0;
+    double max_up = INFINITY, max_down = INFINITY; /* largest move factors allowed */
+    double trial_err = INFINITY, trial_rho = rho;
     for (int it = 1; st == NS_MAX_ITER && it <= o->max_iter; it++) {
         /* x-step from the (extrapolated) ẑ, ξ̂ */
         for (size_t i = 0; i < m; i++) x[i] = -p->q[i] + rho * (zh[i] - xih[i]);
@@ -305,15 +317,50 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
         }
         memcpy(zk, z, m * sizeof(double));
         memcpy(xik, xi, m * sizeof(double));
+        if (trial_it > 0 && err < trial_err) trial_it = 0; /* the move pays: kept */
         if (it % ADMM_CHECK_EVERY == 0) {
-            /* residual balancing when the error stalls */
             int stalled = !(err < ADMM_STALL * err_look);
             err_look = err;
             pr = sqrt(pr);
             du = rho * sqrt(du);
-            if (stalled && pr > 0 && du > 0) {
-                double nr = fmin(rho_max, fmax(rho_min, rho * sqrt(pr / du)));
-                if (nr > ADMM_RHO_FACTOR * rho || nr * ADMM_RHO_FACTOR < rho) {
+            if (trial_it > 0 && (it - trial_it >= ADMM_TRIAL || err > ADMM_JUMP * trial_err)) {
+                /* the move has not brought the error below its value when
+                 * it was made (or made it grow tenfold): back to that
+                 * iterate and penalty; a later move in that direction is
+                 * at most the square root of this one's factor (none after
+                 * a factor below 25, the least move being 5) */
+                ns_log(o, 2, "admm iteration %d: rho %.3g reverted to %.3g (error %.3e, %.3e at the move)", it, rho, trial_rho, err, trial_err);
+                if (rho < trial_rho) max_down = sqrt(trial_rho / rho);
+                else max_up = sqrt(rho / trial_rho);
+                rho = trial_rho;
+                memcpy(z, trial_z, m * sizeof(double));
+                memcpy(xi, trial_xi, m * sizeof(double));
+                desaxce_term(&view, xi, rho, s);
+                ns_fc_vi_velocity(&view, z, u);
+                err = ns_fc_vi_error(&view, z, u, qn, nm);
+                memcpy(zh, z, m * sizeof(double));
+                memcpy(zk, z, m * sizeof(double));
+                memcpy(xih, xi, m * sizeof(double));
+                memcpy(xik, xi, m * sizeof(double));
+                tau = 1.0;
+                c_prev = INFINITY;
+                trial_it = 0;
+                err_look = INFINITY;
+                if ((st = shifted_set(&S, rho, ferr))) {
+                    st = ns_fail(res->message, st, "admm: W + rho I cannot be factored: %s", ferr);
+                    break;
+                }
+            } else if (trial_it == 0 && stalled && pr > 0 && du > 0) {
+                /* residual balancing when the error stalls */
+                double nr = rho * sqrt(pr / du);
+                nr = fmin(fmin(rho_max, rho * max_up), fmax(fmax(rho_min, rho / max_down), nr));
+                if (nr >= ADMM_RHO_FACTOR * rho || nr * ADMM_RHO_FACTOR <= rho) {
+                    ns_log(o, 2, "admm iteration %d: rho %.3g -> %.3g on trial (error %.3e)", it, rho, nr, err);
+                    trial_it = it;
+                    trial_err = err;
+                    trial_rho = rho;
+                    memcpy(trial_z, z, m * sizeof(double));
+                    memcpy(trial_xi, xi, m * sizeof(double));
                     for (size_t i = 0; i < m; i++) xi[i] *= rho / nr;
                     memcpy(xih, xi, m * sizeof(double));
                     memcpy(xik, xi, m * sizeof(double));

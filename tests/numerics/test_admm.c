@@ -596,6 +596,47 @@ static void test_log(void **state)
     ns_problem_free(p);
 }
 
+/* ---- a move of rho that does not pay is undone ---- */
+
+typedef struct { int reverted, moves; } move_count;
+static void count_moves(void *user, int level, const char *msg)
+{
+    move_count *c = user;
+    (void)level;
+    if (strstr(msg, "reverted")) c->reverted++;
+    if (strstr(msg, "on trial")) c->moves++;
+}
+
+/* Capsules-i122-1617: at its stall (error 1.4e-7, iteration 500) the
+ * residuals ask for rho / 5; there the error grows beyond ten times its
+ * value, and kept, that penalty needs 5536 iterations for 1e-8. The move
+ * is undone and the solve converges within 3000 iterations; the answer is
+ * scored independently. */
+static void test_rho_trial(void **state)
+{
+    (void)state;
+    if (!ns_test_data_dir()) skip();
+    ns_problem *p = read_or_skip("fc3d/Capsules-i122-1617.dat");
+    ns_solution *sol = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-8;
+    o.max_iter = 3000;
+    o.verbosity = 2;
+    move_count c = { 0, 0 };
+    o.log = count_moves;
+    o.log_user = &c;
+    ns_result res;
+    ns_status st = ns_solve(p, "admm", &o, sol, &res);
+    if (st != NS_CONVERGED) fail_msg("%s error %g (%s)", ns_status_name(st), res.error, res.message);
+    assert_true(c.moves >= 1 && c.reverted >= 1);
+    double e = fc_error(p->u.fc, sol->vec[0]);
+    if (!(e <= 1.001e-8)) fail_msg("recomputed error %g (solver says %g)", e, res.error);
+    ns_result_clear(&res);
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -609,6 +650,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_log),
+        cmocka_unit_test(test_rho_trial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
