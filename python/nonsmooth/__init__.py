@@ -6,7 +6,7 @@ Problems (numerics):
     relay(M, q, lb, ub), avi(M, q, H=, h= | lb=, ub=), equality(M, q),
     fc(W, q, mu, dim=3), gfc(M, H, q, b, mu, dim=3),
     gmp(M, q, types, blocks, mu=None, lb=, ub=),
-    rfc(W, q, mu, mu_r, dim=5), grfc(M, H, q, b, mu, mu_r)  from NumPy arrays or SciPy sparse
+    rfc(W, q, mu, mu_r, dim=5, mu_p=None), grfc(M, H, q, b, mu, mu_r)  from NumPy arrays or SciPy sparse
     ncp(F, n, jacobian=None) | ncp(M=, q=)       0 <= z _|_ F(z) >= 0, F a callable
     mcp(F, lb, ub, jacobian=None) | mcp(M=, q=, lb=, ub=)   box-constrained
     vi(F, lb, ub | project=, jacobian=None)      variational inequality over X

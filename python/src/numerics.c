@@ -677,33 +677,45 @@ fail:
     return NULL;
 }
 
-/* rfc(W, q, mu, mu_r, dim=5): local rolling friction contact (dim 5: rfc3d,
- * 3: rfc2d). */
+/* rfc(W, q, mu, mu_r, dim=5, mu_p=None): local rolling friction contact
+ * (dim 5: rfc3d, 3: rfc2d; 6: rfc3d with pivoting resistance mu_p, the
+ * default dim when mu_p is given). */
 static PyObject *py_rfc(PyObject *m, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = { "W", "q", "mu", "mu_r", "dim", NULL };
-    PyObject *Wo, *qo, *muo, *muro, *dimo = NULL;
-    long dim = 5;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|O:rfc", kwlist, &Wo, &qo, &muo, &muro, &dimo))
+    static char *kwlist[] = { "W", "q", "mu", "mu_r", "dim", "mu_p", NULL };
+    PyObject *Wo, *qo, *muo, *muro, *dimo = NULL, *mupo = NULL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOO|OO:rfc", kwlist, &Wo, &qo, &muo, &muro, &dimo, &mupo))
         return NULL;
-    if (dimo && pyns_get_int(dimo, "dim", 3, 5, &dim) < 0) return NULL;
-    if (dim == 4) { PyErr_SetString(PyExc_ValueError, "dim must be 5 (rfc3d) or 3 (rfc2d)"); return NULL; }
-    PyArrayObject *mu = pyns_vector(muo, "mu", -1), *mur = NULL, *q = NULL;
+    if (mupo == Py_None) mupo = NULL;
+    long dim = mupo ? 6 : 5;
+    if (dimo && dimo != Py_None && pyns_get_int(dimo, "dim", 3, 6, &dim) < 0) return NULL;
+    if (dim == 4) { PyErr_SetString(PyExc_ValueError, "dim must be 5 (rfc3d), 6 (rfc3d with mu_p) or 3 (rfc2d)"); return NULL; }
+    if ((dim == 6) != (mupo != NULL)) {
+        PyErr_SetString(PyExc_ValueError, dim == 6 ? "dim 6 needs mu_p (the pivoting coefficients)"
+                                                   : "mu_p needs dim 6 (rfc3d with pivoting resistance)");
+        return NULL;
+    }
+    PyArrayObject *mu = pyns_vector(muo, "mu", -1), *mur = NULL, *mup = NULL, *q = NULL;
     if (!mu) return NULL;
     npy_intp nc = PyArray_DIM(mu, 0);
     if (!(mur = pyns_vector(muro, "mu_r", nc))) { Py_DECREF(mu); return NULL; }
+    if (mupo && !(mup = pyns_vector(mupo, "mu_p", nc))) { Py_DECREF(mu); Py_DECREF(mur); return NULL; }
     ns_matrix *W = pyns_matrix(Wo, "W");
-    if (!W) { Py_DECREF(mu); Py_DECREF(mur); return NULL; }
+    if (!W) { Py_DECREF(mu); Py_DECREF(mur); Py_XDECREF(mup); return NULL; }
     if (W->rows != dim * nc || W->cols != dim * nc) {
         PyErr_Format(PyExc_ValueError, "W is %d×%d, expected dim·len(mu) = %zd square",
                      (int)W->rows, (int)W->cols, (Py_ssize_t)(dim * nc));
-        ns_matrix_free(W); Py_DECREF(mu); Py_DECREF(mur);
+        ns_matrix_free(W); Py_DECREF(mu); Py_DECREF(mur); Py_XDECREF(mup);
         return NULL;
     }
-    if (!(q = pyns_vector(qo, "q", W->cols))) { ns_matrix_free(W); Py_DECREF(mu); Py_DECREF(mur); return NULL; }
-    ns_problem *p = ns_problem_from_rfc(ns_rfc_new((int)dim, (ns_int)nc, W, PyArray_DATA(q),
-                                                   PyArray_DATA(mu), PyArray_DATA(mur)));
-    Py_DECREF(q); Py_DECREF(mu); Py_DECREF(mur);
+    if (!(q = pyns_vector(qo, "q", W->cols))) {
+        ns_matrix_free(W); Py_DECREF(mu); Py_DECREF(mur); Py_XDECREF(mup);
+        return NULL;
+    }
+    ns_rfc *x = ns_rfc_new((int)dim, (ns_int)nc, W, PyArray_DATA(q), PyArray_DATA(mu), PyArray_DATA(mur));
+    if (x && mup) memcpy(x->mu_p, PyArray_DATA(mup), (size_t)nc * sizeof(double));
+    ns_problem *p = ns_problem_from_rfc(x);
+    Py_DECREF(q); Py_DECREF(mu); Py_DECREF(mur); Py_XDECREF(mup);
     return checked_problem(p);
 }
 
@@ -1320,8 +1332,9 @@ PyMethodDef pyns_numerics_methods[] = {
       "-------\n"
       "Problem" },
     { "rfc", (PyCFunction)(void (*)(void))py_rfc, METH_VARARGS | METH_KEYWORDS,
-      "rfc($module, W, q, mu, mu_r, dim=5)\n--\n\n"
-      "Local rolling friction contact (rfc3d; dim=3: rfc2d).\n\nReturns\n-------\nProblem" },
+      "rfc($module, W, q, mu, mu_r, dim=5, mu_p=None)\n--\n\n"
+      "Local rolling friction contact (rfc3d; dim=3: rfc2d; mu_p given: dim 6,\n"
+      "rfc3d with a pivoting torque |r_P| <= mu_p r_N).\n\nReturns\n-------\nProblem" },
     { "grfc", (PyCFunction)(void (*)(void))py_grfc, METH_VARARGS | METH_KEYWORDS,
       "grfc($module, M, H, q, b, mu, mu_r)\n--\n\n"
       "Global rolling friction contact (grfc3d).\n\nReturns\n-------\nProblem" },

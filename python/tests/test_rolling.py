@@ -66,6 +66,32 @@ def test_from_arrays_sticking_and_rolling():
     assert r2.converged and r2.kind == "rfc2d" and abs(r2.r[2] + 0.05) < 1e-9
 
 
+def test_pivoting_from_arrays():
+    # dim 6: a torque r_P about the normal, |r_P| <= mu_p r_N. W = diag(1, 1,
+    # 1, 4, 4, 2), r_N = 1: the pivoting torque sticks (u_P = 0) below
+    # w mu_p r_N = 0.1 and saturates at mu_p r_N, opposed to u_P, above it
+    W = np.diag([1.0, 1.0, 1.0, 4.0, 4.0, 2.0])
+    for qp, want in ((0.06, -0.03), (0.5, -0.05)):
+        q = np.array([-1.0, 0.0, 0.0, 0.0, 0.0, qp])
+        p = ns.rfc(W, q, [0.3], [0.05], mu_p=[0.05])
+        assert p.data()["dim"] == 6 and list(p.data()["mu_p"]) == [0.05]
+        r = ns.solve(p, tol=1e-12)
+        assert r.converged and r.kind == "rfc3d"
+        u = W @ r.r + q
+        assert abs(r.r[0] - 1.0) < 1e-9
+        assert abs(r.r[5] - want) < 1e-9
+        if abs(u[5]) > 1e-9:
+            assert r.r[5] * u[5] < 0
+    with pytest.raises(ValueError):
+        ns.rfc(np.eye(5), np.zeros(5), [0.3], [0.1], mu_p=[0.1])          # mu_p needs dim 6
+    with pytest.raises(ValueError):
+        ns.rfc(np.eye(6), np.zeros(6), [0.3], [0.1], dim=6)                # dim 6 needs mu_p
+    with pytest.raises(ValueError):
+        ns.rfc(W, np.zeros(6), [0.3], [0.1], mu_p=[0.1, 0.2])              # mu_p length
+    with pytest.raises(ns.InputError):
+        ns.rfc(W, np.zeros(6), [0.3], [0.1], mu_p=[-0.1])                  # negative mu_p
+
+
 def test_grfc_from_arrays():
     # one sphere (mass 1, inertia 0.4) on a plane, pushed down by q
     M = np.diag([1.0, 1.0, 1.0, 0.4, 0.4, 0.4])
