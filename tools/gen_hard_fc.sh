@@ -19,6 +19,11 @@
 #   chute_n1000               --scene chute, 2000 steps, every 100th solve
 #   box_n100                  the default box scene (100 spheres), every
 #                             10th solve of steps 800-1000
+#   stack10, wall_ball        rigid bodies (benchmarks/rigid/scenes.py, run by
+#                             rigid_scene at tol 1e-8): ten stacked boxes, 1000
+#                             steps, and a brick wall hit by a ball, 500 steps;
+#                             every 50th solve (need python3-siconos to write
+#                             the scenes; skipped without it)
 # The dumps select solves, not steps: a step whose problem has no active
 # contact has no solve; once contacts persist (all the collections but the
 # start of box and chute) every step has one, so "every k-th solve" is
@@ -34,7 +39,7 @@ while [ $# -gt 0 ]; do
     --quick) quick=1; shift ;;
     --large) large=1; shift ;;
     --only) [ $# -ge 2 ] || { echo "gen_hard_fc: --only needs a name" >&2; exit 2; }; only=$2; shift 2 ;;
-    -h|--help) sed -n '2,29p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
     -*) echo "gen_hard_fc: unknown option '$1'" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -49,6 +54,26 @@ index="$out/index.csv"
 [ -n "$only" ] && [ -f "$index" ] || echo "collection,file,scene,n,step,contacts" > "$index"
 start=$(date +%s)
 made=0
+
+# keep NAME SCENE N FROM TO: moves the dumps of $d.tmp whose solve number is
+# in [FROM, TO] to $d as NAME_stepK.dat and indexes them (sets $kept).
+keep() {
+  kept=0
+  for f in "$d.tmp"/*.dat; do
+    [ -e "$f" ] || continue
+    k=$(basename "$f" .dat); k=${k##*_}; k=$(expr "$k" + 0 || true)
+    if [ "$k" -ge "$4" ] && [ "$k" -le "$5" ]; then
+      g="$d/${1}_step$k.dat"
+      mv "$f" "$g"
+      nc=$("$nsolve" --check --json "$g" | sed -n 's/.*"contacts": *\([0-9]*\).*/\1/p')
+      [ -n "$nc" ] || { echo "gen_hard_fc: $g: nsolve --check failed" >&2; exit 1; }
+      echo "$1,$1/${1}_step$k.dat,$2,$3,$k,$nc" >> "$index"
+      kept=$((kept + 1))
+    fi
+  done
+  rm -rf "$d.tmp"
+  made=$((made + kept))
+}
 
 # collect NAME SCENE N STEPS EVERY FROM TO [spheres_box options...]:
 # dumps every EVERY-th solve, keeps the steps in [FROM, TO].
@@ -65,21 +90,35 @@ collect() {
        --dump "$d.tmp" --dump-every "$every" --dump-max 0 "$@" >&2; then
     echo "gen_hard_fc: $name: spheres_box failed" >&2; exit 1
   fi
-  kept=0
-  for f in "$d.tmp"/*.dat; do
-    [ -e "$f" ] || continue
-    k=$(basename "$f" .dat); k=${k##*_}; k=$(expr "$k" + 0)
-    if [ "$k" -ge "$from" ] && [ "$k" -le "$to" ]; then
-      g="$d/${name}_step$k.dat"
-      mv "$f" "$g"
-      nc=$("$nsolve" --check --json "$g" | sed -n 's/.*"contacts": *\([0-9]*\).*/\1/p')
-      [ -n "$nc" ] || { echo "gen_hard_fc: $g: nsolve --check failed" >&2; exit 1; }
-      echo "$name,$name/${name}_step$k.dat,$scene,$n,$k,$nc" >> "$index"
-      kept=$((kept + 1))
+  keep "$name" "$scene" "$n" "$from" "$to"
+  echo "gen_hard_fc: $name: $kept problems in $(( $(date +%s) - t0 )) s" >&2
+}
+
+# collect_rigid NAME SCENE STEPS EVERY FROM TO [rigid_scene options...]: the
+# same from a rigid-body scene of benchmarks/rigid/scenes.py (Siconos'
+# mechanics HDF5, written by python3-siconos; skipped without it), run by
+# rigid_scene (Bullet contacts, Newton–Euler bodies).
+collect_rigid() {
+  name=$1; scene=$2; steps=$3; every=$4; from=$5; to=$6; shift 6
+  [ -z "$only" ] || [ "$only" = "$name" ] || return 0
+  if [ ! -f "$out/scenes/$scene.hdf5" ]; then
+    if ! python3 -c 'import siconos.io.mechanics_hdf5' 2>/dev/null; then
+      echo "gen_hard_fc: $name: skipped (the scene needs python3-siconos to be written)" >&2; return 0
     fi
-  done
-  rm -rf "$d.tmp"
-  made=$((made + kept))
+    python3 "$(dirname "$0")/../benchmarks/rigid/scenes.py" "$out/scenes" >/dev/null
+  fi
+  [ -x "$build/bin/rigid_scene" ] || { echo "gen_hard_fc: $name: skipped (rigid_scene not built)" >&2; return 0; }
+  d="$out/$name"
+  rm -rf "$d" "$d.tmp" && mkdir -p "$d.tmp" "$d"
+  grep -v "^$name," "$index" > "$index.tmp" || true
+  mv "$index.tmp" "$index"
+  echo "gen_hard_fc: $name: rigid_scene $scene, $steps steps, every ${every}th solve of steps $from-$to ..." >&2
+  t0=$(date +%s)
+  if ! "$build/bin/rigid_scene" --scene "$out/scenes/$scene.hdf5" --steps "$steps" --quiet \
+       --dump "$d.tmp" --dump-every "$every" --dump-max 0 "$@" >&2; then
+    echo "gen_hard_fc: $name: rigid_scene failed" >&2; exit 1
+  fi
+  keep "$name" "$scene" 0 "$from" "$to"
   echo "gen_hard_fc: $name: $kept problems in $(( $(date +%s) - t0 )) s" >&2
 }
 
@@ -99,5 +138,7 @@ else
   collect column_n100 column  100 1000  50  500 1000
   collect chute_n1000 chute  1000 2000 100    0 2000
   collect box_n100    box     100 1000  10  800 1000
+  collect_rigid stack10   stack10   1000 50 0 1000 --tol 1e-8
+  collect_rigid wall_ball wall_ball  500 50 0  500 --tol 1e-8
 fi
 echo "gen_hard_fc: $made problems in $out ($(( $(date +%s) - start )) s); index: $index" >&2

@@ -29,6 +29,7 @@
 #   pyramid_L10  1010 steps, every 500th solve from step 500
 #   column_n20, column_n100  1010 steps, every 500th solve from step 500
 #   chute_n1000  2020 steps, every 500th solve from step 500
+#   stack10, wall_ball  rigid bodies, every 50th solve (gen_hard_fc.sh's)
 #   pile_n1000   2000 steps, every 500th solve of steps 1500-2000 (settled;
 #                the first solve is at step 15, so this keeps one problem,
 #                step 1514: the pile is the costliest to make and to solve),
@@ -102,6 +103,11 @@ if [ "$table_only" = 0 ]; then
     collect column_n100 column   100 1010 500  500 1010
     collect chute_n1000 chute   1000 2020 500  500 2020
     collect pile_n1000  pile    1000 2000 500 1500 2000 --tol 1e-3
+    # the rigid-body collections, as gen_hard_fc.sh makes them (skipped
+    # without python3-siconos, which writes their scenes)
+    for rigid in stack10 wall_ball; do
+      "$(dirname "$0")/../../tools/gen_hard_fc.sh" --only "$rigid" "$build" "$out"
+    done
   fi
   [ "$gen_only" = 0 ] || exit 0
   for tol in $tols; do
