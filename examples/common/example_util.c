@@ -1,5 +1,6 @@
 /* example_util.c — see example_util.h. */
 #include "example_util.h"
+#include "blas_threads.h"
 #include "cli_numbers.h"
 #include <errno.h>
 #include <math.h>
@@ -44,8 +45,11 @@ static void help(FILE *f, const char *prog, const char *usage)
             prog, usage);
 }
 
+void nsx_blas_policy(void) { ns_tool_blas_single_thread(); }
+
 int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
 {
+    nsx_blas_policy();
     memset(a, 0, sizeof *a);
     a->save_every = 1;
     a->dump_max = 50;
