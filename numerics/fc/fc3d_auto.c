@@ -13,7 +13,7 @@
  *      from the best point), round k's unit T·2^k, T the time of stage 1:
  *      Newton first, its walks sharing NEWTON_SHARE of the unit in round
  *      0, NEWTON_GROWTH times more each round up to the whole unit (a
- *      walk's turn is repeated while it cuts its error tenfold), then the
+ *      walk's turn is repeated while it cuts its error threefold), then the
  *      sweeps for twice the unit, from their own iterate. A problem the
  *      sweeps finish soon after a plateau (a stall test cannot tell a slow
  *      power-law decay from cycling) pays little for Newton's chance, one
@@ -320,7 +320,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
             if (turn == 0) {   /* Newton's turn: walks A and B, half each */
                 double half = 0.5 * unit * (newton_favoured ? 1.0 : fmin(1.0, share));
                 for (int w = 0; !done && w < 2; w++) {
-                    /* a turn in which the walk's error fell 100-fold is
+                    /* a turn in which the walk's error fell threefold is
                      * repeated: a Newton that converges does so fast */
                     for (int more = 1; !done && more; ) {
                         double before = w == 0 ? walk_a_err : c.best_err;
@@ -333,7 +333,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
                             memcpy(c.start, c.r, c.m * sizeof(double));
                             walk_a_err = c.last_err;
                         }
-                        more = c.last_err <= 0.1 * before;
+                        more = c.last_err <= 0.3 * before;
                     }
                 }
             } else {
