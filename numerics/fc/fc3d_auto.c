@@ -315,18 +315,26 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     int *won = ns_ws_race(o->workspace);
     const int newton_favoured = won && won[1] < won[0];
     double share = NEWTON_SHARE;   /* Newton's time per unit, grown every round */
+    double credit[2] = { 0, 0 };   /* walks A and B: time granted and not yet spent */
     for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2, share *= NEWTON_GROWTH) {
         for (int turn = 0; !done && turn < 2; turn++) {
             if (turn == 0) {   /* Newton's turn: walks A and B, half each */
                 double half = 0.5 * unit * (newton_favoured ? 1.0 : fmin(1.0, share));
                 for (int w = 0; !done && w < 2; w++) {
-                    /* a turn in which the walk's error fell threefold is
-                     * repeated: a Newton that converges does so fast */
-                    for (int more = 1; !done && more; ) {
-                        double before = w == 0 ? walk_a_err : c.best_err;
+                    /* each walk spends from its credit, so that a turn that
+                     * overran its budget (a Newton iteration and the set-up
+                     * outlast a small share) is paid back by skipped turns;
+                     * a turn in which the walk's error fell threefold is
+                     * repeated beyond the credit: a Newton that converges
+                     * does so fast */
+                    credit[w] += half;
+                    for (int more = credit[w] > 0; !done && more; ) {
+                        double before = w == 0 ? walk_a_err : c.best_err, t = ns_now();
                         stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, w == 0 ? 2 : 1,
-                                         w == 0 ? "nsn-ac from start" : "nsn-ac", half, 0, NULL, w == 0 };
+                                         w == 0 ? "nsn-ac from start" : "nsn-ac",
+                                         fmax(credit[w], half), 0, NULL, w == 0 };
                         done = stage(&c, &n, res);
+                        credit[w] -= ns_now() - t;
                         if (won && c.best_err <= tol) won[0]++;
                         if (done) break;
                         if (w == 0) {
