@@ -31,6 +31,16 @@ static int part_info(int dim, double mu, double mur, double mup, const double *x
     return np;
 }
 
+/* Where x lies: 0 in the polar cone (P_K(x) = 0), 1 in K (P_K(x) = x),
+ * 2 outside both (the projection clips some parts). */
+static int cone_side(double xn, int np, const double *c, const double *len)
+{
+    double polar = 0.0;
+    int inside = 1;
+    for (int p = 0; p < np; p++) { polar += c[p] * len[p]; inside &= len[p] <= c[p] * xn; }
+    return polar <= -xn ? 0 : inside ? 1 : 2;
+}
+
 /* g(n) above. */
 static double gfun(double n, double a, int np, const double *c, const double *len)
 {
@@ -66,14 +76,12 @@ int ns_rfc_project_pivot(int dim, double mu, double mu_r, double mu_p, double *x
     double c[RFC_PMAX], len[RFC_PMAX];
     int off[RFC_PMAX], sz[RFC_PMAX], act[RFC_PMAX];
     int np = part_info(dim, mu, mu_r, mu_p, x, c, len, off, sz);
-    double polar = 0.0;
-    int inside = 1;
-    for (int p = 0; p < np; p++) { polar += c[p] * len[p]; inside &= len[p] <= c[p] * x[0]; }
-    if (polar <= -x[0]) {
+    int where = cone_side(x[0], np, c, len);
+    if (where == 0) {
         for (int k = 0; k < dim; k++) x[k] = 0.0;
         return 0;
     }
-    if (inside) return 1;
+    if (where == 1) return 1;
     double n = normal_root(x[0], np, c, len, act);
     x[0] = n;
     for (int p = 0; p < np; p++) {
@@ -96,11 +104,9 @@ void ns_rfc_project_jacobian(int dim, double mu, double mu_r, double mu_p, const
     double c[RFC_PMAX], len[RFC_PMAX];
     int off[RFC_PMAX], sz[RFC_PMAX], act[RFC_PMAX];
     int np = part_info(dim, mu, mu_r, mu_p, x, c, len, off, sz);
-    double polar = 0.0;
-    int inside = 1;
-    for (int p = 0; p < np; p++) { polar += c[p] * len[p]; inside &= len[p] <= c[p] * x[0]; }
-    if (polar <= -x[0]) return;                           /* polar: P = 0 */
-    if (inside) {                                          /* inside: P = id */
+    int where = cone_side(x[0], np, c, len);
+    if (where == 0) return;                                /* polar: P = 0 */
+    if (where == 1) {                                      /* inside: P = id */
         for (int k = 0; k < d; k++) J[k + k * d] = 1.0;
         return;
     }
