@@ -280,6 +280,16 @@ static ns_status check_axis(nsm_scene *sc, const char *joint, int j, const char 
     return NS_OK;
 }
 
+/* The joint named `joint` (its index in *j) and one of its coordinates,
+ * checked for the attribute `what` ("stops", "friction", ...). */
+static ns_status find_joint_axis(nsm_scene *sc, const char *what, const char *field, const char *joint,
+                                 int axis, int *j)
+{
+    *j = find_joint(sc, joint);
+    if (*j < 0) return fail(sc, "joint %s: joint '%s' does not exist", what, joint ? joint : "(null)");
+    return check_axis(sc, joint, *j, field, axis);
+}
+
 static ns_status new_extra(nsm_scene *sc, sextra **out)
 {
     if (grow((void **)&sc->xt, &sc->cxt, sc->nxt + 1, sizeof *sc->xt)) return fail(sc, "out of memory");
@@ -291,9 +301,8 @@ static ns_status new_extra(nsm_scene *sc, sextra **out)
 ns_status nsm_scene_joint_stop(nsm_scene *sc, const char *joint, int axis, double pos, double dir, double e)
 {
     if (!sc) return NS_BAD_INPUT;
-    int j = find_joint(sc, joint);
-    if (j < 0) return fail(sc, "joint stop: joint '%s' does not exist", joint ? joint : "(null)");
-    ns_status st = check_axis(sc, joint, j, "stops", axis);
+    int j;
+    ns_status st = find_joint_axis(sc, "stop", "stops", joint, axis, &j);
     if (st != NS_OK) return st;
     if (!isfinite(pos) || !isfinite(dir)) return fail(sc, "joint '%s': stops: position %g and direction %g must be finite", joint, pos, dir);
     if (!(e >= 0.0 && e <= 1.0)) return fail(sc, "joint '%s': stops: restitution e = %g must be in [0, 1]", joint, e);
@@ -308,9 +317,8 @@ ns_status nsm_scene_joint_stop(nsm_scene *sc, const char *joint, int axis, doubl
 ns_status nsm_scene_joint_friction(nsm_scene *sc, const char *joint, int axis, double lb, double ub)
 {
     if (!sc) return NS_BAD_INPUT;
-    int j = find_joint(sc, joint);
-    if (j < 0) return fail(sc, "joint friction: joint '%s' does not exist", joint ? joint : "(null)");
-    ns_status st = check_axis(sc, joint, j, "friction", axis);
+    int j;
+    ns_status st = find_joint_axis(sc, "friction", "friction", joint, axis, &j);
     if (st != NS_OK) return st;
     if (!(isfinite(lb) && isfinite(ub) && lb <= 0.0 && ub >= 0.0))
         return fail(sc, "joint '%s': friction on axis %d: bounds lb = %g, ub = %g must be finite with lb <= 0 <= ub", joint, axis, lb, ub);
@@ -323,9 +331,8 @@ ns_status nsm_scene_joint_friction(nsm_scene *sc, const char *joint, int axis, d
 ns_status nsm_scene_joint_coupling(nsm_scene *sc, const char *joint, int dof1, int dof2, double ratio)
 {
     if (!sc) return NS_BAD_INPUT;
-    int j = find_joint(sc, joint);
-    if (j < 0) return fail(sc, "joint coupling: joint '%s' does not exist", joint ? joint : "(null)");
-    ns_status st = check_axis(sc, joint, j, "coupled (dof1)", dof1);
+    int j;
+    ns_status st = find_joint_axis(sc, "coupling", "coupled (dof1)", joint, dof1, &j);
     if (st == NS_OK) st = check_axis(sc, joint, j, "coupled (dof2)", dof2);
     if (st != NS_OK) return st;
     if (dof1 == dof2) return fail(sc, "joint '%s': coupled: dof1 and dof2 are both %d", joint, dof1);
