@@ -6,7 +6,7 @@
 # rest), a granular chute flow and the default box scene's last falling and
 # settling steps. Reproducible (fixed seeds, one thread); the files are big
 # (a settled 16000-sphere pile: ~34000 contacts): generated, never committed.
-#   tools/gen_hard_fc.sh [--quick] [--large] [--only NAME] BUILD_DIR OUT_DIR
+#   tools/gen_hard_fc.sh [--quick] [--large] [--only NAME] [--collect SPEC] BUILD_DIR OUT_DIR
 # OUT_DIR/NAME/NAME_stepK.dat per collection and OUT_DIR/index.csv
 # (collection, file, scene, n, step, contacts). Collections (default mode):
 #   pile_n1000, pile_n4000    --scene pile, 2000 steps: every 50th solve of
@@ -31,20 +31,23 @@
 # default is 1e-3), with spheres_box's other defaults (the auto chain, overlap
 # stabilisation 0.2, contacts held within 2.5e-4 Rmin). --quick: a small
 # subset (tiny scenes, short runs) in a few seconds, for tests. --only NAME:
-# that collection alone.
+# that collection alone. --collect "NAME SCENE N STEPS EVERY FROM TO [opts]":
+# one spheres_box collection of one's own choosing (benchmarks/fc/hard.sh).
 set -eu
-quick=0; large=0; only=""
+quick=0; large=0; only=""; spec=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --large) large=1; shift ;;
     --only) [ $# -ge 2 ] || { echo "gen_hard_fc: --only needs a name" >&2; exit 2; }; only=$2; shift 2 ;;
-    -h|--help) sed -n '2,34p' "$0"; exit 0 ;;
+    --collect) [ $# -ge 2 ] || { echo "gen_hard_fc: --collect needs a spec" >&2; exit 2; }
+               spec=$2; only=${2%% *}; shift 2 ;;
+    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
     -*) echo "gen_hard_fc: unknown option '$1'" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-[ $# -eq 2 ] || { echo "usage: gen_hard_fc.sh [--quick] [--large] [--only NAME] BUILD_DIR OUT_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: gen_hard_fc.sh [--quick] [--large] [--only NAME] [--collect SPEC] BUILD_DIR OUT_DIR" >&2; exit 2; }
 build=$1; out=$2
 sbx="$build/bin/spheres_box"; nsolve="$build/bin/nsolve"
 [ -x "$sbx" ] && [ -x "$nsolve" ] || { echo "gen_hard_fc: $sbx or $nsolve not built" >&2; exit 2; }
@@ -122,7 +125,10 @@ collect_rigid() {
   echo "gen_hard_fc: $name: $kept problems in $(( $(date +%s) - t0 )) s" >&2
 }
 
-if [ "$quick" = 1 ]; then
+if [ -n "$spec" ]; then
+  # shellcheck disable=SC2086  # the spec is a word list
+  collect $spec
+elif [ "$quick" = 1 ]; then
   collect pile_n60    pile    60 150 25 100 150 --layers 3
   collect pyramid_L3  pyramid 14 100 25  50 100
   collect column_n5   column   5 100 25  50 100

@@ -67,31 +67,10 @@ done
 mkdir -p "$out"
 index=$out/index.csv
 
-# collect NAME SCENE N STEPS EVERY FROM TO [spheres_box options]: as
-# gen_hard_fc.sh's collect (same layout and index columns).
-collect() {
-  local name=$1 scene=$2 n=$3 steps=$4 every=$5 from=$6 to=$7; shift 7
-  local d=$out/$name t0 f k g nc kept=0
-  rm -rf "$d" "$d.tmp" && mkdir -p "$d.tmp" "$d"
-  echo "fc/hard.sh: $name: spheres_box --scene $scene --n $n, $steps steps, every ${every}th solve of $from-$to" >&2
-  t0=$(date +%s)
-  "$sbx" --scene "$scene" --n "$n" --steps "$steps" --quiet --accept-nonconverged --tol 1e-4 \
-    --dump "$d.tmp" --dump-every "$every" --dump-max 0 "$@" >&2
-  for f in "$d.tmp"/*.dat; do
-    [ -e "$f" ] || continue
-    k=$(basename "$f" .dat); k=${k##*_}; k=$((10#$k))
-    if [ "$k" -ge "$from" ] && [ "$k" -le "$to" ]; then
-      g=$d/${name}_step$k.dat
-      mv "$f" "$g"
-      nc=$("$nsolve" --check --json "$g" | sed -n 's/.*"contacts": *\([0-9]*\).*/\1/p')
-      [ -n "$nc" ] || { echo "fc/hard.sh: $g: nsolve --check failed" >&2; exit 1; }
-      echo "$name,$name/${name}_step$k.dat,$scene,$n,$k,$nc" >>"$index"
-      kept=$((kept + 1))
-    fi
-  done
-  rm -rf "$d.tmp"
-  echo "fc/hard.sh: $name: $kept problems, $(( $(date +%s) - t0 )) s" >&2
-}
+# collect NAME SCENE N STEPS EVERY FROM TO [spheres_box options]: one
+# collection made by gen_hard_fc.sh (same layout and index columns).
+gen_hard=$(dirname "$0")/../../tools/gen_hard_fc.sh
+collect() { "$gen_hard" --collect "$*" "$build" "$out"; }
 
 if [ "$table_only" = 0 ]; then
   if [ "$gen" = 1 ] || [ ! -f "$index" ]; then
@@ -106,7 +85,7 @@ if [ "$table_only" = 0 ]; then
     # the rigid-body collections, as gen_hard_fc.sh makes them (skipped
     # without python3-siconos, which writes their scenes)
     for rigid in stack10 wall_ball; do
-      "$(dirname "$0")/../../tools/gen_hard_fc.sh" --only "$rigid" "$build" "$out"
+      "$gen_hard" --only "$rigid" "$build" "$out"
     done
   fi
   [ "$gen_only" = 0 ] || exit 0
