@@ -317,55 +317,49 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     double share = NEWTON_SHARE;   /* Newton's time per unit, grown every round */
     double credit[2] = { 0, 0 };   /* walks A and B: time granted and not yet spent */
     for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2, share *= NEWTON_GROWTH) {
-        for (int turn = 0; !done && turn < 2; turn++) {
-            if (turn == 0) {   /* Newton's turn: walks A and B, half each */
-                double half = 0.5 * unit * (newton_favoured ? 1.0 : fmin(1.0, share));
-                for (int w = 0; !done && w < 2; w++) {
-                    /* each walk spends from its credit, so that a turn that
-                     * overran its budget (a Newton iteration and the set-up
-                     * outlast a small share) is paid back by skipped turns;
-                     * a turn in which the walk's error fell threefold is
-                     * repeated beyond the credit: a Newton that converges
-                     * does so fast */
-                    credit[w] += half;
-                    for (int more = credit[w] > 0; !done && more; ) {
-                        double before = w == 0 ? walk_a_err : c.best_err, t = ns_now();
-                        stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, w == 0 ? 2 : 1,
-                                         w == 0 ? "nsn-ac from start" : "nsn-ac",
-                                         fmax(credit[w], half), 0, NULL, w == 0 };
-                        done = stage(&c, &n, res);
-                        credit[w] -= ns_now() - t;
-                        if (won && c.best_err <= tol) won[0]++;
-                        if (done) break;
-                        if (w == 0) {
-                            memcpy(c.start, c.r, c.m * sizeof(double));
-                            walk_a_err = c.last_err;
-                        }
-                        more = c.last_err <= 0.3 * before;
-                    }
-                }
-            } else {
-                int left = sweeps - c.iters;
-                if (left <= 0) { k = RACE_ROUNDS; break; }
-                double before = c.best_err;
-                /* from their own iterate, or from Newton's when it is the best
-                 * point and at most half the error of theirs */
-                int from = c.best_by && !strncmp(c.best_by, "nsn", 3) &&
-                           c.best_err <= 0.5 * keep_err ? 1 : 3;
-                if (from == 1) shuffle = 0;   /* a new start: natural order has its chance again */
-                stage_spec w = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, from,
-                                 shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * unit,
-                                 shuffle ? 0 : c.plain && from == 3 ? -1
-                                 : o->anderson > 0 ? o->anderson : AUTO_ANDERSON,
-                                 NULL, 0 };
-                done = stage(&c, &w, res);
-                if (won && c.best_err <= tol) won[1]++;
+        /* Newton's turn: walks A and B, half each. Each walk spends from its
+         * credit, so that a turn that overran its budget (a Newton iteration
+         * and the set-up outlast a small share) is paid back by skipped
+         * turns; a turn in which the walk's error fell threefold is repeated
+         * beyond the credit: a Newton that converges does so fast. */
+        double half = 0.5 * unit * (newton_favoured ? 1.0 : fmin(1.0, share));
+        for (int w = 0; !done && w < 2; w++) {
+            credit[w] += half;
+            for (int more = credit[w] > 0; !done && more; ) {
+                double before = w == 0 ? walk_a_err : c.best_err, t = ns_now();
+                stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, w == 0 ? 2 : 1,
+                                 w == 0 ? "nsn-ac from start" : "nsn-ac",
+                                 fmax(credit[w], half), 0, NULL, w == 0 };
+                done = stage(&c, &n, res);
+                credit[w] -= ns_now() - t;
+                if (won && c.best_err <= tol) won[0]++;
                 if (done) break;
-                memcpy(c.keep, c.r, c.m * sizeof(double));
-                keep_err = c.last_err;
-                if (!shuffle && !(c.best_err <= 0.9 * before)) shuffle = 1;
+                if (w == 0) {
+                    memcpy(c.start, c.r, c.m * sizeof(double));
+                    walk_a_err = c.last_err;
+                }
+                more = c.last_err <= 0.3 * before;
             }
         }
+        if (done) break;
+        /* the sweeps' turn: from their own iterate, or from Newton's when it
+         * is the best point and at most half the error of theirs */
+        int left = sweeps - c.iters;
+        if (left <= 0) break;
+        double before = c.best_err;
+        int from = c.best_by && !strncmp(c.best_by, "nsn", 3) && c.best_err <= 0.5 * keep_err ? 1 : 3;
+        if (from == 1) shuffle = 0;   /* a new start: natural order has its chance again */
+        stage_spec sw = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, from,
+                          shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * unit,
+                          shuffle ? 0 : c.plain && from == 3 ? -1
+                          : o->anderson > 0 ? o->anderson : AUTO_ANDERSON,
+                          NULL, 0 };
+        done = stage(&c, &sw, res);
+        if (won && c.best_err <= tol) won[1]++;
+        if (done) break;
+        memcpy(c.keep, c.r, c.m * sizeof(double));
+        keep_err = c.last_err;
+        if (!shuffle && !(c.best_err <= 0.9 * before)) shuffle = 1;
     }
     const stage_spec last[] = {
         { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0, NULL, 0 },
