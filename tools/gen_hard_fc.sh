@@ -127,7 +127,10 @@ collect_rigid() {
 
 if [ -n "$spec" ]; then
   # shellcheck disable=SC2086  # the spec is a word list
-  collect $spec
+  set -- $spec
+  [ $# -ge 7 ] && [ "$3" -gt 0 ] 2>/dev/null && [ "$4" -gt 0 ] 2>/dev/null && [ "$5" -gt 0 ] 2>/dev/null || {
+    echo "gen_hard_fc: --collect '$spec': expected NAME SCENE N STEPS EVERY FROM TO [spheres_box options], N, STEPS, EVERY > 0" >&2; exit 2; }
+  collect "$@"
 elif [ "$quick" = 1 ]; then
   collect pile_n60    pile    60 150 25 100 150 --layers 3
   collect pyramid_L3  pyramid 14 100 25  50 100

@@ -159,6 +159,17 @@ static void test_bad_command_lines(void **state)
     assert_int_equal(run(cmd), 2);
     snprintf(cmd, sizeof cmd, "%s/tools/gen_hard_fc.sh --quick /nonexistent /tmp/x 2>/dev/null", NS_SOURCE_DIR);
     assert_int_equal(run(cmd), 2);
+    /* a --collect spec with too few words, or a count that is not a positive integer */
+    char dir[512];
+    ns_test_tmpname(dir, sizeof dir, "_hardfc_bad");
+    snprintf(cmd, sizeof cmd, "%s/tools/gen_hard_fc.sh --collect 'x pile 10' %s/.. %s 2>/dev/null",
+             NS_SOURCE_DIR, NS_BIN_DIR, dir);
+    assert_int_equal(run(cmd), 2);
+    snprintf(cmd, sizeof cmd, "%s/tools/gen_hard_fc.sh --collect 'x pile ten 10 1 0 10' %s/.. %s 2>/dev/null",
+             NS_SOURCE_DIR, NS_BIN_DIR, dir);
+    assert_int_equal(run(cmd), 2);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(run(cmd), 0);
 }
 
 int main(void)
