@@ -95,7 +95,7 @@ static void test_command_line(void **state)
     snprintf(cmd, sizeof cmd, "%s/diode_bridge --help | grep -q 'usage:'", NS_BIN_DIR);
     assert_int_equal(system(cmd), 0);
     const char *bad[] = { "--h abc", "--h -1", "--steps 1.5", "--theta 2", "--tol 0",
-                          "--T 1e400", "--nonsense 1", "--out" };
+                          "--T 1e400", "--nonsense 1", "--out", "--dump-every 0", "--dump-every x" };
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         snprintf(cmd, sizeof cmd, "%s/diode_bridge --quiet %s 2>/dev/null", NS_BIN_DIR, bad[k]);
         int rc = system(cmd);
