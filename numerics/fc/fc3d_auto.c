@@ -10,14 +10,14 @@
  *      spheres, tests/numerics/data);
  *   2. a race between the sweeps and two nsn-ac walks (A from the
  *      caller's point, resumed from its last iterate turn after turn; B
- *      from the best point), round k's unit T·2^k, T the time of stage 1:
+ *      from the best point), round k's unit T·2^k, T the work of stage 1:
  *      Newton first, its walks sharing NEWTON_SHARE of the unit in round
  *      0, NEWTON_GROWTH times more each round up to the whole unit (a
  *      walk's turn is repeated while it cuts its error threefold), then the
  *      sweeps for twice the unit, from their own iterate. A problem the
  *      sweeps finish soon after a plateau (a stall test cannot tell a slow
  *      power-law decay from cycling) pays little for Newton's chance, one
- *      where they cycle a bounded multiple of Newton's time. Once Newton
+ *      where they cycle a bounded multiple of Newton's work. Once Newton
  *      has won more races in the caller's workspace (a simulation's
  *      earlier steps) it gets the whole unit from round 0. The sweeps take
  *      Newton's point when it has at most half their error; they go
@@ -34,7 +34,11 @@
  * velocity test allows (docs/errors.md) is polished by nsn-ac to 1e-3·tol.
  * o->on_switch hears of every change of method and may stop the chain; a
  * chain that ends above tol names every method it ran with its error.
- * The time limit covers the whole chain. The best iterate is returned;
+ * The race's budgets are work counted in model seconds (ns_fc_work: the
+ * sweeps' by their count, Newton's by the entries and flops of its LU), not
+ * clock time, so that the chain's path and answer do not depend on the
+ * machine's speed or load. The time limit (clock time) covers the whole
+ * chain. The best iterate is returned;
  * iterations counts sweeps plus Newton iterations of every stage.
  * FC2D with a diagonal block that is not monotone (W_NN ≤ 0 or an
  * indefinite symmetric part: e.g. a large step of a nonlinear system whose
@@ -66,6 +70,9 @@ typedef struct {
     double *r, *u, *best, *start, *keep;
     size_t m;
     double best_err, last_err, t0;
+    double sweep_work;  /* model seconds of one sweep (ns_fc_sweep_work) */
+    double work;        /* model seconds of the last stage */
+    ns_fc_nsn_cache *lu;/* J's pattern and analysis, shared by the Newton stages (or NULL) */
     const ns_options *o;
     int iters;
     char trail[320];    /* "method error, ..." of the stages run, for the message */
@@ -122,10 +129,10 @@ typedef struct {
                            caller's point, in the race Newton's iterate),
                            3: from c->keep (the race's sweeps' iterate) */
     const char *name;   /* the method, for the trail and on_switch */
-    double seconds;     /* the stage's own time budget (0: none) */
+    double work;        /* Newton: its budget in model seconds (0: none) */
     int anderson;       /* NSGS: Anderson memory (0: the caller's option, < 0: none) */
     ns_fc_nsgs_ctl *ctl;/* NSGS: the stall test and best-point tracking (or NULL) */
-    int walk;           /* Newton: leave the last iterate, not the best, at a time limit */
+    int walk;           /* Newton: leave the last iterate, not the best, at the end of its budget */
 } stage_spec;
 
 static int time_up(const chain *c)
@@ -145,11 +152,11 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     so.seed = s->seed;
     so.omega = 0;
     if (s->anderson != 0) so.anderson = s->anderson > 0 ? s->anderson : 0;
-    so.time_limit = s->seconds;
+    so.time_limit = 0;
     if (c->o->time_limit > 0) {
         double left = c->o->time_limit - (ns_now() - c->t0);
         if (left <= 0) return 1;
-        so.time_limit = s->seconds > 0 ? fmin(s->seconds, left) : left;
+        so.time_limit = left;
     }
     if (begin_stage(c, s->name)) return 1;
     if (s->from_best)
@@ -157,8 +164,12 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
                c->m * sizeof(double));
     ns_result sr;
     ns_result_init(&sr);
-    ns_status st = s->phi ? (s->walk ? ns_fc_nsn_walk : ns_fc_nsn_run)(c->p, c->r, c->u, &so, s->phi, &sr)
+    const double t_stage = ns_now();
+    ns_fc_work w = { s->work, 0.0 };
+    if (s->phi && !c->lu) c->lu = ns_fc_nsn_cache_new();   /* still NULL: each run makes its own */
+    ns_status st = s->phi ? ns_fc_nsn_turn(c->p, c->r, c->u, &so, s->phi, &w, s->walk, c->lu, &sr)
                           : ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, s->f, &sr, s->ctl);
+    c->work = s->phi ? w.used : sr.iterations * c->sweep_work;
     if (s->ctl && s->ctl->best_err < c->best_err) {   /* it kept its best check in c->best */
         c->best_err = s->ctl->best_err;
         c->best_by = s->name;
@@ -174,8 +185,9 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     if (st == NS_INTERRUPTED) c->interrupted = 1;
     c->last_err = isfinite(e) ? e : INFINITY;
     if (!c->interrupted && ns_iteration(c->o, res, e)) c->interrupted = 1;   /* history: one entry per stage */
-    ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s", s->phi ? "nsn" : "nsgs",
-           s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err), ns_now() - c->t0);
+    ns_log(c->o, 1, "auto: %s%s %d it, error %.3e, best %.3e, %.2f s (this stage: %.3g model s, %.3g s)",
+           s->phi ? "nsn" : "nsgs", s->shuffle ? " (shuffled)" : "", sr.iterations, e, fmin(e, c->best_err),
+           ns_now() - c->t0, c->work, ns_now() - t_stage);
     if (e < c->best_err) {
         c->best_err = e;
         memcpy(c->best, c->r, c->m * sizeof(double));
@@ -282,7 +294,8 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     }
     if (st) { ns_matrix_free(owned); return st; }
     chain c = { .p = &view, .r = r, .u = u, .m = (size_t)p->dim * (size_t)p->nc,
-                .best_err = INFINITY, .last_err = INFINITY, .t0 = ns_now(), .o = o };
+                .best_err = INFINITY, .last_err = INFINITY, .t0 = ns_now(), .o = o,
+                .sweep_work = ns_fc_sweep_work(&view) };
     /* best, start, keep: one buffer of the caller's workspace (slot 3) or our own */
     double *buf = ns_ws_take(o->workspace, 3, 3 * (c.m ? c.m : 1), sizeof(double));
     if (!buf) {
@@ -307,15 +320,15 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
      * turn. The first method to reach tol ends the race mid-turn. The
      * sweeps' turns are plain when stage 1's safety net ended Anderson,
      * accelerated when they start from Newton's point. */
-    double unit = fmax(ns_now() - c.t0, 1e-4);
+    double unit = fmax(c.iters * c.sweep_work, 1e-4);   /* model seconds */
     memcpy(c.keep, c.r, c.m * sizeof(double));
     double keep_err = c.last_err;   /* the error of the sweeps' iterate */
     double walk_a_err = start_err;  /* the error of walk A's iterate */
     int shuffle = 0;
     int *won = ns_ws_race(o->workspace);
     const int newton_favoured = won && won[1] < won[0];
-    double share = NEWTON_SHARE;   /* Newton's time per unit, grown every round */
-    double credit[2] = { 0, 0 };   /* walks A and B: time granted and not yet spent */
+    double share = NEWTON_SHARE;   /* Newton's share of the unit, grown every round */
+    double credit[2] = { 0, 0 };   /* walks A and B: work granted and not yet spent */
     for (int k = 0; !done && k < RACE_ROUNDS; k++, unit *= 2, share *= NEWTON_GROWTH) {
         /* Newton's turn: walks A and B, half each. Each walk spends from its
          * credit, so that a turn that overran its budget (a Newton iteration
@@ -326,12 +339,12 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         for (int w = 0; !done && w < 2; w++) {
             credit[w] += half;
             for (int more = credit[w] > 0; !done && more; ) {
-                double before = w == 0 ? walk_a_err : c.best_err, t = ns_now();
+                double before = w == 0 ? walk_a_err : c.best_err;
                 stage_spec n = { NULL, ns_fc_phi_ac, 1000, tol, 0, 0, w == 0 ? 2 : 1,
                                  w == 0 ? "nsn-ac from start" : "nsn-ac",
                                  fmax(credit[w], half), 0, NULL, w == 0 };
                 done = stage(&c, &n, res);
-                credit[w] -= ns_now() - t;
+                credit[w] -= c.work;
                 if (won && c.best_err <= tol) won[0]++;
                 if (done) break;
                 if (w == 0) {
@@ -349,8 +362,9 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         double before = c.best_err;
         int from = c.best_by && !strncmp(c.best_by, "nsn", 3) && c.best_err <= 0.5 * keep_err ? 1 : 3;
         if (from == 1) shuffle = 0;   /* a new start: natural order has its chance again */
-        stage_spec sw = { ns_fc_local_ac, NULL, left, tol, shuffle, o->seed + (unsigned)k, from,
-                          shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 2 * unit,
+        double turn = ceil(2 * unit / c.sweep_work);   /* sweeps of twice the unit */
+        stage_spec sw = { ns_fc_local_ac, NULL, turn < left ? (int)turn : left, tol, shuffle,
+                          o->seed + (unsigned)k, from, shuffle ? "nsgs-ac shuffled" : "nsgs-ac", 0,
                           shuffle ? 0 : c.plain && from == 3 ? -1
                           : o->anderson > 0 ? o->anderson : AUTO_ANDERSON,
                           NULL, 0 };
@@ -425,6 +439,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
                  c.stopped ? "stopped by on_switch" : st == NS_TIME_LIMIT ? "time limit"
                  : st == NS_INTERRUPTED ? "interrupted" : "no method reached tol",
                  c.trail, c.best_err);
+    ns_fc_nsn_cache_free(c.lu);
     ns_ws_give(o->workspace, 3, buf);
     ns_matrix_free(owned);
     return st;

@@ -78,10 +78,50 @@ ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
                               const ns_options *o, ns_fc_phi_fn phi, int stall,
                               ns_result *res);
 
-/** ns_fc_nsn_run, but a run stopped by o->time_limit leaves its last
- *  iterate in r (not its best): a walk resumed turn after turn follows the
- *  path of one uninterrupted run. */
-ns_status ns_fc_nsn_walk(const ns_fc *view, double *r, double *u,
-                         const ns_options *o, ns_fc_phi_fn phi, ns_result *res);
+/** The work of the chain's stages counted in model seconds: the time a
+ *  stage would take on the reference machine, from counts the solver
+ *  makes (blocks of W, contacts, nonzeros and flops of Newton's LU), not
+ *  from a clock, so that the chain's choices, and its answer, are the
+ *  same from run to run and from a loaded machine to an idle one. The
+ *  coefficients were fitted to the single-threaded times of the hard
+ *  collections' problems (docs/scale.md, "The chain"); a model within a
+ *  factor 2 of the clock is all the race needs. */
+#define NS_FC_WORK_BLOCK 2e-9         /* a sweep: per stored block of W */
+#define NS_FC_WORK_CONTACT 0.1e-6     /* a sweep: per one-contact solve */
+#define NS_FC_WORK_ENTRY 50e-9        /* Newton: per entry of J, filled and factored (sparse) */
+#define NS_FC_WORK_DENSE_ENTRY 2e-9   /* Newton: per entry of the dense n×n J */
+#define NS_FC_WORK_LU 10e-9           /* Newton: per entry of UMFPACK's L and U */
+#define NS_FC_WORK_FLOP_SPARSE 0.3e-9 /* Newton: per flop of UMFPACK's factorization */
+#define NS_FC_WORK_FLOP_DENSE 0.2e-9  /* Newton: per flop of LAPACK's dense LU */
+#define NS_FC_WORK_PHI 0.5e-6         /* Newton: per contact and evaluation of Φ */
+
+/** Model seconds of one NSGS sweep over the blocked problem `view`. */
+double ns_fc_sweep_work(const ns_fc *view);
+
+/** A work budget in model seconds: `limit` (≤ 0: none) ends the run once
+ *  `used` reaches it; `used` accumulates over the calls it is given to. */
+typedef struct ns_fc_work {
+    double limit;
+    double used;
+} ns_fc_work;
+
+/** What Newton's runs on one problem can share: J's pattern and UMFPACK's
+ *  symbolic analysis (J has the block pattern of W whatever the iterate
+ *  and the reformulation), made by the first run given the cache and
+ *  reused by the next, which pay only numeric factorizations. Owned by
+ *  the caller; valid for one blocked problem only. */
+typedef struct ns_fc_nsn_cache ns_fc_nsn_cache;
+ns_fc_nsn_cache *ns_fc_nsn_cache_new(void);   /* NULL: out of memory */
+void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c);
+
+/** ns_fc_nsn_run for one turn of a race: the run also ends when w->limit
+ *  is reached (w->used grows by the run's work; w may be NULL).
+ *  keep_last: a run ended by that budget or by o->time_limit leaves its
+ *  last iterate in r, not its best, so that a walk resumed turn after turn
+ *  follows the path of one uninterrupted run. cache (or NULL): shared
+ *  with the other runs on the same problem. */
+ns_status ns_fc_nsn_turn(const ns_fc *view, double *r, double *u, const ns_options *o,
+                         ns_fc_phi_fn phi, ns_fc_work *w, int keep_last, ns_fc_nsn_cache *cache,
+                         ns_result *res);
 
 #endif

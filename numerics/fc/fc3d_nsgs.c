@@ -382,6 +382,11 @@ static double stall_best_until(const stall_log *L, int s)
     return b;
 }
 
+double ns_fc_sweep_work(const ns_fc *view)
+{
+    return NS_FC_WORK_BLOCK * (double)view->W->block.nblocks + NS_FC_WORK_CONTACT * (double)view->nc;
+}
+
 ns_status ns_fc_nsgs_run(const ns_fc *view, double *r, double *u,
                          const ns_options *o, ns_fc_local_fn f, ns_result *res)
 {

@@ -65,6 +65,10 @@ typedef struct nsn_lu {
     lapack_int *ipiv;
 } nsn_lu;
 
+struct ns_fc_nsn_cache {
+    nsn_lu L;
+};
+
 /* Unknowns up to which J is factored dense (LAPACK's LU with partial
  * pivoting) instead of by UMFPACK: on small problems UMFPACK's analysis
  * and bookkeeping cost more than the arithmetic (a 5-contact problem:
@@ -260,6 +264,25 @@ static double block_norm2(int d, const double *W)
     return lmax > 0 && isfinite(lmax) ? sqrt(lmax) : 0.0;
 }
 
+/* Model seconds of one Newton iteration (ns_fc_work): J filled and
+ * factored, the solve, the line search's `trials` evaluations of Φ and
+ * the iterate's error. The first iteration also pays the set-up: J's
+ * pattern and UMFPACK's symbolic analysis, measured at 3–4 times the
+ * numeric work of an iteration on the hard collections. */
+static double iteration_work(const nsn_lu *L, const ns_fc *p, int trials, int first)
+{
+    const double n = (double)L->n, nnz = (double)L->p[L->n];
+    double lu;   /* J filled and factored */
+    if (L->n <= NSN_DENSE_MAX)
+        lu = NS_FC_WORK_DENSE_ENTRY * n * n + NS_FC_WORK_FLOP_DENSE * (2.0 / 3.0) * n * n * n;
+    else
+        lu = NS_FC_WORK_ENTRY * nnz + NS_FC_WORK_LU * (L->info[UMFPACK_LNZ] + L->info[UMFPACK_UNZ]) +
+             NS_FC_WORK_FLOP_SPARSE * L->info[UMFPACK_FLOPS];
+    /* two products with W: the step's W·Δr and the error's u = W r + q */
+    return (first ? 4.5 : 1.0) * lu + 2.0 * NS_FC_WORK_BLOCK * (double)p->W->block.nblocks +
+           NS_FC_WORK_PHI * (double)p->nc * (1.0 + trials);
+}
+
 static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
                     const double *r, const double *u, double *F)
 {
@@ -273,29 +296,33 @@ static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
 }
 
 /* stall > 0: stop after that many iterations without a 10 % gain;
- * keep_last: a run stopped by its time limit returns its last iterate
- * (a walk to be resumed), any other unconverged run its best one */
+ * keep_last: a run stopped by its time limit or its work budget returns
+ * its last iterate (a walk to be resumed), any other unconverged run its
+ * best one; work (or NULL): the budget and the count of ns_fc_nsn_turn */
 static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, int ls_kind, int stall, int keep_last, ns_result *res)
+                         ns_fc_phi_fn phi, int ls_kind, int stall, int keep_last, ns_fc_work *work_budget,
+                         ns_fc_nsn_cache *cache, ns_result *res)
 {
     const int d = p->dim;
     const ns_int nc = p->nc;
     const size_t m = (size_t)d * (size_t)nc;
     const ns_block *WB = &p->W->block;
     ns_status st = NS_MAX_ITER;
-    nsn_lu L;
-    memset(&L, 0, sizeof L);
+    nsn_lu own;
+    memset(&own, 0, sizeof own);
+    nsn_lu *L = cache ? &cache->L : &own;
+    const int set_up = L->p == NULL;   /* J's pattern built (and analysed) by this run */
     ns_fc_contact *cs = ns_malloc((size_t)nc + 1, sizeof *cs);
     double *work = ns_malloc(8 * m + 1, sizeof(double));
     double *AB = ns_malloc(2 * (size_t)d * d * (size_t)nc + 1, sizeof(double));
-    if (!cs || !work || !AB || lu_pattern(&L, WB, d)) {
+    if (!cs || !work || !AB || (set_up && lu_pattern(L, WB, d))) {
         st = ns_fail(res->message, NS_NO_MEMORY, "nsn: out of memory");
         goto done;
     }
     double *Phi = work, *dl = work + m, *Wd = work + 2 * m, *rt = work + 3 * m,
            *ut = work + 4 * m, *best = work + 5 * m, *Fw = work + 6 * m, *rhs = work + 7 * m;
     double reg = 0.0; /* retry regularization after a failure */
-    int singular = 0;
+    int singular = 0, budget_out = 0;
     char ferr[NS_ERRMSG_LEN] = "";
     for (ns_int a = 0; a < nc; a++) {
         const double *Wa = WB->x + WB->value_ptr[WB->diag[a]];
@@ -318,6 +345,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     for (int it = 1; it <= o->max_iter; it++) {
         res->iterations = it;
         double th = 0.0;
+        int trials = 0;
         for (ns_int a = 0; a < nc; a++) {
             double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
             phi(&cs[a], r + (size_t)a * d, u + (size_t)a * d, Phi + (size_t)a * d, A, B);
@@ -338,8 +366,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         double t = 1.0;
         for (int attempt = 0; attempt < 8 && !ok; attempt++) {
             if (attempt > 0) reg = fmax(reg * 100.0, 1e-10);
-            lu_fill(&L, WB, d, AB, fmax(reg, lambda));
-            int ls = lu_solve(&L, rhs, dl, ferr);
+            lu_fill(L, WB, d, AB, fmax(reg, lambda));
+            int ls = lu_solve(L, rhs, dl, ferr);
             if (ls == 2) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: %s", ferr); goto out; }
             if (ls == 1) { singular = 1; continue; }
             singular = 0;
@@ -347,6 +375,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             if (ls_kind == LS_ARMIJO) {
                 t = 1.0;
                 for (int k = 0; k < 40; k++, t *= 0.5) {
+                    trials++;
                     for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
                     double tht = merit(p, cs, phi, rt, ut, Fw);
                     if (tht <= thref - 2e-4 * t * th) { ok = 1; break; }
@@ -356,6 +385,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
                 double tlo = 0.0, thi = 1.0, tbest = 0.0, decbest = 0.0;
                 t = 1.0;
                 for (int k = 0; k < 60; k++) {
+                    trials++;
                     for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
                     double dec = th - merit(p, cs, phi, rt, ut, Fw); /* θ(0) − θ(t) */
                     if (dec > decbest) { decbest = dec; tbest = t; }
@@ -372,6 +402,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
                 }
             }
         }
+        if (work_budget) work_budget->used += iteration_work(L, p, trials, set_up && it == 1);
         if (!ok) {
             if (singular)
                 st = ns_fail(res->message, NS_SINGULAR, "nsn: Jacobian singular at iteration %d "
@@ -403,16 +434,23 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         }
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
         if (stop) { st = NS_INTERRUPTED; break; }
+        if (work_budget && work_budget->limit > 0 && work_budget->used >= work_budget->limit) {
+            budget_out = 1;
+            break;
+        }
     }
 out:
     if (st != NS_CONVERGED && !(err <= best_err) &&   /* also when err is NaN */
-        !(keep_last && st == NS_TIME_LIMIT && isfinite(err))) {
+        !(keep_last && (st == NS_TIME_LIMIT || budget_out) && isfinite(err))) {
         memcpy(r, best, m * sizeof(double));
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
     }
     res->error = err;
 done:
-    lu_free(&L);
+    if (!cache || (set_up && st == NS_NO_MEMORY)) {   /* a cache keeps only a whole pattern */
+        lu_free(L);
+        memset(L, 0, sizeof *L);
+    }
     free(cs);
     free(work);
     free(AB);
@@ -422,19 +460,32 @@ done:
 ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
                         ns_fc_phi_fn phi, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, 0, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, 0, NULL, NULL, res);
 }
 
-ns_status ns_fc_nsn_walk(const ns_fc *p, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, ns_result *res)
+ns_status ns_fc_nsn_turn(const ns_fc *p, double *r, double *u, const ns_options *o,
+                         ns_fc_phi_fn phi, ns_fc_work *w, int keep_last, ns_fc_nsn_cache *cache,
+                         ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, 1, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, keep_last, w, cache, res);
+}
+
+ns_fc_nsn_cache *ns_fc_nsn_cache_new(void)
+{
+    return calloc(1, sizeof(ns_fc_nsn_cache));
+}
+
+void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c)
+{
+    if (!c) return;
+    lu_free(&c->L);
+    free(c);
 }
 
 ns_status ns_fc_nsn_run_stall(const ns_fc *p, double *r, double *u, const ns_options *o,
                               ns_fc_phi_fn phi, int stall, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, 0, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, 0, NULL, NULL, res);
 }
 
 static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options *o,
@@ -443,7 +494,7 @@ static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options
     ns_fc view;
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
-    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, 0, 0, res);
+    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, 0, 0, NULL, NULL, res);
     ns_matrix_free(owned);
     return st;
 }

@@ -7,6 +7,7 @@
  * natural-map error recomputed here from a dense copy of W. on_switch hears
  * of every switch of method and can stop the chain; a chain that ends
  * above tol names every method it tried. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ns_test.h"
 #include "nonsmooth/nonsmooth.h"
 
@@ -193,6 +195,57 @@ static void test_message_names_methods(void **state)
     ns_solution_free(s);
 }
 
+/* The cancel hook, asked between iterations, made slow: it burns `spin`
+ * seconds of CPU and never cancels. */
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int slow_hook(void *user)
+{
+    const double spin = *(const double *)user, t0 = now_s();
+    while (now_s() - t0 < spin) { }
+    return 0;
+}
+
+/* The race's budgets are counted work, not clock time: the chain takes the
+ * same path and returns the same point, bit for bit, when every iteration
+ * of its solvers takes longer (here 30 µs more, more than a sweep of this
+ * problem costs: a clocked race would give Newton twice the sweeps' time). */
+static void test_auto_reproducible(void **state)
+{
+    (void)state;
+    ns_solution *s[2];
+    ns_result r[2];
+    double spin = 30e-6;
+    for (int k = 0; k < 2; k++) {
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-4;
+        if (k == 1) {
+            o.cancel = slow_hook;
+            o.cancel_user = &spin;
+        }
+        s[k] = ns_solution_new(g_p);
+        assert_non_null(s[k]);
+        ns_status st = solve_from_guess("auto", &o, s[k], &r[k]);
+        print_message("auto%s: %s, %d iterations, %.2f s, method %s\n", k ? " (slow hook)" : "",
+                      ns_status_name(st), r[k].iterations, r[k].seconds, r[k].method);
+        assert_int_equal(st, NS_OK);
+    }
+    assert_true(r[1].seconds > r[0].seconds);     /* the hook did slow the solve */
+    assert_int_equal(r[0].iterations, r[1].iterations);
+    assert_string_equal(r[0].method, r[1].method);
+    assert_memory_equal(s[0]->vec[0], s[1]->vec[0], (size_t)s[0]->len[0] * sizeof(double));
+    for (int k = 0; k < 2; k++) {
+        ns_result_clear(&r[k]);
+        ns_solution_free(s[k]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +253,7 @@ int main(void)
         cmocka_unit_test(test_auto_converges),
         cmocka_unit_test(test_switch_stops),
         cmocka_unit_test(test_message_names_methods),
+        cmocka_unit_test(test_auto_reproducible),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
