@@ -24,7 +24,12 @@
  *      shuffled once a natural-order turn fails to lower the best error by
  *      10 % (Gauss–Seidel cycling: RockPile_tob1 sits at 4e-4 in natural
  *      order, ~1e-6 shuffled);
- *   3. nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
+ *   3. FC3D: the interior point (ipm, ≤ 100 iterations and its Newton
+ *      finish) from a cold start: hyperstatic stacks whose sweeps and
+ *      Newton stall near 1e-8 (four contacts per face of a box, W
+ *      singular) it solves in a few dozen iterations; a problem the race
+ *      solves never pays for it;
+ *      then nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
  *      when a chunk does not halve the error) from the best point;
  *   4. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
  *      the best point: the regularised problems W + σI are well posed where
@@ -64,6 +69,8 @@ enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 2000, RACE_ROUNDS = 16 };
  * the race's cost where plain sweeps would win soon after their stall */
 #define NEWTON_SHARE 0.1
 #define NEWTON_GROWTH 2.5
+/* The interior point after the race (FC3D): its iteration limit */
+enum { IPM_MAX_ITERS = 100 };
 
 typedef struct {
     const ns_fc *p;
@@ -211,6 +218,44 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
     if (ctl.stalled) ns_log(c->o, 1, "auto: the sweeps stalled");
     c->plain = ctl.anderson_off;
     return done;
+}
+
+/* The interior point after the race: ns_fc3d_ipm from a cold start (its
+ * central path does not start from a complementary point) with at most
+ * max_iter iterations and its semismooth Newton finish; its point becomes
+ * the best when it is. Returns 1 when tol is reached or time is up. */
+static int ipm_try(chain *c, int max_iter, ns_result *res)
+{
+    if (begin_stage(c, "ipm")) return 1;
+    ns_options io = *c->o;
+    io.max_iter = max_iter;
+    io.warm_start = 0;
+    io.time_limit = 0;
+    if (c->o->time_limit > 0) {
+        io.time_limit = c->o->time_limit - (ns_now() - c->t0);
+        if (io.time_limit <= 0) return 1;
+    }
+    const double t = ns_now();
+    ns_result ir;
+    ns_result_init(&ir);
+    ns_status st = ns_fc3d_ipm(c->p, c->r, c->u, &io, &ir);
+    c->iters += ir.iterations;
+    res->iterations = c->iters;
+    ns_result_clear(&ir);
+    if (st == NS_NO_MEMORY) return 0;   /* the race goes on without it */
+    double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
+    if (!isfinite(e)) e = INFINITY;
+    c->last_err = e;
+    if (!c->interrupted && ns_iteration(c->o, res, e)) c->interrupted = 1;
+    ns_log(c->o, 1, "auto: ipm %d it, error %.3e, best %.3e, %.2f s (this stage: %.3g s)", ir.iterations, e,
+           fmin(e, c->best_err), ns_now() - c->t0, ns_now() - t);
+    if (e < c->best_err) {
+        c->best_err = e;
+        memcpy(c->best, c->r, c->m * sizeof(double));
+        c->best_by = "ipm";
+    }
+    note_stage(c, "ipm", e);
+    return c->best_err <= c->o->tol || time_up(c);
 }
 
 /* Global Newton from the best point in chunks of 25 iterations, each
@@ -379,6 +424,7 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0, NULL, 0 },
         { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0, NULL, 0 },
     };
+    if (!done && p->dim == 3) done = ipm_try(&c, IPM_MAX_ITERS, res);
     if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
     if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
     if (!done) { /* proximal point from the best point */

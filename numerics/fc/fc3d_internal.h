@@ -92,7 +92,7 @@ ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
 #define NS_FC_WORK_DENSE_ENTRY 2e-9   /* Newton: per entry of the dense n×n J */
 #define NS_FC_WORK_LU 10e-9           /* Newton: per entry of UMFPACK's L and U */
 #define NS_FC_WORK_FLOP_SPARSE 0.3e-9 /* Newton: per flop of UMFPACK's factorization */
-#define NS_FC_WORK_FLOP_DENSE 0.2e-9  /* Newton: per flop of LAPACK's dense LU */
+#define NS_FC_WORK_FLOP_DENSE 0.1e-9  /* Newton: per flop of LAPACK's dense LU */
 #define NS_FC_WORK_PHI 0.5e-6         /* Newton: per contact and evaluation of Φ */
 
 /** Model seconds of one NSGS sweep over the blocked problem `view`. */

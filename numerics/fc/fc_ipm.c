@@ -313,10 +313,12 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
     }
     if (!finished && st != NS_CONVERGED && ops->finish && best < done_err &&
         !(o->time_limit > 0 && ns_now() - t0 > o->time_limit)) {
-        /* last chance from the best point when the loop stopped without one */
+        /* last chance from the best point when the loop stopped without
+         * one: at most 100 Newton iterations, and no more than the
+         * interior point's own limit (a caller that caps it caps both) */
         double tl = o->time_limit > 0 ? o->time_limit - (ns_now() - t0) : 0.0;
         int fi = 0;
-        double fe = ops->finish(ops->ctx, by, bz, o->tol, 100, tl, &fi);
+        double fe = ops->finish(ops->ctx, by, bz, o->tol, max_iter < 100 ? max_iter : 100, tl, &fi);
         fin_iters += fi;
         ns_log(o, 2, "ipm final finish from %.3e: %d iterations, error %.3e", best, fi, fe);
         if (fe <= o->tol) { finished = 1; st = NS_CONVERGED; res->error = fe; }

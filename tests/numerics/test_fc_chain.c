@@ -246,6 +246,39 @@ static void test_auto_reproducible(void **state)
     }
 }
 
+/* A hyperstatic stack's step at tol 1e-10 (tests/numerics/data/README.md):
+ * the race's sweeps and Newton and the proximal point all stall above
+ * tol; the chain's interior point converges. The error is recomputed from
+ * a dense W. */
+static void test_auto_hyperstatic_stack(void **state)
+{
+    (void)state;
+    char path[1024], err[NS_ERRMSG_LEN] = "";
+    snprintf(path, sizeof path, "%s/tests/numerics/data/stack10_step6.dat", NS_SOURCE_DIR);
+    ns_problem *p = NULL;
+    assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &p, err), NS_OK);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-10;
+    switches w = { 0, 0, "" };
+    o.on_switch = on_switch;
+    o.switch_user = &w;
+    ns_solution *s = ns_solution_new(p);
+    assert_non_null(s);
+    ns_result r;
+    ns_result_init(&r);
+    ns_status st = ns_solve(p, "auto", &o, s, &r);
+    double own = own_error(p->u.fc, s->vec[0]);
+    print_message("stack step: %s, %d iterations, error %.3g (recomputed %.3g), method %s, switches %s\n",
+                  ns_status_name(st), r.iterations, r.error, own, r.method, w.methods);
+    assert_int_equal(st, NS_OK);
+    assert_true(own <= 1e-10 * (1 + 1e-6));
+    assert_non_null(strstr(w.methods, "ipm;"));
+    ns_result_clear(&r);
+    ns_solution_free(s);
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_switch_stops),
         cmocka_unit_test(test_message_names_methods),
         cmocka_unit_test(test_auto_reproducible),
+        cmocka_unit_test(test_auto_hyperstatic_stack),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
