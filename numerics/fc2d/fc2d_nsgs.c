@@ -159,19 +159,32 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
     const double omega = o->omega > 0 ? o->omega : 1.0;
     const int every = o->check_every > 0 ? o->check_every : 10;
     const ns_fc_norm norm = (ns_fc_norm)o->fc_norm;
-    ns_int *order = ns_malloc((size_t)nc + 1, sizeof(ns_int));
-    ns_int *cnt = ns_malloc((size_t)n + 1, sizeof(ns_int));
-    signed char *cs = ns_malloc((size_t)nc + 1, 1);
-    double *rp = ns_malloc((size_t)n + 1, sizeof(double));
-    double *up = ns_malloc((size_t)n + 1, sizeof(double));
+    /* one block: rp, up (n doubles each), order (nc), cnt (n + 1), cs (nc
+     * bytes); on the stack up to SMALL_NC contacts (a solve of a few
+     * contacts spent a tenth of its time in five malloc/free pairs) */
+    enum { SMALL_NC = 32 };
+    const size_t nbytes = 2 * (size_t)n * sizeof(double) +
+                          ((size_t)nc + (size_t)n + 1) * sizeof(ns_int) + (size_t)nc;
+    union { double d; ns_int i; unsigned char c[4 * SMALL_NC * sizeof(double) +
+                                                (3 * SMALL_NC + 1) * sizeof(ns_int) + SMALL_NC]; } small;
+    unsigned char *heap = nc <= SMALL_NC ? NULL : ns_malloc(nbytes, 1);
+    unsigned char *blk = nc <= SMALL_NC ? small.c : heap;
     ns_status st = NS_MAX_ITER;
-    if (!order || !cnt || !cs || !rp || !up) {
+    double *rp = NULL, *up = NULL;
+    ns_int *order = NULL, *cnt = NULL;
+    signed char *cs = NULL;
+    if (!blk) {
         st = ns_fail(res->message, NS_NO_MEMORY, "fc2d nsgs: out of memory");
         goto done;
     }
+    rp = (double *)(void *)blk;
+    up = rp + n;
+    order = (ns_int *)(void *)(up + n);
+    cnt = order + nc;
+    cs = (signed char *)(cnt + n + 1);
     for (ns_int i = 0; i < nc; i++) order[i] = i;
     uint64_t seed = (uint64_t)o->seed * 0x9E3779B97F4A7C15ULL + 1;
-    double t0 = ns_now();
+    const double t0 = o->time_limit > 0 ? ns_now() : 0.0;
     res->iterations = 0;
     res->error = ns_fc_error(P, r, u, norm);
     if (res->error <= o->tol) { st = NS_CONVERGED; goto done; }
@@ -246,7 +259,7 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
     }
     ns_log(o, 1, "fc2d nsgs: %d sweeps, %d active-set tries, %d kept, error %.3e", res->iterations, tries, accepted, res->error);
 done:
-    free(order); free(cnt); free(cs); free(rp); free(up);
+    free(heap);
     ns_matrix_free(owned);
     return st;
 }

@@ -356,7 +356,7 @@ ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w, const ns_options *o
             lu_off[b] = off;
             if (p->type[b] != NS_GMP_EQUALITY) continue;
             memcpy(lu + off, B->x + B->value_ptr[B->diag[b]], (size_t)s * s * sizeof(double));
-            if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, s, s, lu + off, s, piv + B->row_start[b]) != 0) {
+            if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, s, s, lu + off, s, piv + B->row_start[b]) != 0) {
                 st = ns_fail(res->message, NS_SINGULAR, "gmp-nsgs: equality block %d is singular", b);
                 goto done;
             }
@@ -407,7 +407,7 @@ ns_status ns_gmp_nsgs(const ns_gmp *p, double *z, double *w, const ns_options *o
             double *zb = z + r0;
             if (type == NS_GMP_EQUALITY) {
                 for (ns_int i = 0; i < s; i++) zb[i] = -qt[i];
-                LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', s, 1, lu + lu_off[b], s, piv + r0, zb, s);
+                LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', s, 1, lu + lu_off[b], s, piv + r0, zb, s);
             } else {
                 solve_block(type, s, D, qt, zb, p->mu[b], lb, ub, work, piv + n);
             }

@@ -60,7 +60,7 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
             for (ns_int jj = 0; jj < len; jj++)
                 for (ns_int ii = 0; ii < len; ii++)
                     F[ii + (size_t)jj * len] = M[(a + ii) + (size_t)(a + jj) * N];
-            if (len > 0 && LAPACKE_dgetrf(LAPACK_COL_MAJOR, len, len, F, len, piv + a) != 0) {
+            if (len > 0 && LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, len, len, F, len, piv + a) != 0) {
                 st = ns_fail(res->message, NS_SINGULAR, "mlcp pgs: equality block %d "
                              "(rows %d..%d) has a singular diagonal block; use enum, "
                              "newton-fb or lemke", (int)k, (int)a, (int)b - 1);
@@ -93,7 +93,7 @@ ns_status ns_mlcp_pgs(const ns_mlcp *p, double *z, double *w,
                     wi -= cblas_ddot(len, Mt + (size_t)i * N + a, 1, z + a, 1);
                     rhs[i - a] = -wi;
                 }
-                LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', len, 1, fac + foff[k], len,
+                LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', len, 1, fac + foff[k], len,
                                piv + a, rhs, len);
                 memcpy(z + a, rhs, (size_t)len * sizeof(double));
             } else {

@@ -89,7 +89,7 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
     rc = 1;
     if (np > 0) {
         double anorm = check_rcond ? LAPACKE_dlange(LAPACK_COL_MAJOR, '1', np, np, K, np) : 0.0;
-        if (LAPACKE_dgetrf(LAPACK_COL_MAJOR, np, np, K, np, piv) != 0) goto out;
+        if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, np, np, K, np, piv) != 0) goto out;
         /* the condition estimate (dgecon: ~10k instructions even at 3 × 3)
          * only when the pivots spread over 6 orders of magnitude; a matrix
          * with even pivots is taken as it is, as it was before R existed */
@@ -105,7 +105,7 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
                 !(rcond >= NS_RCOND_MIN))
                 goto out;
         }
-        LAPACKE_dgetrs(LAPACK_COL_MAJOR, 'N', np, nc + 1, K, np, piv, s->X, np);
+        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', np, nc + 1, K, np, piv, s->X, np);
         if (!ns_all_finite(s->X, (size_t)np * (nc + 1))) goto out;
     }
     /* rows of R: y = z_R = −X_R x − X_{R,q} */

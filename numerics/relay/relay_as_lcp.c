@@ -12,10 +12,22 @@
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"
-#include <cblas.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* y ← A x + y, A n×n dense column-major, through ns_matrix_gemv (a plain
+ * loop on small sizes, where a CBLAS call costs more than the product) */
+static void dense_gemv(ns_int n, const double *A, const double *x, double *y)
+{
+    ns_matrix V;
+    memset(&V, 0, sizeof V);
+    V.storage = NS_DENSE;
+    V.rows = V.cols = n;
+    V.dense = (double *)A;   /* read only */
+    ns_matrix_gemv(1.0, &V, x, 1.0, y);
+}
 
 ns_status ns_relay_lcp_build(const ns_relay *p, ns_relay_lcp *r, char *err)
 {
@@ -31,18 +43,25 @@ ns_status ns_relay_lcp_build(const ns_relay *p, ns_relay_lcp *r, char *err)
     }
     ns_int N = n + K;
     r->N = N;
-    double *Md = ns_dense_copy(p->M);
-    r->M = ns_calloc((size_t)N * N, sizeof(double));
-    r->q = ns_malloc((size_t)N, sizeof(double));
-    r->off = ns_malloc((size_t)n, sizeof(double));
-    r->sgn = ns_malloc((size_t)n, sizeof(double));
-    r->zr = ns_malloc((size_t)n, sizeof(double));
-    r->wr = ns_malloc((size_t)n, sizeof(double));
-    if (!Md || !r->M || !r->q || !r->off || !r->sgn || !r->zr || !r->wr) {
-        free(Md);
-        ns_relay_lcp_free(r);
+    /* M read in place when dense; the LCP's arrays in one zeroed block
+     * (M, q, off, sgn, zr, wr: on a 1×1 relay, seven allocations cost more
+     * than the solve) */
+    double *Mc = p->M->storage == NS_DENSE ? NULL : ns_dense_copy(p->M);
+    const double *Md = Mc ? Mc : p->M->dense;
+    if (!Md || (size_t)N > SIZE_MAX / sizeof(double) / ((size_t)N + 1) - 4) {
+        free(Mc);
         return ns_fail(err, NS_NO_MEMORY, "relay: out of memory");
     }
+    r->M = ns_calloc((size_t)N * N + (size_t)N + 4 * (size_t)n, sizeof(double));
+    if (!r->M) {
+        free(Mc);
+        return ns_fail(err, NS_NO_MEMORY, "relay: out of memory");
+    }
+    r->q = r->M + (size_t)N * N;
+    r->off = r->q + N;
+    r->sgn = r->off + n;
+    r->zr = r->sgn + n;
+    r->wr = r->zr + n;
     for (ns_int i = 0; i < n; i++) {
         int lo = isfinite(p->lb[i]);
         r->off[i] = lo ? p->lb[i] : p->ub[i];
@@ -50,7 +69,7 @@ ns_status ns_relay_lcp_build(const ns_relay *p, ns_relay_lcp *r, char *err)
     }
     /* q̃ = S (M off + q) */
     memcpy(r->q, p->q, (size_t)n * sizeof(double));
-    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, Md, n, r->off, 1, 1.0, r->q, 1);
+    dense_gemv(n, Md, r->off, r->q);
     for (ns_int i = 0; i < n; i++) r->q[i] *= r->sgn[i];
     for (ns_int j = 0; j < n; j++)
         for (ns_int i = 0; i < n; i++)
@@ -63,13 +82,13 @@ ns_status ns_relay_lcp_build(const ns_relay *p, ns_relay_lcp *r, char *err)
         r->q[k] = p->ub[i] - p->lb[i];
         k++;
     }
-    free(Md);
+    free(Mc);
     return NS_OK;
 }
 
 void ns_relay_lcp_free(ns_relay_lcp *r)
 {
-    free(r->M); free(r->q); free(r->off); free(r->sgn); free(r->zr); free(r->wr);
+    free(r->M);   /* the one block of ns_relay_lcp_build */
     memset(r, 0, sizeof *r);
 }
 
@@ -88,7 +107,7 @@ double ns_relay_lcp_error(const void *ctx, const double *x, double *wx)
 {
     const ns_relay_lcp *r = ctx;
     memcpy(wx, r->q, (size_t)r->N * sizeof(double));
-    cblas_dgemv(CblasColMajor, CblasNoTrans, r->N, r->N, 1.0, r->M, r->N, x, 1, 1.0, wx, 1);
+    dense_gemv(r->N, r->M, x, wx);
     ns_relay_lcp_recover(r, x, r->zr);
     return ns_relay_error(r->p, r->zr, r->wr);
 }
@@ -100,9 +119,9 @@ ns_status ns_relay_via_lcp(const ns_relay *p, double *z, double *w,
     ns_relay_lcp r;
     ns_status st = ns_relay_lcp_build(p, &r, res->message);
     if (st) return st;
-    double *x = ns_calloc((size_t)r.N, sizeof(double));
-    double *wx = ns_malloc((size_t)r.N, sizeof(double));
-    if (!x || !wx) {
+    double *x = ns_calloc(2 * (size_t)r.N, sizeof(double));   /* x, wx */
+    double *wx = x ? x + r.N : NULL;
+    if (!x) {
         st = ns_fail(res->message, NS_NO_MEMORY, "relay: out of memory");
     } else {
         /* warm start: ζ from z (λ = 0) */
@@ -114,7 +133,7 @@ ns_status ns_relay_via_lcp(const ns_relay *p, double *z, double *w,
         ns_relay_lcp_recover(&r, x, z);
         res->error = ns_relay_error(p, z, w);
     }
-    free(x); free(wx);
+    free(x);
     ns_relay_lcp_free(&r);
     return st;
 }

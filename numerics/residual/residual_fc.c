@@ -17,7 +17,8 @@ static void project_on_cone(int dim, double mu, double *x)
 {
     double nt = dim == 3 ? ns_fc_norm_t(x[1], x[2]) : fabs(x[1]);
     if (mu * nt <= -x[0]) {
-        for (int k = 0; k < dim; k++) x[k] = 0.0;
+        x[0] = x[1] = 0.0;   /* (not a loop: the compiler made it a memset call) */
+        if (dim == 3) x[2] = 0.0;
     } else if (nt <= mu * x[0]) {
         return;
     } else {
@@ -30,7 +31,7 @@ static void project_on_cone(int dim, double mu, double *x)
 
 /* ns_fc_contact_error_sq on arguments already checked (dim 2 or 3, r, u
  * finite): ns_fc_error checks r and u whole, once. */
-static double contact_error_sq(int dim, double mu, const double *r, const double *u)
+static inline double contact_error_sq(int dim, double mu, const double *r, const double *u)
 {
     if (!isfinite(mu)) return INFINITY;
     double ut = dim == 3 ? ns_fc_norm_t(u[1], u[2]) : fabs(u[1]);
@@ -70,6 +71,39 @@ double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm)
     size_t nz = 0;   /* r = 0 (a cold start's first check): u = q, no product */
     while (nz < m && r[nz] == 0.0) nz++;
     if (nz < m) ns_matrix_gemv(1.0, p->W, r, 1.0, u);
+    if (m <= 64) {
+        /* Small problems (where this call is a good part of a solve): the
+         * sums of squares of q, r, u in one pass; all three below 1e300
+         * means every value is finite and no square overflowed, so the
+         * finiteness scans are not needed and the norms are their square
+         * roots — what ns_norm2 computes for n ≤ 64, same order, same
+         * rounding. (A sum that underflowed gives a norm below 1e-145,
+         * which decides nothing next to the DBL_EPSILON threshold.) */
+        double sq = 0.0, sr = 0.0, su = 0.0;
+        for (size_t i = 0; i < m; i++) {
+            sq += p->q[i] * p->q[i];
+            sr += r[i] * r[i];
+            su += u[i] * u[i];
+        }
+        if (sq < 1e300 && sr < 1e300 && su < 1e300) {
+            double s = 0.0;   /* (dim a constant in each loop: inlined, unrolled) */
+            if (d == 2)
+                for (ns_int c = 0; c < p->nc; c++)
+                    s += contact_error_sq(2, p->mu[c], r + 2 * (size_t)c, u + 2 * (size_t)c);
+            else
+                for (ns_int c = 0; c < p->nc; c++)
+                    s += contact_error_sq(3, p->mu[c], r + 3 * (size_t)c, u + 3 * (size_t)c);
+            double e = sqrt(s);
+            double big = sq;   /* (no fmax calls: the sums are finite here) */
+            if (norm == NS_FC_NORM_SICONOS) {
+                if (sr > big) big = sr;
+                if (su > big) big = su;
+            }
+            double scale = sqrt(big);
+            if (scale > DBL_EPSILON) e /= scale;
+            return isfinite(e) ? e : INFINITY;
+        }
+    }
     if (!ns_all_finite(r, m) || !ns_all_finite(u, m) || !ns_all_finite(p->q, m))
         return INFINITY;
     double s = 0.0;
@@ -83,13 +117,19 @@ double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm)
     return isfinite(e) ? e : INFINITY;
 }
 
+/* fmax(a, b) (a NaN argument ignored) without the library call */
+static inline double max_num(double a, double b)
+{
+    return b > a || a != a ? b : a;
+}
+
 double ns_fc_velocity_violation(const ns_fc *f, const double *u, ns_int *contact)
 {
     const int d = f->dim;
     double scale = 0.0, worst = 0.0;
     ns_int m = (ns_int)d * f->nc;
     for (ns_int i = 0; i < m; i++)
-        scale = fmax(scale, fmax(fabs(f->q[i]), fmax(fabs(u[i]), fabs(u[i] - f->q[i]))));
+        scale = max_num(scale, max_num(fabs(f->q[i]), max_num(fabs(u[i]), fabs(u[i] - f->q[i]))));
     *contact = -1;
     for (ns_int c = 0; c < f->nc; c++) {
         const double *uc = u + (size_t)d * (size_t)c;

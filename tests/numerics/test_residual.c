@@ -349,6 +349,66 @@ static void test_fc3d_two_contacts(void **state)
     ns_problem_free(P);
 }
 
+/* The relative error is homogeneous of degree 0: scaling q and r by α
+ * scales u = W r + q, the absolute error and every divisor by α. Data of
+ * order 1 take the one-pass sums of squares (up to 64 unknowns), as does
+ * α = 1e-6; α = 1e151 puts those sums above 1e300, which takes the
+ * finiteness scans and the scaled norms instead — every path must give the
+ * same relative error. (Below a divisor of DBL_EPSILON the error is
+ * absolute by convention, so α stays above that.) A problem of 22
+ * contacts (66 unknowns) always takes the general path: its error must be
+ * the one recomputed here by hand. Non-finite data: +INFINITY either way. */
+static void test_fc_error_scaling(void **state)
+{
+    (void)state;
+    for (int dim = 2; dim <= 3; dim++) {
+        const ns_int nc = 3, m = (ns_int)dim * nc;
+        double W[81], q[9], r[9], mu[3] = { 0.3, 1.2, 0.0 };
+        for (ns_int j = 0; j < m; j++)
+            for (ns_int i = 0; i < m; i++)
+                W[i + j * m] = (i == j ? 3.0 : 0.0) + 0.1 * sin(1.0 + (double)(i * m + j)) + 0.1 * sin(1.0 + (double)(j * m + i));
+        for (ns_int i = 0; i < m; i++) { q[i] = cos(0.7 * (double)i) - 0.3; r[i] = 0.2 * sin(1.3 * (double)i + 0.5); }
+        ns_fc *p = ns_fc_new(dim, nc, dense(m, m, W), q, mu);
+        assert_non_null(p);
+        double u[9], rs[9];
+        for (int norm = 0; norm < 2; norm++) {
+            ns_fc_norm nm = norm ? NS_FC_NORM_Q : NS_FC_NORM_SICONOS;
+            double e1 = ns_fc_error(p, r, u, nm);
+            assert_true(e1 > 1e-3 && isfinite(e1));
+            const double alphas[] = { 1e151, 1e-6 };
+            for (int a = 0; a < 2; a++) {
+                for (ns_int i = 0; i < m; i++) { p->q[i] = alphas[a] * q[i]; rs[i] = alphas[a] * r[i]; }
+                assert_close(ns_fc_error(p, rs, u, nm), e1, 1e-13 * e1);
+                memcpy(p->q, q, sizeof(double) * (size_t)m);
+            }
+        }
+        double qi = p->q[1];
+        p->q[1] = INFINITY;
+        assert_is_inf(ns_fc_error(p, r, u, NS_FC_NORM_SICONOS));
+        p->q[1] = qi;
+        p->mu[0] = NAN;
+        assert_is_inf(ns_fc_error(p, r, u, NS_FC_NORM_SICONOS));
+        ns_fc_free(p);
+    }
+    /* 22 independent contacts (W = I, 66 unknowns), every one as in
+     * test_fc_norms (absolute error 1 each): ‖q‖ = √22, ‖r‖ = √22,
+     * ‖u‖ = √44 → SICONOS √22/√44, Q √22/√22 */
+    enum { NC = 22 };
+    double q[3 * NC], r[3 * NC], u[3 * NC], mu[NC];
+    for (int c = 0; c < NC; c++) {
+        q[3 * c] = 1; q[3 * c + 1] = 0; q[3 * c + 2] = 0;
+        r[3 * c] = 0; r[3 * c + 1] = 1; r[3 * c + 2] = 0;
+        mu[c] = 0.5;
+    }
+    ns_fc *p = ns_fc_new(3, NC, eye(3 * NC, 1.0), q, mu);
+    assert_non_null(p);
+    assert_close(ns_fc_error(p, r, u, NS_FC_NORM_SICONOS), sqrt(0.5), 1e-15);
+    assert_close(ns_fc_error(p, r, u, NS_FC_NORM_Q), 1.0, 1e-15);
+    r[40] = NAN;
+    assert_is_inf(ns_fc_error(p, r, u, NS_FC_NORM_Q));
+    ns_fc_free(p);
+}
+
 /* ----------------------------------------------------------------- FC2D */
 
 static void test_fc2d(void **state)
@@ -506,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_fc3d_sliding),
         cmocka_unit_test(test_fc_norms),
         cmocka_unit_test(test_fc3d_two_contacts),
+        cmocka_unit_test(test_fc_error_scaling),
         cmocka_unit_test(test_fc2d),
         cmocka_unit_test(test_gfc_one_contact),
         cmocka_unit_test(test_gmp_equality_and_fc3d),
