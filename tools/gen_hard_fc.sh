@@ -47,8 +47,8 @@
 # steps are solved by the global ADMM (--solver admm): the simulation's
 # GFC3D default, nsn-ac alone, spends its iteration limit on many steps of
 # a stack (the 14-sphere pyramid: 11 of 95 steps missed at 1e-4, 50 s for
-# 100 steps, against 0.6 s for ADMM, 0 missed; the brick wall: 8 min of
-# CPU for 60 steps at 1e-8, against 0.4 s).
+# 100 steps, against 0.6 s for ADMM, 0 missed; the brick wall: over 8 min
+# of CPU without finishing 60 steps at 1e-8, against 0.4 s).
 set -eu
 quick=0; large=0; global=0; only=""; spec=""
 while [ $# -gt 0 ]; do
@@ -59,7 +59,7 @@ while [ $# -gt 0 ]; do
     --only) [ $# -ge 2 ] || { echo "gen_hard_fc: --only needs a name" >&2; exit 2; }; only=$2; shift 2 ;;
     --collect) [ $# -ge 2 ] || { echo "gen_hard_fc: --collect needs a spec" >&2; exit 2; }
                spec=$2; only=${2%% *}; shift 2 ;;
-    -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,51p' "$0"; exit 0 ;;
     -*) echo "gen_hard_fc: unknown option '$1'" >&2; exit 2 ;;
     *) break ;;
   esac
