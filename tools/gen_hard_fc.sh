@@ -6,7 +6,7 @@
 # rest), a granular chute flow and the default box scene's last falling and
 # settling steps. Reproducible (fixed seeds, one thread); the files are big
 # (a settled 16000-sphere pile: ~34000 contacts): generated, never committed.
-#   tools/gen_hard_fc.sh [--quick] [--large] [--only NAME] [--collect SPEC] BUILD_DIR OUT_DIR
+#   tools/gen_hard_fc.sh [--quick] [--large] [--global] [--only NAME] [--collect SPEC] BUILD_DIR OUT_DIR
 # OUT_DIR/NAME/NAME_stepK.dat per collection and OUT_DIR/index.csv
 # (collection, file, scene, n, step, contacts). Collections (default mode):
 #   pile_n1000, pile_n4000    --scene pile, 2000 steps: every 50th solve of
@@ -32,22 +32,39 @@
 # stabilisation 0.2, contacts held within 2.5e-4 Rmin). --quick: a small
 # subset (tiny scenes, short runs) in a few seconds, for tests. --only NAME:
 # that collection alone. --collect "NAME SCENE N STEPS EVERY FROM TO [opts]":
-# one spheres_box collection of one's own choosing (benchmarks/fc/hard.sh).
+# one spheres_box collection of one's own choosing (benchmarks/fc/hard.sh;
+# a spec's options may hold --global).
+# --global: the global collections instead, GFC3D problems (M, H, q, b, μ:
+# the simulations run with --global, W never formed; Siconos .dat GFC3D
+# files, read by nsolve, nsbench --kind gfc3d and benchmarks/gfc/run.sh):
+#   gfc_box_n100              the box scene, every 50th solve of steps 800-1000
+#   gfc_pyramid_L5            --scene pyramid (55 spheres), 1000 steps, every
+#                             100th solve from step 500
+#   gfc_pyramid_L10           385 spheres, 1000 steps, every 250th solve from 500
+#   gfc_column_n100           --scene column --n 100, every 250th solve from 500
+#   gfc_stack10, gfc_wall_ball  the rigid-body scenes, every 100th solve
+# with --quick: gfc_box_n20, gfc_pyramid_L3, gfc_column_n5 (seconds). The
+# steps are solved by the global ADMM (--solver admm): the simulation's
+# GFC3D default, nsn-ac alone, spends its iteration limit on many steps of
+# a stack (the 14-sphere pyramid: 11 of 95 steps missed at 1e-4, 50 s for
+# 100 steps, against 0.6 s for ADMM, 0 missed; the brick wall: over 8 min
+# of CPU without finishing 60 steps at 1e-8, against 0.4 s).
 set -eu
-quick=0; large=0; only=""; spec=""
+quick=0; large=0; global=0; only=""; spec=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1; shift ;;
     --large) large=1; shift ;;
+    --global) global=1; shift ;;
     --only) [ $# -ge 2 ] || { echo "gen_hard_fc: --only needs a name" >&2; exit 2; }; only=$2; shift 2 ;;
     --collect) [ $# -ge 2 ] || { echo "gen_hard_fc: --collect needs a spec" >&2; exit 2; }
                spec=$2; only=${2%% *}; shift 2 ;;
-    -h|--help) sed -n '2,35p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,51p' "$0"; exit 0 ;;
     -*) echo "gen_hard_fc: unknown option '$1'" >&2; exit 2 ;;
     *) break ;;
   esac
 done
-[ $# -eq 2 ] || { echo "usage: gen_hard_fc.sh [--quick] [--large] [--only NAME] [--collect SPEC] BUILD_DIR OUT_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: gen_hard_fc.sh [--quick] [--large] [--global] [--only NAME] [--collect SPEC] BUILD_DIR OUT_DIR" >&2; exit 2; }
 build=$1; out=$2
 sbx="$build/bin/spheres_box"; nsolve="$build/bin/nsolve"
 [ -x "$sbx" ] && [ -x "$nsolve" ] || { echo "gen_hard_fc: $sbx or $nsolve not built" >&2; exit 2; }
@@ -131,6 +148,17 @@ if [ -n "$spec" ]; then
   [ $# -ge 7 ] && [ "$3" -gt 0 ] 2>/dev/null && [ "$4" -gt 0 ] 2>/dev/null && [ "$5" -gt 0 ] 2>/dev/null || {
     echo "gen_hard_fc: --collect '$spec': expected NAME SCENE N STEPS EVERY FROM TO [spheres_box options], N, STEPS, EVERY > 0" >&2; exit 2; }
   collect "$@"
+elif [ "$global" = 1 ] && [ "$quick" = 1 ]; then
+  collect gfc_box_n20     box     20 300 10 250 300 --half 0.15 --global --solver admm
+  collect gfc_pyramid_L3  pyramid 14 100 25  50 100 --global --solver admm
+  collect gfc_column_n5   column   5 100 25  50 100 --global --solver admm
+elif [ "$global" = 1 ]; then
+  collect gfc_box_n100     box     100 1000  50 800 1000 --global --solver admm
+  collect gfc_pyramid_L5   pyramid  55 1000 100 500 1000 --global --solver admm
+  collect gfc_pyramid_L10  pyramid 385 1000 250 500 1000 --global --solver admm
+  collect gfc_column_n100  column  100 1000 250 500 1000 --global --solver admm
+  collect_rigid gfc_stack10   stack10   1000 100 0 1000 --tol 1e-8 --global --solver admm
+  collect_rigid gfc_wall_ball wall_ball  500 100 0  500 --tol 1e-8 --global --solver admm
 elif [ "$quick" = 1 ]; then
   collect pile_n60    pile    60 150 25 100 150 --layers 3
   collect pyramid_L3  pyramid 14 100 25  50 100

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Global friction contact side by side, in one run: our "reduce" (default:
 # W = Hᵀ M⁻¹ H by CHOLMOD, local solver auto, velocities recovered), our
-# global Newton "nsn-ac" and our interior point "ipm" (docs/ipm.md)
-# (nsbench), against Siconos 4.4's gfc3d solvers
+# global Newton "nsn-ac", our interior point "ipm" (docs/ipm.md) and our
+# ADMM "admm" (docs/admm.md) (nsbench), against Siconos 4.4's gfc3d solvers
 # nsgs-wr, nsn-ac, admm and ipm (ns_siconos_driver: .dat files through
 # Siconos' own reader, FCLIB .hdf5 through libfclib handed to Siconos as
 # sparse matrices). Every answer is scored by our ns_gfc_error (Siconos
@@ -10,12 +10,12 @@
 # rescored by the driver with our reader (u = Hᵀ v + b recomputed); Siconos'
 # own residual is in siconos.csv's message column.
 # Limits: tol 1e-8, 60 s per run; iterations: ours each solver's default
-# (nsn-ac 1000, ipm 100 + its Newton finish), Siconos nsgs-wr and admm
-# 100000, nsn-ac and ipm 1000.
-# The last lines compare our ipm with Siconos' ipm: files solved at tol by
-# our error (and Siconos' own count by its residual), and the geometric
-# mean of the time ratio ours/Siconos over every file (and over the files
-# both solve). --threads 2 also runs our ipm with OPENBLAS_NUM_THREADS=2
+# (nsn-ac 1000, ipm 100 + its Newton finish, admm 20000), Siconos nsgs-wr
+# and admm 100000, nsn-ac and ipm 1000.
+# The last lines compare our ipm with Siconos' ipm and our admm with
+# Siconos' admm: files solved at tol by our error (and Siconos' own count
+# by its residual), and the geometric mean of the time ratio ours/Siconos
+# over every file (and over the files both solve). --threads 2 also runs our ipm with OPENBLAS_NUM_THREADS=2
 # (CHOLMOD's supernodal factorization calls the BLAS; nothing else in ipm
 # is threaded) and prints the geometric mean of t(2 threads)/t(1 thread).
 #
@@ -50,8 +50,8 @@ done
 [ -x "$build/bin/ns_siconos_driver" ] || { echo "gfc/run.sh: ns_siconos_driver not built (libsiconos-numerics-dev)" >&2; exit 2; }
 mkdir -p "$out"
 if [ "$table_only" = 0 ]; then
-echo "== ours (nsbench: reduce, nsn-ac, ipm)" >&2
-"$build/bin/nsbench" -q --kind gfc3d --solvers reduce,nsn-ac,ipm --tol "$tol" \
+echo "== ours (nsbench: reduce, nsn-ac, ipm, admm)" >&2
+"$build/bin/nsbench" -q --kind gfc3d --solvers reduce,nsn-ac,ipm,admm --tol "$tol" \
   --time-limit "$limit" --out "$out/ours.csv" "${paths[@]}" >/dev/null
 rm -f "$out/ours-threads.csv"
 if [ "$threads" != 1 ]; then
@@ -79,7 +79,7 @@ awk -F, -v tol="$tol" '
     if (src == 2 && $5 == "converged") own[$4]++
   }
   END {
-    nc = split("ours reduce|ours nsn-ac|ours ipm|siconos nsgs-wr|siconos nsn-ac|siconos admm|siconos ipm", cols, "|")
+    nc = split("ours reduce|ours nsn-ac|ours ipm|ours admm|siconos nsgs-wr|siconos nsn-ac|siconos admm|siconos ipm", cols, "|")
     printf "GFC3D at tol %s; each cell: status, iterations, error (our ns_gfc_error), seconds\n", tol
     for (f = 1; f <= nf; f++) {
       printf "%s\n", order[f]
@@ -88,18 +88,21 @@ awk -F, -v tol="$tol" '
     printf "error <= %s by our error function (ours: and converged):", tol
     for (c = 1; c <= nc; c++) printf "%s %s %d/%d", (c > 1 ? ";" : ""), cols[c], ok[cols[c]], nf
     printf "\n"
-    # ipm against ipm: time ratio ours/Siconos per file, geometric mean
-    na = 0; la = 0; nb = 0; lb = 0
-    for (f = 1; f <= nf; f++) {
-      a = order[f] SUBSEP "ours ipm"; b = order[f] SUBSEP "siconos ipm"
-      if (!(a in sec) || !(b in sec) || sec[a] == "-" || sec[b] == "-" || sec[b] + 0 <= 0 || sec[a] + 0 <= 0) continue
-      x = log(sec[a] / sec[b]); na++; la += x
-      if ((a in good) && (b in good)) { nb++; lb += x }
+    # ipm against ipm, admm against admm: time ratio ours/Siconos per file, geometric mean
+    for (pi = 1; pi <= 2; pi++) {
+      m = pi == 1 ? "ipm" : "admm"
+      na = 0; la = 0; nb = 0; lb = 0
+      for (f = 1; f <= nf; f++) {
+        a = order[f] SUBSEP "ours " m; b = order[f] SUBSEP "siconos " m
+        if (!(a in sec) || !(b in sec) || sec[a] == "-" || sec[b] == "-" || sec[b] + 0 <= 0 || sec[a] + 0 <= 0) continue
+        x = log(sec[a] / sec[b]); na++; la += x
+        if ((a in good) && (b in good)) { nb++; lb += x }
+      }
+      printf "%s: ours %d/%d solved, Siconos %d/%d by our error (%d/%d converged by its own residual)\n", m, ok["ours " m], nf, ok["siconos " m], nf, own[m], nf
+      if (na) printf "%s time ratio ours/Siconos, geometric mean: %.3g over %d files", m, exp(la / na), na
+      if (nb) printf ", %.3g over the %d files both solve", exp(lb / nb), nb
+      printf "\n"
     }
-    printf "ipm: ours %d/%d solved, Siconos %d/%d by our error (%d/%d converged by its own residual)\n", ok["ours ipm"], nf, ok["siconos ipm"], nf, own["ipm"], nf
-    if (na) printf "ipm time ratio ours/Siconos, geometric mean: %.3g over %d files", exp(la / na), na
-    if (nb) printf ", %.3g over the %d files both solve", exp(lb / nb), nb
-    printf "\n"
   }' "$out/ours.csv" "$out/siconos.csv" | tee "$out/table.txt"
 if [ -s "$out/ours-threads.csv" ]; then
   awk -F, 'FNR == 1 { src++; next }

@@ -3,7 +3,7 @@
  * and writes positions, velocities and contacts over time.
  *
  *   rigid_scene --scene FILE.hdf5 [--T 1] [--h 1e-3] [--tol 1e-10]
- *               [--out DIR] [--dump DIR] [--project] [--quiet]
+ *               [--out DIR] [--dump DIR] [--project] [--global] [--quiet]
  *
  * --out DIR writes DIR/run.hdf5 — /data/dynamic (t, body id, x, y, z, qw,
  * qx, qy, qz) and /data/velocities (t, body id, v, ω body), Siconos'
@@ -15,7 +15,9 @@
  * DIR/energy.svg (energy and number of contacts over time). --dump DIR
  * writes each step's one-step problem (FC3D, LCP, ...) for nsolve;
  * --project runs the direct position projection after each step (joints
- * and contacts back on their constraints). */
+ * and contacts back on their constraints); --global solves a friction-only
+ * step in the global form (nsm_sim_options.global_fc: GFC3D on M, H, q, b,
+ * μ without forming W; --dump then writes GFC3D problems). */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <hdf5.h>
 #include <math.h>
@@ -30,11 +32,13 @@
 
 /* the example's own options, after "usage: rigid_scene [options]" */
 static const char usage[] =
-    "--scene FILE.hdf5 [--project] [--verbose]\n"
+    "--scene FILE.hdf5 [--project] [--global] [--verbose]\n"
     "Runs a Siconos mechanics HDF5 scene (Bullet collision detection).\n"
     "  --scene FILE       the scene (written by siconos.io.mechanics_io or nsm_scene)\n"
     "  --project          project joints and contacts back onto their constraints\n"
     "                     after each step\n"
+    "  --global           friction-only steps in the global form (GFC3D: M, H,\n"
+    "                     W never formed; --dump writes these problems)\n"
     "  --verbose          the solver's progress on stderr (each stage of the\n"
     "                     default chain with its error and time)\n";
 
@@ -117,6 +121,7 @@ int main(int argc, char **argv)
     take_string(&argc, argv, "--scene", &path);
     int project = take_flag(&argc, argv, "--project");
     int verbose = take_flag(&argc, argv, "--verbose");
+    int global = take_flag(&argc, argv, "--global");
     nsx_args a;
     int pr = nsx_parse(argc, argv, &a, usage);
     if (pr) return pr > 0 ? 0 : 2;
@@ -134,6 +139,7 @@ int main(int argc, char **argv)
     nsx_apply(&a, &o);
     if (a.dump) { nsx_mkdir(a.dump); o.dump_dir = a.dump; }
     o.accept_nonconverged = 1;
+    o.global_fc = global;
     if (project) o.projection = NSM_PROJECTION_DIRECT;   /* joints and contacts back on their constraints */
     nsm_scene_run *r = nsm_scene_build(sc, &o, 9.80665, err);
     if (!r) { fprintf(stderr, "rigid_scene: %s\n", err); nsm_scene_free(sc); return 1; }

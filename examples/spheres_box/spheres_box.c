@@ -53,6 +53,13 @@
  *                  comma-separated; nsolve --list-solvers --options), timed,
  *                  error recomputed here
  *   --dump-every K dump every K-th one-step problem (with --dump)
+ *   --global       each step's friction-contact problem in the global
+ *                  form (nsm_sim_options.global_fc): GFC3D (M, H, q, b, μ),
+ *                  W = H M⁻¹ Hᵀ never formed, solved by the GFC3D default
+ *                  (nsn-ac) or --solver's GFC3D solver; --dump writes these
+ *                  GFC3D problems. Not with --rolling or --replay (FC3D
+ *                  only); --profile's worst_error is then nan (the own
+ *                  error check reads W)
  *   --max-iter N   sweeps per step at most (default: the library's, 10⁵)
  *   --budget S     seconds per step's solve at most (solver_options.time_limit;
  *                  default none): the chain returns its best point then
@@ -527,6 +534,9 @@ static ns_status timed_step(nsm_sim *sim, ctx *c, sbx_geom *geo, int *rc, prof *
         P->w_bytes = (double)B->value_ptr[B->nblocks] * sizeof(double);
         P->p_bytes = (double)B->nblocks * (sizeof(ns_int) * 2) + (double)B->block_rows * sizeof(ns_int) * 3
                      + (double)fc->nc * (3 + 1) * sizeof(double);
+    } else if (S->solves > so0 && pb && pb->kind == NS_KIND_GFC3D) {   /* --global: no W */
+        P->contacts += pb->u.gfc->nc;
+        P->nc_last = pb->u.gfc->nc;
     }
     return st;
 }
@@ -538,7 +548,7 @@ int main(int argc, char **argv)
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
     double anderson = 3, threads = 0, order = 1, max_iter = 0;
     long dump_every = 1;
-    int accept = 0;
+    int accept = 0, global = 0;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "none", *scene_out = NULL;
     double proj_tol = 1e-6;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
@@ -555,6 +565,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--projection")) { projection = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--write-scene")) { scene_out = argv[++i]; continue; }
         if (!strcmp(argv[i], "--accept-nonconverged")) { accept = 1; continue; }
+        if (!strcmp(argv[i], "--global")) { global = 1; continue; }
         av[ac++] = argv[i];
     }
     av[ac] = NULL;
@@ -591,7 +602,7 @@ int main(int argc, char **argv)
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
                                     "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct] [--proj-tol T] "
-                                    "[--accept-nonconverged] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]");
+                                    "[--accept-nonconverged] [--global] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2
@@ -620,6 +631,11 @@ int main(int argc, char **argv)
         return 2;
     }
     if (!isnan(rolling) && isnan(pivot)) pivot = rolling;
+    if (global && (!isnan(rolling) || replay_spec)) {
+        fprintf(stderr, "spheres_box: --global (the GFC3D form) goes with Coulomb contacts only: "
+                        "not with --rolling nor --replay\n");
+        return 2;
+    }
     if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
         !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096) ||
         !(max_iter >= 0 && max_iter <= 1e9 && max_iter == floor(max_iter))) {
@@ -783,6 +799,7 @@ int main(int argc, char **argv)
     o.stabilization = stab;
     o.activation_hold = hold_given ? hold : HOLD_PER_RMIN * Rmin;
     o.accept_nonconverged = accept;
+    o.global_fc = global;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);
     o.dump_every = dump_every > 0 ? dump_every : 1;
@@ -830,6 +847,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "spheres_box: n = %d, step %ld/%ld, %.1f s\n", n, s + 1, steps, now() - t0);
     }
     double secs = now() - t0;
+    if (global) P.worst_error = NAN;   /* the own check reads W, which the GFC3D form has not */
     free(eb.v); free(eb.ids);
     for (int k = 0; k < R.nv; k++) {
         const variant *v = &R.v[k];
@@ -853,7 +871,7 @@ int main(int argc, char **argv)
                "final: %d active contacts, kinetic energy %.3g J, max penetration %.3g m (%.2f%% of Rmin), "
                "%ld outside the box\n",
                n, S->steps, h, secs, 1e3 * secs / (double)(S->steps ? S->steps : 1), S->solver_seconds,
-               S->solves, isnan(rolling) ? "FC3D" : "RFC3D", S->nonconverged, c.add_rm[0], c.add_rm[1], nsm_sim_index_set(sim, 1, NULL, 0),
+               S->solves, !isnan(rolling) ? "RFC3D" : global ? "GFC3D" : "FC3D", S->nonconverged, c.add_rm[0], c.add_rm[1], nsm_sim_index_set(sim, 1, NULL, 0),
                ek, c.max_pen_run, 100.0 * c.max_pen_run / Rmin, c.max_outside);
     if (P.steps > 0) {
         double k = 1e3 / (double)P.steps;
@@ -882,7 +900,7 @@ int main(int argc, char **argv)
         for (int i = 0; xf && i < n; i++) memcpy(xf + 3 * i, nsm_sim_q(sim, c.ds[i]), 3 * sizeof *xf);
         if (xf && sbx_overlaps(n, xf, c.R, c.ax, c.ay, &ov) == 0) {
             char set[64];
-            snprintf(set, sizeof set, "%s/tol=%g", o.solver ? o.solver : "auto", o.solver_options.tol);
+            snprintf(set, sizeof set, "%s/tol=%g", o.solver ? o.solver : global ? "nsn-ac" : "auto", o.solver_options.tol);
             sbx_peer_line(stdout, "nonsmooth", set, n, S->steps,
                           P.steps > 0 ? 1e3 * (P.detect + P.free_state + P.assembly + P.solver + P.update) /
                                         (double)P.steps : NAN,

@@ -285,6 +285,191 @@ static void test_accept_nonconverged(void **state)
     }
 }
 
+/* nsolve --tol 1e-12 [--solver S] -o OUT FILE; reads OUT's vector NAME
+ * ('# NAME LENGTH' then one value a line) into x (len values). */
+static void nsolve_vec(const char *file, const char *solver, const char *out, const char *name, double *x, long len)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s/nsolve --tol 1e-12 %s%s -o %s %s >/dev/null", NS_BIN_DIR,
+             solver ? "--solver " : "", solver ? solver : "", out, file);
+    if (system(cmd) != 0) fail_msg("%s failed", cmd);
+    FILE *f = fopen(out, "r");
+    assert_non_null(f);
+    char line[256], nm[64];
+    long n = -1, k = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#') {
+            if (n >= 0) break;
+            long l;
+            if (sscanf(line, "# %63s %ld", nm, &l) == 2 && !strcmp(nm, name)) { n = l; assert_int_equal(n, len); }
+            continue;
+        }
+        if (n >= 0 && k < n) x[k++] = atof(line);
+    }
+    fclose(f);
+    assert_int_equal(k, len);
+}
+
+/* Dense solve of S X = B (S n × n symmetric positive definite, B n × m,
+ * column-major, overwritten by X) by Cholesky; returns 0, or −1 when S is
+ * not positive definite. */
+static int chol_solve(double *S, int n, double *B, int m)
+{
+    for (int j = 0; j < n; j++) {
+        double d = S[j + (size_t)j * n];
+        for (int k = 0; k < j; k++) d -= S[j + (size_t)k * n] * S[j + (size_t)k * n];
+        if (!(d > 0)) return -1;
+        d = sqrt(d);
+        S[j + (size_t)j * n] = d;
+        for (int i = j + 1; i < n; i++) {
+            double t = S[i + (size_t)j * n];
+            for (int k = 0; k < j; k++) t -= S[i + (size_t)k * n] * S[j + (size_t)k * n];
+            S[i + (size_t)j * n] = t / d;
+        }
+    }
+    for (int c = 0; c < m; c++) {
+        double *x = B + (size_t)c * n;
+        for (int i = 0; i < n; i++) {
+            for (int k = 0; k < i; k++) x[i] -= S[i + (size_t)k * n] * x[k];
+            x[i] /= S[i + (size_t)i * n];
+        }
+        for (int i = n - 1; i >= 0; i--) {
+            for (int k = i + 1; k < n; k++) x[i] -= S[k + (size_t)i * n] * x[k];
+            x[i] /= S[i + (size_t)i * n];
+        }
+    }
+    return 0;
+}
+
+/* --global: the step's friction contact in the global form. The same
+ * scene (20 spheres falling into a small box, tol 1e-10) is run twice,
+ * reduced and --global, dumping every 50th step, both with Newton (nsn-ac,
+ * FC3D and GFC3D), which has no time budget: the trajectories do not
+ * depend on the machine's load as the default chain's race does. For each step dumped by
+ * both: the GFC3D file (M, H, q, b, μ) must reduce, computed here with a
+ * dense Cholesky of M, to the FC3D file of the same step: W = Hᵀ M⁻¹ H and
+ * q_W = Hᵀ M⁻¹ q + b (to 1e-6 relative: the two runs' solvers differ at
+ * the 1e-10 level); W is checked positive definite (the step is not
+ * degenerate: its reactions are unique). Both files are then solved by
+ * nsolve — the global one by nsn-ac on (v, r), W never formed — and the
+ * answers, recomputed here (u = Hᵀ v + b and M v − H r − q for the global
+ * one, u = W r + q for the reduced one), give the same reactions and
+ * contact velocities. The global run's summary counts GFC3D solves. */
+static void test_global_equals_reduced(void **state)
+{
+    (void)state;
+    char dir[512], cmd[4096];
+    ns_test_tmpname(dir, sizeof dir, "_spheres_global");
+    for (int g = 0; g < 2; g++) {
+        snprintf(cmd, sizeof cmd, "mkdir -p %s/%c && %s/spheres_box --n 20 --half 0.15 --steps 260 --tol 1e-10 "
+                 "--accept-nonconverged --dump %s/%c --dump-every 50 --dump-max 0 %s > %s/%c.txt",
+                 dir, "rg"[g], NS_BIN_DIR, dir, "rg"[g], g ? "--global" : "--solver nsn-ac", dir, "rg"[g]);
+        assert_int_equal(system(cmd), 0);
+    }
+    snprintf(cmd, sizeof cmd, "grep -q ' GFC3D solves, 0 not converged' %s/g.txt", dir);
+    assert_int_equal(system(cmd), 0);
+    char gdir[600];
+    snprintf(gdir, sizeof gdir, "%s/g", dir);
+    DIR *d = opendir(gdir);
+    assert_non_null(d);
+    struct dirent *e;
+    int compared = 0;
+    double worst_r = 0, worst_u = 0, worst_w = 0;
+    while ((e = readdir(d))) {
+        if (!strstr(e->d_name, ".dat")) continue;
+        char fg[1200], fr[1200], out[1200];
+        snprintf(fg, sizeof fg, "%s/g/%s", dir, e->d_name);
+        snprintf(fr, sizeof fr, "%s/r/%s", dir, e->d_name);
+        ns_problem *pg = NULL, *pr = NULL;
+        char err[NS_ERRMSG_LEN] = "";
+        assert_int_equal(ns_problem_read(fg, NS_KIND_NONE, &pg, err), NS_OK);
+        assert_int_equal(ns_problem_read(fr, NS_KIND_NONE, &pr, err), NS_OK);   /* the same step, reduced */
+        assert_int_equal(pg->kind, NS_KIND_GFC3D);
+        assert_int_equal(pr->kind, NS_KIND_FC3D);
+        const ns_gfc *G = pg->u.gfc;
+        const ns_fc *F = pr->u.fc;
+        assert_int_equal(G->nc, F->nc);
+        int n = (int)G->n, m = 3 * (int)G->nc;
+        for (int a = 0; a < G->nc; a++) assert_true(G->mu[a] == F->mu[a]);
+        ns_matrix *Md = ns_matrix_to_dense(G->M), *Hd = ns_matrix_to_dense(G->H), *Wd = ns_matrix_to_dense(F->W);
+        assert_true(Md && Hd && Wd);
+        /* X = M⁻¹ [H q] */
+        double *X = malloc((size_t)n * (m + 1) * sizeof *X), *S = malloc((size_t)m * m * sizeof *S);
+        memcpy(X, Hd->dense, (size_t)n * m * sizeof *X);
+        memcpy(X + (size_t)n * m, G->q, (size_t)n * sizeof *X);
+        assert_int_equal(chol_solve(Md->dense, n, X, m + 1), 0);
+        double wmax = 0, qmax = 0, dw = 0, dq = 0;
+        for (int i = 0; i < m; i++) {
+            for (int j = 0; j < m; j++) {
+                double w = 0;
+                for (int k = 0; k < n; k++) w += Hd->dense[k + (size_t)i * n] * X[k + (size_t)j * n];
+                S[i + (size_t)j * m] = Wd->dense[i + (size_t)j * m];
+                dw = fmax(dw, fabs(w - Wd->dense[i + (size_t)j * m]));
+                wmax = fmax(wmax, fabs(w));
+            }
+            double qw = G->b[i];
+            for (int k = 0; k < n; k++) qw += Hd->dense[k + (size_t)i * n] * X[k + (size_t)m * n];
+            dq = fmax(dq, fabs(qw - F->q[i]));
+            qmax = fmax(qmax, fabs(qw));
+        }
+        assert_true(dw <= 1e-6 * wmax);
+        assert_true(dq <= 1e-6 * qmax);
+        assert_int_equal(chol_solve(S, m, NULL, 0), 0);   /* W positive definite */
+        worst_w = fmax(worst_w, fmax(dw / wmax, dq / qmax));
+        /* solved by nsolve, each form by its own solver */
+        double *v = malloc((size_t)n * sizeof *v), *rg = malloc((size_t)m * sizeof *rg);
+        double *rr = malloc((size_t)m * sizeof *rr), *ug = malloc((size_t)m * sizeof *ug), *ur = malloc((size_t)m * sizeof *ur);
+        snprintf(out, sizeof out, "%s/g_%s.sol", dir, e->d_name);
+        nsolve_vec(fg, "nsn-ac", out, "v", v, n);
+        nsolve_vec(fg, "nsn-ac", out, "r", rg, m);
+        snprintf(out, sizeof out, "%s/r_%s.sol", dir, e->d_name);
+        nsolve_vec(fr, NULL, out, "r", rr, m);
+        double res = 0, vs = 0;   /* ‖M v − H r − q‖∞ / scale (Md holds M's factor: a fresh copy) */
+        ns_matrix_free(Md);
+        Md = ns_matrix_to_dense(G->M);
+        assert_non_null(Md);
+        for (int i = 0; i < n; i++) {
+            double t = -G->q[i];
+            for (int k = 0; k < n; k++) t += Md->dense[i + (size_t)k * n] * v[k];
+            for (int k = 0; k < m; k++) t -= Hd->dense[i + (size_t)k * n] * rg[k];
+            res = fmax(res, fabs(t));
+            vs = fmax(vs, fabs(G->q[i]));
+        }
+        assert_true(res <= 1e-9 * vs);
+        double rmax = 0, umax = 0, dr = 0, du = 0;
+        for (int i = 0; i < m; i++) {
+            ug[i] = G->b[i];
+            for (int k = 0; k < n; k++) ug[i] += Hd->dense[k + (size_t)i * n] * v[k];
+            ur[i] = F->q[i];
+            for (int k = 0; k < m; k++) ur[i] += Wd->dense[i + (size_t)k * m] * rr[k];
+            rmax = fmax(rmax, fabs(rr[i]));
+            umax = fmax(umax, fmax(fabs(ur[i]), fabs(F->q[i])));   /* u's scale: the free velocity's too */
+            dr = fmax(dr, fabs(rg[i] - rr[i]));
+            du = fmax(du, fabs(ug[i] - ur[i]));
+        }
+        print_message("%s: %ld contacts, %d dof: |W - H'M^-1 H| %.2g, |r_g - r| %.2g (of %.3g), |u_g - u| %.2g (of %.3g)\n",
+                      e->d_name, (long)G->nc, n, dw / wmax, dr, rmax, du, umax);
+        assert_true(dr <= 1e-6 * rmax);
+        assert_true(du <= 1e-6 * umax);
+        worst_r = fmax(worst_r, dr / rmax);
+        worst_u = fmax(worst_u, du / umax);
+        compared++;
+        free(v); free(rg); free(rr); free(ug); free(ur); free(X); free(S);
+        ns_matrix_free(Md); ns_matrix_free(Hd); ns_matrix_free(Wd);
+        ns_problem_free(pg); ns_problem_free(pr);
+    }
+    closedir(d);
+    print_message("%d steps compared: worst relative W/q %.2g, r %.2g, u %.2g\n", compared, worst_w, worst_r, worst_u);
+    assert_true(compared >= 4);
+    /* --global goes with Coulomb contacts only: with --rolling or --replay it is bad usage */
+    const char *bad[] = { "--global --rolling 1e-3", "--global --profile 0 --replay nsgs-ac" };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        snprintf(cmd, sizeof cmd, "%s/spheres_box --steps 1 %s >/dev/null 2>&1", NS_BIN_DIR, bad[k]);
+        int st = system(cmd);
+        if (!(WIFEXITED(st) && WEXITSTATUS(st) == 2)) fail_msg("'%s' was not refused with exit 2", bad[k]);
+    }
+}
+
 /* The example as a new user first runs it, with no option but the length:
  * the default box scene (100 spheres, seed 1) through step 1000, past the
  * step (880) where warm-started sweeps cycle without converging. Every
@@ -357,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_dumped_problem_coulomb),
         cmocka_unit_test(test_order_by_system),
         cmocka_unit_test(test_accept_nonconverged),
+        cmocka_unit_test(test_global_equals_reduced),
         cmocka_unit_test(test_default_box_1000),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

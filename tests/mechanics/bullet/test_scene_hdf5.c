@@ -6,6 +6,9 @@
  *  - a box resting on an inclined static box, μ = 0.3: at 0.45 rad it
  *    slides by ½ g (sin α − μ cos α) t² (1e-8 relative at t = 0.5 s), at
  *    0.2 rad it stays (1e-12);
+ *    the same with the step in the global form (global_fc: GFC3D on M, H);
+ *  - rigid_scene --global on the sliding box: its dumps are GFC3D problems
+ *    that nsolve solves to 1e-10 by its own error;
  *  - a pendulum on a PivotJointR to the ground keeps its joint;
  *  - malformed files and fields, each refused with a message naming the
  *    object and the field: not HDF5, no /data/ref, unknown primitive, zero
@@ -20,7 +23,9 @@
 #include <hdf5.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "nonsmooth/nonsmooth.h"
 #include "nonsmooth/nsm.h"
 #include "nonsmooth/nsm_scene.h"
 
@@ -144,7 +149,7 @@ static spec base(double alpha)
     return s;
 }
 
-static nsm_scene_run *build(const char *path, nsm_scene **sc, double h, int projection)
+static nsm_scene_run *build(const char *path, nsm_scene **sc, double h, int projection, int global)
 {
     char err[NS_ERRMSG_LEN];
     *sc = nsm_scene_read_hdf5(path, err);
@@ -158,18 +163,19 @@ static nsm_scene_run *build(const char *path, nsm_scene **sc, double h, int proj
     o.newton_max_iter = 50;
     o.projection = projection;
     o.projection_tol = 1e-12;
+    o.global_fc = global;
     nsm_scene_run *r = nsm_scene_build(*sc, &o, G, err);
     if (!r) fail_msg("build: %s", err);
     return r;
 }
 
-static void incline(double alpha)
+static void incline(double alpha, int global)
 {
     const char *path = "test_scene_incline.hdf5";
     spec s = base(alpha);
     write_scene(path, &s);
     nsm_scene *sc;
-    nsm_scene_run *r = build(path, &sc, 1e-3, 0);
+    nsm_scene_run *r = build(path, &sc, 1e-3, 0, global);
     assert_int_equal(r->nbodies, 1);
     assert_string_equal(r->names[0], "cube");
     int N = 500;
@@ -180,8 +186,9 @@ static void incline(double alpha)
     double d[3] = { q[0] - 0.2 * nv[0], q[1], q[2] - 0.2 * nv[2] };
     double s_along = d[0] * ta[0] + d[2] * ta[2], s_norm = d[0] * nv[0] + d[2] * nv[2];
     double acc = G * (sin(alpha) - 0.3 * cos(alpha));
-    print_message("scene incline %.2f: s = %.12g (exact %.12g), normal %.3g\n", alpha, s_along,
-                  acc > 0 ? 0.5 * acc * t * t : 0.0, s_norm);
+    print_message("scene incline %.2f%s: s = %.12g (exact %.12g), normal %.3g\n", alpha, global ? " (global)" : "",
+                  s_along, acc > 0 ? 0.5 * acc * t * t : 0.0, s_norm);
+    if (global) assert_int_equal(nsm_sim_problem(r->sim)->kind, NS_KIND_GFC3D);
     if (acc > 0) assert_true(fabs(s_along - 0.5 * acc * t * t) <= 1e-8 * 0.5 * acc * t * t);
     else assert_true(fabs(s_along) <= 1e-12);
     /* the float32 shape data put the cube 4.5e-9 into the ground at most */
@@ -191,8 +198,41 @@ static void incline(double alpha)
     remove(path);
 }
 
-static void test_incline_slip(void **state) { (void)state; incline(0.45); }
-static void test_incline_stick(void **state) { (void)state; incline(0.2); }
+static void test_incline_slip(void **state) { (void)state; incline(0.45, 0); }
+static void test_incline_stick(void **state) { (void)state; incline(0.2, 0); }
+static void test_incline_slip_global(void **state) { (void)state; incline(0.45, 1); }
+static void test_incline_stick_global(void **state) { (void)state; incline(0.2, 1); }
+
+/* rigid_scene --global --dump: the sliding box's steps as GFC3D files */
+static void test_rigid_scene_global(void **state)
+{
+    (void)state;
+    const char *path = "test_scene_global.hdf5", *dir = "test_scene_global_dump";
+    spec s = base(0.45);
+    write_scene(path, &s);
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir %s && %s/rigid_scene --scene %s --steps 300 --tol 1e-10 --global "
+             "--dump %s --dump-every 100 --quiet", dir, dir, NS_BIN_DIR, path, dir);
+    assert_int_equal(system(cmd), 0);
+    int files = 0;
+    for (int k = 0; k < 300; k += 100) {
+        char f[256], err[NS_ERRMSG_LEN];
+        snprintf(f, sizeof f, "%s/step_%08d.dat", dir, k);
+        ns_problem *p = NULL;
+        if (ns_problem_read(f, NS_KIND_NONE, &p, err) != NS_OK) continue;   /* a step without contact has no solve */
+        assert_int_equal(p->kind, NS_KIND_GFC3D);
+        assert_true(p->u.gfc->nc >= 1);
+        ns_problem_free(p);
+        snprintf(cmd, sizeof cmd, "%s/nsolve --tol 1e-10 %s >/dev/null", NS_BIN_DIR, f);
+        assert_int_equal(system(cmd), 0);
+        files++;
+    }
+    print_message("rigid_scene --global: %d GFC3D dumps solved by nsolve\n", files);
+    assert_true(files >= 2);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+    remove(path);
+}
 
 static void test_pendulum_joint(void **state)
 {
@@ -202,7 +242,7 @@ static void test_pendulum_joint(void **state)
     s.pendulum = 1;
     write_scene(path, &s);
     nsm_scene *sc;
-    nsm_scene_run *r = build(path, &sc, 1e-3, NSM_PROJECTION_DIRECT);
+    nsm_scene_run *r = build(path, &sc, 1e-3, NSM_PROJECTION_DIRECT, 0);
     double worst = 0.0;
     for (int k = 0; k < 500; k++) {
         if (nsm_scene_step(r) != NS_OK) fail_msg("step %d: %s", k, nsm_sim_error(r->sim));
@@ -292,6 +332,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_incline_slip), cmocka_unit_test(test_incline_stick),
+        cmocka_unit_test(test_incline_slip_global), cmocka_unit_test(test_incline_stick_global),
+        cmocka_unit_test(test_rigid_scene_global),
         cmocka_unit_test(test_pendulum_joint), cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_api_bad_input),
     };
