@@ -56,7 +56,7 @@
  *   --global       each step's friction-contact problem in the global
  *                  form (nsm_sim_options.global_fc): GFC3D (M, H, q, b, μ),
  *                  W = H M⁻¹ Hᵀ never formed, solved by the GFC3D default
- *                  (nsn-ac) or --solver's GFC3D solver; --dump writes these
+ *                  (chain) or --solver's GFC3D solver; --dump writes these
  *                  GFC3D problems. Not with --rolling or --replay (FC3D
  *                  only); --profile's worst_error is then nan (the own
  *                  error check reads W)
@@ -900,7 +900,7 @@ int main(int argc, char **argv)
         for (int i = 0; xf && i < n; i++) memcpy(xf + 3 * i, nsm_sim_q(sim, c.ds[i]), 3 * sizeof *xf);
         if (xf && sbx_overlaps(n, xf, c.R, c.ax, c.ay, &ov) == 0) {
             char set[64];
-            snprintf(set, sizeof set, "%s/tol=%g", o.solver ? o.solver : global ? "nsn-ac" : "auto", o.solver_options.tol);
+            snprintf(set, sizeof set, "%s/tol=%g", o.solver ? o.solver : global ? "chain" : "auto", o.solver_options.tol);
             sbx_peer_line(stdout, "nonsmooth", set, n, S->steps,
                           P.steps > 0 ? 1e3 * (P.detect + P.free_state + P.assembly + P.solver + P.update) /
                                         (double)P.steps : NAN,

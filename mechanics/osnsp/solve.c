@@ -57,7 +57,7 @@ ns_status nsm_osnsp_solve(nsm_sim *s)
     const char *name = s->solver_name;
     if (s->kind == NS_KIND_GMP) name = s->gmp_solver_name;
     else if (s->kind == NS_KIND_GFC2D || s->kind == NS_KIND_GFC3D)   /* global_fc: never the reduction */
-        name = s->solver_name && nsm_spec_applies(s->solver_name, s->kind) ? s->solver_name : "nsn-ac";
+        name = s->solver_name && nsm_spec_applies(s->solver_name, s->kind) ? s->solver_name : "chain";
     if (!s->ws) s->ws = ns_workspace_new();   /* NULL: the solver allocates per solve */
     if (!opt.workspace) opt.workspace = s->ws;
     nsm_solve_settings cur = { name, opt };

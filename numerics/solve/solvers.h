@@ -111,6 +111,9 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
                       const ns_options *o, ns_result *res);
 ns_status ns_gfc_ipm(const ns_gfc *p, double *v, double *u, double *r,
                      const ns_options *o, ns_result *res);
+/* nsn-ac, admm, nsn-ac, ipm in turn, W never formed (gfc_chain.c) */
+ns_status ns_gfc_chain(const ns_gfc *p, double *v, double *u, double *r,
+                       const ns_options *o, ns_result *res);
 ns_status ns_gfc_ipm_fp(const ns_gfc *p, double *v, double *u, double *r,
                         const ns_options *o, ns_result *res);
 /* gmp (numerics/gmp) */
