@@ -261,6 +261,18 @@ static void test_stack_global(void **state)
     ns_problem_free(p);
 }
 
+/* ns_solve(p, "chain") at tol from zero into a new *sol */
+static ns_status solve_chain(ns_problem *p, double tol, ns_solution **sol, ns_result *res)
+{
+    *sol = ns_solution_new(p);
+    assert_non_null(*sol);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = tol;
+    ns_result_init(res);
+    return ns_solve(p, "chain", &o, *sol, res);
+}
+
 /* "chain" (nsn-ac, admm, nsn-ac, ipm) on two global problems: the stack,
  * which its Newton probe solves, and one mass on four identical contacts
  * (hyperstatic: any split of the weight), whose global Jacobian is
@@ -291,13 +303,9 @@ static void test_chain_global(void **state)
             p = ns_problem_from_gfc(ns_gfc_new(3, 4, sparse_copy_free(M), sparse_copy_free(H), q, b, mu));
         }
         assert_non_null(p);
-        ns_solution *sol = ns_solution_new(p);
-        ns_options o;
-        ns_options_default(&o);
-        o.tol = 1e-12;
+        ns_solution *sol;
         ns_result res;
-        ns_result_init(&res);
-        ns_status st = ns_solve(p, "chain", &o, sol, &res);
+        ns_status st = solve_chain(p, 1e-12, &sol, &res);
         print_message("chain, %s: %s, %d iterations, error %.3g, by %s\n", t ? "hyperstatic" : "stack",
                       ns_status_name(st), res.iterations, res.error, res.method);
         assert_int_equal(st, NS_CONVERGED);
@@ -329,13 +337,9 @@ static void test_chain_pyramid(void **state)
     ns_problem *p = NULL;
     assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &p, err), NS_OK);
     assert_int_equal(p->kind, NS_KIND_GFC3D);
-    ns_solution *sol = ns_solution_new(p);
-    ns_options o;
-    ns_options_default(&o);
-    o.tol = 1e-8;
+    ns_solution *sol;
     ns_result res;
-    ns_result_init(&res);
-    ns_status st = ns_solve(p, "chain", &o, sol, &res);
+    ns_status st = solve_chain(p, 1e-8, &sol, &res);
     double own = gfc_error(p->u.gfc, sol->vec[0], sol->vec[2]);
     print_message("chain, pyramid step: %s, %d iterations, error %.3g (recomputed %.3g), by %s\n",
                   ns_status_name(st), res.iterations, res.error, own, res.method);
