@@ -263,12 +263,6 @@ typedef struct anderson {
     int cooldown;            /* plain sweeps before extrapolating again */
 } anderson;
 
-static double dot(const double *x, const double *y, int n)
-{
-    double s = 0.0;
-    for (int i = 0; i < n; i++) s += x[i] * y[i];
-    return s;
-}
 
 static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *x)
 {
@@ -286,21 +280,34 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         A->cooldown = 1;
         return;
     }
-    if (A->have_prev) {                     /* newest column (f − fprev, G − gprev) */
-        int sl = A->next;
-        double *dF = A->dF + (size_t)sl * n, *dG = A->dG + (size_t)sl * n;
+    /* One pass: the newest column (f − fprev, G − gprev) into its slot,
+     * f and G kept for the next sweep, and the products the normal
+     * equations need — the new Gram row ΔF_slᵀΔF_j and b_j = ΔF_jᵀ f —
+     * each summed in index order as separate dot products would be (the
+     * same numbers, one pass over memory instead of 2k + 2). */
+    double bacc[16] = { 0 };
+    if (A->have_prev) {
+        const int sl = A->next, kn = A->k < m ? A->k + 1 : m;
+        double *dFs = A->dF + (size_t)sl * n, *dGs = A->dG + (size_t)sl * n;
+        double gacc[16] = { 0 };
         for (int i = 0; i < n; i++) {
-            dF[i] = (r[i] - x[i]) - A->fprev[i];
-            dG[i] = r[i] - A->gprev[i];
+            const double f = r[i] - x[i], df = f - A->fprev[i];
+            dFs[i] = df;
+            dGs[i] = r[i] - A->gprev[i];
+            A->fprev[i] = f;
+            A->gprev[i] = r[i];
+            for (int j = 0; j < kn; j++) {
+                const double dj = A->dF[(size_t)j * n + i];   /* df itself for j = sl */
+                gacc[j] += df * dj;
+                bacc[j] += dj * f;
+            }
         }
-        if (A->k < m) A->k++;
+        A->k = kn;
         A->next = (sl + 1) % m;
-        for (int j = 0; j < A->k; j++) {
-            double v = dot(dF, A->dF + (size_t)j * n, n);
-            A->gram[sl + 16 * j] = A->gram[j + 16 * sl] = v;
-        }
+        for (int j = 0; j < kn; j++) A->gram[sl + 16 * j] = A->gram[j + 16 * sl] = gacc[j];
+    } else {
+        for (int i = 0; i < n; i++) { A->fprev[i] = r[i] - x[i]; A->gprev[i] = r[i]; }
     }
-    for (int i = 0; i < n; i++) { A->fprev[i] = r[i] - x[i]; A->gprev[i] = r[i]; }
     A->fn_prev = fn;
     A->have_prev = 1;
     const int k = A->k;
@@ -309,7 +316,7 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
     double M[16 * 16], b[16], g[16], tr = 0.0;
     for (int i = 0; i < k; i++) {
         for (int j = 0; j < k; j++) M[i + k * j] = A->gram[i + 16 * j];
-        b[i] = dot(A->dF + (size_t)i * n, A->fprev, n);
+        b[i] = bacc[i];
         tr += M[i + k * i];
     }
     if (!(tr > 0.0)) { A->k = 0; A->next = 0; return; }
@@ -336,10 +343,10 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         for (int t = i + 1; t < k; t++) s -= M[t + k * i] * g[t];
         g[i] = s / M[i + k * i];
     }
-    for (int j = 0; j < k; j++) {
-        const double *dG = A->dG + (size_t)j * n;
-        const double gj = g[j];
-        for (int t = 0; t < n; t++) r[t] -= gj * dG[t];
+    for (int t = 0; t < n; t++) {   /* r −= Σ_j g_j ΔG_j, j in order */
+        double s = r[t];
+        for (int j = 0; j < k; j++) s -= g[j] * A->dG[(size_t)j * n + t];
+        r[t] = s;
     }
     const int d = view->dim;
     for (ns_int a = 0; a < view->nc; a++) ns_fc_project_cone(d, view->mu[a], r + (size_t)a * d, NULL);
