@@ -220,41 +220,43 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
     return done;
 }
 
-/* The interior point after the race: ns_fc3d_ipm from a cold start (its
- * central path does not start from a complementary point) with at most
- * max_iter iterations and its semismooth Newton finish; its point becomes
- * the best when it is. Returns 1 when tol is reached or time is up. */
-static int ipm_try(chain *c, int max_iter, ns_result *res)
+/* A stage run by a whole solver of this directory (fn: ns_fc3d_ipm,
+ * ns_fc3d_prox) with at most max_iter iterations, from the best point
+ * (from_best) or, for the interior point, from a cold start (its central
+ * path does not start from a complementary point); its point becomes the
+ * best when it is. Returns 1 when tol is reached or time is up. */
+typedef ns_status (*fc_solver_fn)(const ns_fc *, double *, double *, const ns_options *, ns_result *);
+
+static int solver_stage(chain *c, const char *name, fc_solver_fn fn, int max_iter, int from_best,
+                        ns_result *res)
 {
-    if (begin_stage(c, "ipm")) return 1;
-    ns_options io = *c->o;
-    io.max_iter = max_iter;
-    io.warm_start = 0;
-    io.time_limit = 0;
-    if (c->o->time_limit > 0) {
-        io.time_limit = c->o->time_limit - (ns_now() - c->t0);
-        if (io.time_limit <= 0) return 1;
-    }
+    if (begin_stage(c, name)) return 1;
+    ns_options so = *c->o;
+    so.max_iter = max_iter;
+    if (from_best) memcpy(c->r, c->best, c->m * sizeof(double));
+    else so.warm_start = 0;
+    if (c->o->time_limit > 0) so.time_limit = fmax(c->o->time_limit - (ns_now() - c->t0), 1e-3);
     const double t = ns_now();
-    ns_result ir;
-    ns_result_init(&ir);
-    ns_status st = ns_fc3d_ipm(c->p, c->r, c->u, &io, &ir);
-    c->iters += ir.iterations;
+    ns_result sr;
+    ns_result_init(&sr);
+    ns_status st = fn(c->p, c->r, c->u, &so, &sr);
+    const int its = sr.iterations;
+    c->iters += its;
     res->iterations = c->iters;
-    ns_result_clear(&ir);
-    if (st == NS_NO_MEMORY) return 0;   /* the race goes on without it */
+    ns_result_clear(&sr);
+    if (st == NS_NO_MEMORY) return 0;   /* the chain goes on without it */
     double e = ns_fc_error(c->p, c->r, c->u, (ns_fc_norm)c->o->fc_norm);
     if (!isfinite(e)) e = INFINITY;
     c->last_err = e;
     if (!c->interrupted && ns_iteration(c->o, res, e)) c->interrupted = 1;
-    ns_log(c->o, 1, "auto: ipm %d it, error %.3e, best %.3e, %.2f s (this stage: %.3g s)", ir.iterations, e,
+    ns_log(c->o, 1, "auto: %s %d it, error %.3e, best %.3e, %.2f s (this stage: %.3g s)", name, its, e,
            fmin(e, c->best_err), ns_now() - c->t0, ns_now() - t);
     if (e < c->best_err) {
         c->best_err = e;
         memcpy(c->best, c->r, c->m * sizeof(double));
-        c->best_by = "ipm";
+        c->best_by = name;
     }
-    note_stage(c, "ipm", e);
+    note_stage(c, name, e);
     return c->best_err <= c->o->tol || time_up(c);
 }
 
@@ -424,28 +426,10 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
         { ns_fc_local_fb, NULL, 5000, tol, 0, 0, 1, "nsgs-fb", 0, 0, NULL, 0 },
         { ns_fc_local_proj, NULL, 5000, tol, 0, 0, 1, "nsgs-proj", 0, 0, NULL, 0 },
     };
-    if (!done && p->dim == 3) done = ipm_try(&c, IPM_MAX_ITERS, res);
+    if (!done && p->dim == 3) done = solver_stage(&c, "ipm", ns_fc3d_ipm, IPM_MAX_ITERS, 0, res);
     if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
     if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
-    if (!done) { /* proximal point from the best point */
-        ns_options po = *o;
-        po.max_iter = 1000;
-        if (o->time_limit > 0) po.time_limit = fmax(o->time_limit - (ns_now() - c.t0), 1e-3);
-        memcpy(c.r, c.best, c.m * sizeof(double));
-        begin_stage(&c, "prox");
-        ns_result pr;
-        ns_result_init(&pr);
-        if (!c.stopped) ns_fc3d_prox(c.p, c.r, c.u, &po, &pr);
-        c.iters += pr.iterations;
-        res->iterations = c.iters;
-        double e = ns_fc_error(c.p, c.r, c.u, (ns_fc_norm)o->fc_norm);
-        if (e < c.best_err) { c.best_err = e; memcpy(c.best, c.r, c.m * sizeof(double)); c.best_by = "prox"; }
-        if (ns_iteration(o, res, e)) c.interrupted = 1;
-        done = c.best_err <= tol || time_up(&c);
-        ns_log(o, 1, "auto: prox %d it, error %.3e, %.2f s", pr.iterations, e, ns_now() - c.t0);
-        note_stage(&c, "prox", e);
-        done = done || c.stopped;
-    }
+    if (!done) done = solver_stage(&c, "prox", ns_fc3d_prox, 1000, 1, res);
     for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     /* a point within tol whose contacts still approach (the velocity test
      * of "converged", docs/errors.md) is polished by nsn-ac to a finer tol */

@@ -319,7 +319,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     memset(&own, 0, sizeof own);
     nsn_lu *L = cache ? &cache->L : &own;
     const int set_up = L->p == NULL;   /* J's pattern built (and analysed) by this run */
-    const int resumed = work_budget != NULL;   /* a stage of the auto chain */
+    const int in_chain = work_budget != NULL;   /* a stage of the auto chain */
     ns_fc_contact *cs = ns_malloc((size_t)nc + 1, sizeof *cs);
     double *work = ns_malloc(8 * m + 1, sizeof(double));
     double *AB = ns_malloc(2 * (size_t)d * d * (size_t)nc + 1, sizeof(double));
@@ -366,7 +366,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
          * each turn of a walk would start with an undamped step, and on
          * RockPile_tob1 the race then took 100k iterations and 9.5-15 s
          * instead of 30k and 3.4 s */
-        const double lambda = it == 1 && !resumed ? 0.0
+        const double lambda = it == 1 && !in_chain ? 0.0
                             : fmin(fmin(1.0, err), sqrt(2.0 * th) / fmax(phi0, ns_norm2(r, m)));
         hist[nh++ % 10] = th;
         double thref = th; /* non-monotone reference: max of the last 10 */
