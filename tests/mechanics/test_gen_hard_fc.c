@@ -30,6 +30,23 @@ static int run(const char *cmd)
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* ‖r − P_K(r − û)‖² of one contact, û = u + μ‖u_T‖ e_N, K the cone of μ */
+static double nat_sq(const double *r, const double *u, double mu)
+{
+    double x[3] = { r[0] - u[0] - mu * hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2] };
+    double nt = hypot(x[1], x[2]);
+    if (nt > mu * x[0]) {
+        if (mu * nt <= -x[0]) x[0] = x[1] = x[2] = 0.0;
+        else {
+            double t = (x[0] + mu * nt) / (1.0 + mu * mu);
+            x[0] = t; x[1] *= mu * t / nt; x[2] *= mu * t / nt;
+        }
+    }
+    double e2 = 0.0;
+    for (int i = 0; i < 3; i++) e2 += (r[i] - x[i]) * (r[i] - x[i]);
+    return e2;
+}
+
 /* The FC3D error (De Saxcé's û, projection on each cone), relative to
  * max(‖q‖, ‖r‖, ‖u‖), computed here from a dense W. */
 static double own_fc_error(const ns_fc *p, const double *r)
@@ -48,17 +65,8 @@ static double own_fc_error(const ns_fc *p, const double *r)
         }
         const double *ra = r + 3 * a;
         double mu = p->mu[a];
-        double x[3] = { ra[0] - u[0] - mu * hypot(u[1], u[2]), ra[1] - u[1], ra[2] - u[2] };
-        double nt = hypot(x[1], x[2]);   /* projection of x on the cone of mu */
-        if (nt > mu * x[0]) {
-            if (mu * nt <= -x[0]) x[0] = x[1] = x[2] = 0.0;
-            else {
-                double t = (x[0] + mu * nt) / (1.0 + mu * mu);
-                x[0] = t; x[1] *= mu * t / nt; x[2] *= mu * t / nt;
-            }
-        }
+        e2 += nat_sq(ra, u, mu);
         for (int i = 0; i < 3; i++) {
-            e2 += (ra[i] - x[i]) * (ra[i] - x[i]);
             q2 += p->q[3 * a + i] * p->q[3 * a + i];
             r2 += ra[i] * ra[i];
             u2 += u[i] * u[i];
@@ -212,17 +220,8 @@ static void test_quick_global(void **state)
             }
             const double *ra = r + 3 * a;
             double mu = G->mu[a];
-            double x[3] = { ra[0] - u[0] - mu * hypot(u[1], u[2]), ra[1] - u[1], ra[2] - u[2] };
-            double nt = hypot(x[1], x[2]);
-            if (nt > mu * x[0]) {
-                if (mu * nt <= -x[0]) x[0] = x[1] = x[2] = 0.0;
-                else {
-                    double t = (x[0] + mu * nt) / (1.0 + mu * mu);
-                    x[0] = t; x[1] *= mu * t / nt; x[2] *= mu * t / nt;
-                }
-            }
+            e2 += nat_sq(ra, u, mu);
             for (int i = 0; i < 3; i++) {
-                e2 += (ra[i] - x[i]) * (ra[i] - x[i]);
                 b2 += G->b[3 * a + i] * G->b[3 * a + i];
                 r2 += ra[i] * ra[i];
                 u2 += u[i] * u[i];
