@@ -217,6 +217,8 @@ static const ns_solver_info registry[] = {
       "extragradient on the VI form, self-adaptive step" },
     { "newton-fb", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_newton_fb }, 0, 200,
       "semismooth Newton on the second-order cone's Fischer-Burmeister function (Jordan algebra), nsgs start, Armijo" },
+    { "ipm", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_ipm }, 0, 100,
+      "primal-dual interior point, Nesterov-Todd scaling per cone, Mehrotra, W + W_nt^2 by CHOLMOD/UMFPACK, newton-fb finish" },
 };
 
 size_t ns_solver_count(void)

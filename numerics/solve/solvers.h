@@ -167,4 +167,6 @@ ns_status ns_soclcp_auto(const ns_soclcp *p, double *r, double *v,
                           const ns_options *o, ns_result *res);
 ns_status ns_soclcp_newton_fb(const ns_soclcp *p, double *r, double *v,
                               const ns_options *o, ns_result *res);
+ns_status ns_soclcp_ipm(const ns_soclcp *p, double *r, double *v,
+                        const ns_options *o, ns_result *res);
 #endif

@@ -11,7 +11,9 @@
  *    x_i = λ/d_i, y = λ = 1/Σ(1/d_i); a random PSD QP: KKT conditions
  *    checked here;
  *  - SOCLCP with W = αI: r = P_K(−q/α) by Moreau's decomposition (K° =
- *    −K*), for any mu; a random SPD W: complementarity checked here.
+ *    −K*), for any mu; a random SPD W: complementarity checked here; the
+ *    interior point and auto on singular W (q = v* − W r* from a
+ *    complementary pair, so that a solution exists).
  *  - bad input on every new entry point. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -250,8 +252,8 @@ static void test_soclcp_analytic(void **state)
     const ns_int start[4] = { 0, 3, 5, 7 };   /* cones of size 3, 2, 2 */
     const double mu[3] = { 0.7, 1.0, 3.0 };
     const double alpha = 2.0;
-    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb" };
-    for (size_t s = 0; s < 5; s++) {
+    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb", "ipm" };
+    for (size_t s = 0; s < 6; s++) {
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(identity(7, alpha), q, 3, start, mu));
         ns_solution *sol = ns_solution_new(p);
         ns_result r;
@@ -278,8 +280,8 @@ static void test_soclcp_one_cone(void **state)
     const double q[3] = { -1, 0.5, -0.8 };
     const ns_int start[2] = { 0, 3 };
     const double mu[1] = { 0.6 };
-    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb" };
-    for (size_t s = 0; s < 5; s++) {
+    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb", "ipm" };
+    for (size_t s = 0; s < 6; s++) {
         ns_matrix *W = ns_matrix_dense_new(3, 3);
         memcpy(W->dense, Wd, sizeof Wd);
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(W, q, 1, start, mu));
@@ -361,6 +363,184 @@ static void test_soclcp_newton(void **state)
         ns_problem_free(p);
     }
     for (int i = 0; i < n; i++) assert_true(fabs(rs[0][i] - rs[1][i]) <= 1e-6);
+}
+
+/* The interior point on cones of sizes 1, 2, 3 and 5 (some μ = 0), W
+ * sparse. (a) W = BᵀB + I/10 (SPD): cold and warm starts reach 1e-10 and
+ * the same r as newton-fb (unique solution); a warm start that solves the
+ * problem returns at once. (b) W = BᵀB with B of rank n/2 (singular, as a
+ * hyperstatic contact network's): r is not unique, v = W r + q is; the
+ * SOCLCP conditions are checked here per cone. */
+static void soclcp_check(int n, int nc, const ns_int *start, const double *mu, const double *Wd,
+                         const double *q, const double *x, double tol)
+{
+    for (int c = 0; c < nc; c++) {
+        int a = (int)start[c], d = (int)(start[c + 1] - start[c]);
+        double v[5], nt = 0, nv = 0, dot = 0;
+        for (int i = 0; i < d; i++) {
+            v[i] = q[a + i];
+            for (int j = 0; j < n; j++) v[i] += Wd[(a + i) + n * j] * x[j];
+            dot += x[a + i] * v[i];
+            if (i) { nt += x[a + i] * x[a + i]; nv += v[i] * v[i]; }
+        }
+        assert_true(sqrt(nt) <= mu[c] * x[a] + tol);   /* r ∈ K */
+        assert_true(mu[c] * sqrt(nv) <= v[0] + tol);   /* v ∈ K* */
+        assert_true(fabs(dot) <= tol);
+    }
+}
+
+static ns_problem *soclcp_sparse(int n, int nc, const ns_int *start, const double *mu,
+                                 const double *Wd, const double *q)
+{
+    ns_int nnz = 0;
+    for (int i = 0; i < n * n; i++) nnz += Wd[i] != 0.0;
+    ns_matrix *W = ns_matrix_sparse_new(n, n, nnz);
+    ns_int k = 0;
+    for (int j = 0; j < n; j++) {
+        W->csc.p[j] = k;
+        for (int i = 0; i < n; i++)
+            if (Wd[i + n * j] != 0.0) { W->csc.i[k] = i; W->csc.x[k++] = Wd[i + n * j]; }
+    }
+    W->csc.p[n] = k;
+    return ns_problem_from_soclcp(ns_soclcp_new(W, q, nc, start, mu));
+}
+
+static void test_soclcp_ipm(void **state)
+{
+    (void)state;
+    enum { n = 22, nc = 8 };
+    const ns_int start[nc + 1] = { 0, 3, 5, 6, 11, 14, 16, 17, 22 };
+    const double mu[nc] = { 0.5, 0.0, 1.0, 0.8, 0.0, 2.0, 0.3, 0.25 };
+    ns_rng rng;
+    ns_rng_seed(&rng, 5);
+    static double B[n][n], Wd[n * n], q[n];
+    for (int pass = 0; pass < 2; pass++) {
+        int rank = pass == 0 ? n : n / 2;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)   /* banded: a sparse W */
+                B[i][j] = i < rank && abs(i - j) <= 3 ? ns_rng_range(&rng, -1, 1) : 0.0;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++) {
+                double s = pass == 0 && i == j ? 0.1 : 0.0;
+                for (int k = 0; k < n; k++) s += B[k][i] * B[k][j];
+                Wd[i + n * j] = s;
+            }
+        /* q = v* − W r* for a point with r* ∈ K, v* ∈ K*, r*ᵀv* = 0 per
+         * cone (r* strictly inside and v* = 0, or r* = 0 and v* strictly
+         * inside, alternately), so that a solution exists when W is
+         * singular */
+        double rs[n], vs[n];
+        for (int c = 0; c < nc; c++) {
+            int a = (int)start[c], d = (int)(start[c + 1] - start[c]);
+            double *x = c % 2 ? vs : rs, *y = c % 2 ? rs : vs;
+            double m = c % 2 ? (mu[c] > 0 ? 1.0 / mu[c] : 1.0) : mu[c];   /* K* = K_{1/μ} */
+            double nt = 0.0;
+            for (int i = 1; i < d; i++) { x[a + i] = m > 0 ? ns_rng_range(&rng, -1, 1) : 0.0; nt += x[a + i] * x[a + i]; }
+            x[a] = (m > 0 ? sqrt(nt) / m : 0.0) + ns_rng_range(&rng, 0.2, 1.0);
+            for (int i = 0; i < d; i++) y[a + i] = 0.0;
+        }
+        for (int i = 0; i < n; i++) {
+            q[i] = vs[i];
+            for (int j = 0; j < n; j++) q[i] -= Wd[i + n * j] * rs[j];
+        }
+        double ref[n];
+        for (int warm = 0; warm < 2; warm++) {
+            ns_problem *p = soclcp_sparse(n, nc, start, mu, Wd, q);
+            ns_solution *sol = ns_solution_new(p);
+            ns_options o;
+            ns_options_default(&o);
+            o.tol = 1e-10;
+            o.warm_start = warm;
+            if (warm)
+                for (int i = 0; i < n; i++) sol->vec[0][i] = i % 2 ? 0.0 : 0.5;
+            ns_result r;
+            ns_status st = ns_solve(p, "ipm", &o, sol, &r);
+            if (st != NS_CONVERGED) print_message("soclcp ipm (%d, %d): %s %s\n", pass, warm, ns_status_name(st), r.message);
+            assert_int_equal(st, NS_CONVERGED);
+            soclcp_check(n, nc, start, mu, Wd, q, sol->vec[0], 1e-8);
+            if (pass == 0 && warm == 0) memcpy(ref, sol->vec[0], sizeof ref);
+            if (pass == 0 && warm == 1) {
+                for (int i = 0; i < n; i++) assert_true(fabs(sol->vec[0][i] - ref[i]) <= 1e-7);
+                /* the answer as a warm start: returned at once */
+                ns_result r2;
+                assert_int_equal(ns_solve(p, "ipm", &o, sol, &r2), NS_CONVERGED);
+                assert_int_equal(r2.iterations, 0);
+                ns_result_clear(&r2);
+            }
+            ns_result_clear(&r);
+            ns_solution_free(sol);
+            ns_problem_free(p);
+        }
+        if (pass == 0) {   /* newton-fb gives the same (unique) r */
+            ns_problem *p = soclcp_sparse(n, nc, start, mu, Wd, q);
+            ns_solution *sol = ns_solution_new(p);
+            ns_options o;
+            ns_options_default(&o);
+            o.tol = 1e-10;
+            ns_result r;
+            assert_int_equal(ns_solve(p, "newton-fb", &o, sol, &r), NS_CONVERGED);
+            for (int i = 0; i < n; i++) assert_true(fabs(sol->vec[0][i] - ref[i]) <= 1e-7);
+            ns_result_clear(&r);
+            ns_solution_free(sol);
+            ns_problem_free(p);
+        }
+    }
+}
+
+/* auto's interior-point stage: W the 1D Laplacian with free ends (singular,
+ * condition ~n² on its range; the sweeps crawl on it), q from a
+ * complementary pair so that a solution exists (r* inside every cone but
+ * the middle one, where v* is: one long chain); nsgs alone stops short of
+ * 1e-10 in 2000 sweeps, auto (nsgs, then ipm) converges; the conditions are
+ * checked here. */
+static void test_soclcp_auto_singular(void **state)
+{
+    (void)state;
+    enum { nc = 100, n = 3 * nc };
+    static double Wd[n * n], q[n], rs[n], vs[n];
+    ns_int start[nc + 1];
+    double mu[nc];
+    ns_rng rng;
+    ns_rng_seed(&rng, 3);
+    for (int i = 0; i < n; i++) {
+        if (i > 0) Wd[i + n * (i - 1)] = -1.0;
+        if (i < n - 1) Wd[i + n * (i + 1)] = -1.0;
+        Wd[i + n * i] = i == 0 || i == n - 1 ? 1.0 : 2.0;
+    }
+    for (int c = 0; c < nc; c++) {
+        start[c] = 3 * c;
+        mu[c] = ns_rng_range(&rng, 0.1, 1.0);
+        int in = c != nc / 2;
+        double *x = in ? rs : vs, m = in ? mu[c] : 1.0 / mu[c];
+        x[3 * c + 1] = ns_rng_range(&rng, -1, 1);
+        x[3 * c + 2] = ns_rng_range(&rng, -1, 1);
+        x[3 * c] = hypot(x[3 * c + 1], x[3 * c + 2]) / m + ns_rng_range(&rng, 0.2, 1.0);
+    }
+    start[nc] = n;
+    for (int i = 0; i < n; i++) {
+        q[i] = vs[i];
+        for (int j = 0; j < n; j++) q[i] -= Wd[i + n * j] * rs[j];
+    }
+    const char *solvers[2] = { "nsgs", "auto" };
+    for (int s = 0; s < 2; s++) {
+        ns_problem *p = soclcp_sparse(n, nc, start, mu, Wd, q);
+        ns_solution *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.tol = 1e-10;
+        o.max_iter = 2000;
+        ns_result r;
+        ns_status st = ns_solve(p, solvers[s], &o, sol, &r);
+        if (s == 0) assert_int_not_equal(st, NS_CONVERGED);
+        else {
+            if (st != NS_CONVERGED) print_message("soclcp auto: %s %s\n", ns_status_name(st), r.message);
+            assert_int_equal(st, NS_CONVERGED);
+            soclcp_check(n, nc, start, mu, Wd, q, sol->vec[0], 1e-8);
+        }
+        ns_result_clear(&r);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
 }
 
 /* Siconos' SOCLCP layout: this text is what Siconos 4.4's
@@ -532,6 +712,8 @@ int main(void)
         cmocka_unit_test(test_soclcp_one_cone),
         cmocka_unit_test(test_soclcp_file),
         cmocka_unit_test(test_soclcp_newton),
+        cmocka_unit_test(test_soclcp_ipm),
+        cmocka_unit_test(test_soclcp_auto_singular),
         cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
