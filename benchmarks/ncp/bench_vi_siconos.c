@@ -24,8 +24,12 @@
  *   soclcp cones of size 3, mu ∈ [0.1, 1]; W = T ⊗-like banded SPD
  *        (tridiagonal 4/−1 inside a cone, −0.5 to the next cone's first
  *        component) or a diagonal-dominant pentadiagonal one; q ∈ [−1, 1]ⁿ;
- *        pairs: nsgs/SOCLCP_NSGS, auto/SOCLCP_NSGS, newton-fb/SOCLCP_NSGS
- *        (Siconos 4.4 has no SOCLCP Newton).
+ *        a third family, singular: the 1D Laplacian with free ends
+ *        (kernel: the constant vector) and q = v* − W r* from a
+ *        complementary pair (r* ∈ K, v* ∈ K*, r*ᵀv* = 0), so that a
+ *        solution exists (30 problems for this kind);
+ *        pairs: nsgs/SOCLCP_NSGS, auto/SOCLCP_NSGS, newton-fb/SOCLCP_NSGS,
+ *        ipm/SOCLCP_NSGS (Siconos 4.4 has no SOCLCP Newton nor interior point).
  * Both sides get tol T (default 1e-9); a run is solved when OUR error
  * function of the kind, recomputed from the returned vector, is ≤ 1e-8
  * (vi: absolute natural residual; cqp: (‖x − P_C(x − g)‖)/(1 + ‖q‖);
@@ -176,7 +180,35 @@ static void fam_init(fam *f, int kind, int family, int n, unsigned seed)
         f->mu = malloc((size_t)f->nc * sizeof(double));
         for (int c = 0; c < f->nc; c++) f->mu[c] = 0.1 + 0.9 * urand();
         if (family == 0) { f->bw = 1; double b[3] = { -1, 4, -1 }; memcpy(f->band, b, sizeof b); }
-        else { f->bw = 2; double b[5] = { 0.5, -1, 5, -1, 0.5 }; memcpy(f->band, b, sizeof b); }
+        else if (family == 1) { f->bw = 2; double b[5] = { 0.5, -1, 5, -1, 0.5 }; memcpy(f->band, b, sizeof b); }
+        else {
+            /* singular: the 1D Laplacian with free ends (kernel: the
+             * constant vector; condition ~n² on its range), and q = v* −
+             * W r* from a pair with r* ∈ K, v* ∈ K*, r*ᵀv* = 0 per cone
+             * (r* inside and v* = 0, or the reverse, at random), so that
+             * a solution exists */
+            f->bw = 1;
+            double b[3] = { -1, 2, -1 };
+            memcpy(f->band, b, sizeof b);
+            f->diag[0] = f->diag[n - 1] = -1.0;
+            double *rs = calloc((size_t)n, sizeof(double)), *vs = calloc((size_t)n, sizeof(double));
+            for (int c = 0; c < f->nc; c++) {
+                int in = urand() < 0.5;
+                double *x = in ? rs : vs, m = in ? f->mu[c] : 1.0 / f->mu[c];
+                double t1 = 2 * urand() - 1, t2 = 2 * urand() - 1;
+                x[3 * c + 1] = t1;
+                x[3 * c + 2] = t2;
+                x[3 * c] = hypot(t1, t2) / m + 0.2 + urand();
+            }
+            for (int i = 0; i < n; i++) {
+                double w = vs[i];
+                for (int j = i - 1; j <= i + 1; j++)
+                    if (j >= 0 && j < n) w -= entry(f, i, j) * rs[j];
+                f->q[i] = w;
+            }
+            free(rs);
+            free(vs);
+        }
     }
 }
 
@@ -421,9 +453,10 @@ int main(int argc, char **argv)
                                  { "auto", SIC_CONVEXQP_PG, "CONVEXQP_PG" } };
     static const pair socp[] = { { "nsgs", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" },
                                  { "auto", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" },
-                                 { "newton-fb", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" } };
+                                 { "newton-fb", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" },
+                                 { "ipm", SIC_SOCLCP_NSGS, "SOCLCP_NSGS" } };
     const pair *pairs[3] = { vip, cqpp, socp };
-    const int npairs[3] = { 4, 3, 3 };
+    const int npairs[3] = { 4, 3, 4 };
     printf("%-6s %-6s %6s %-7s %-14s %10s %10s %8s %10s %10s %6s %6s\n", "kind", "family", "n", "ours",
            "siconos", "t_ours", "t_siconos", "ratio", "err_ours", "err_sic", "it_o", "it_s");
     for (int kind = 0; kind < 3; kind++) {
@@ -431,7 +464,7 @@ int main(int argc, char **argv)
         int so[4] = { 0 }, ss[4] = { 0 }, both[4] = { 0 }, total = 0;
         double logsum[4] = { 0 };
         ns_problem *(*make)(fam *) = kind == 0 ? our_vi : kind == 1 ? our_cqp : our_soclcp;
-        for (int family = 0; family < 2; family++)
+        for (int family = 0; family < (kind == 2 ? 3 : 2); family++)
             for (size_t si = 0; si < sizeof sizes / sizeof *sizes; si++) {
                 int n = sizes[si];
                 if (n > maxn) continue;
