@@ -21,6 +21,7 @@
  * the gradient −HᵀΦ when d does not descend. Cold starts begin with 10
  * nsgs sweeps. Stops on the kind's error (ns_soclcp_error) ≤ tol. */
 #include "solve/solvers.h"
+#include "soclcp/soclcp_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include "nonsmooth/ns_factor.h"
 #include "core/ns_internal.h"
@@ -33,8 +34,8 @@
 
 /* Φ of one cone (size d) and, when Ax/Ay given, the d×d blocks
  * ∂Φ/∂r = A_x D_r and ∂Φ/∂v = A_y D_v (column-major). */
-static void cone_phi(ns_int d, double mu, const double *r, const double *v, double *phi,
-                     double *Ar, double *Av)
+void ns_soclcp_cone_phi(ns_int d, double mu, const double *r, const double *v, double *phi,
+                        double *Ar, double *Av)
 {
     if (d == 1 || mu == 0.0) {
         double a = r[0], b = v[0], h = hypot(a, b);
@@ -115,7 +116,7 @@ static double eval(const ns_soclcp *p, const double *r, double *v, double *phi,
     double s = 0;
     for (ns_int c = 0; c < p->nc; c++) {
         ns_int a = p->cone_start[c], d = p->cone_start[c + 1] - a;
-        cone_phi(d, p->mu[c], r + a, v + a, phi + a, Ar ? Ar + off[c] : NULL, Av ? Av + off[c] : NULL);
+        ns_soclcp_cone_phi(d, p->mu[c], r + a, v + a, phi + a, Ar ? Ar + off[c] : NULL, Av ? Av + off[c] : NULL);
     }
     for (ns_int i = 0; i < p->n; i++) s += phi[i] * phi[i];
     return 0.5 * s;

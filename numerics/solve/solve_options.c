@@ -82,6 +82,12 @@ static const ns_solver_option gfc2d_reduce[] = {
       0, 0, 0, NS_KIND_FC2D, OFF(local_solver) },
 };
 
+static const ns_solver_option soclcp_nsgs[] = {
+    { "local", NS_OPT_CHOICE, "proj", "one-cone solver: projection iteration, or semismooth "
+      "Newton on the cone's Fischer-Burmeister function (projection where it stops short)",
+      "proj,newton", 0, 0, 0, NS_KIND_NONE, OFF(local_solver) },
+};
+
 #define ROW(name, kind, table) { name, kind, table, sizeof table / sizeof table[0] }
 static const struct row {
     const char *name;
@@ -106,6 +112,7 @@ static const struct row {
     ROW("auto", NS_KIND_FC2D, fc_auto),
     ROW("reduce", NS_KIND_GFC3D, gfc3d_reduce),
     ROW("reduce", NS_KIND_GFC2D, gfc2d_reduce),
+    ROW("nsgs", NS_KIND_SOCLCP, soclcp_nsgs),
 };
 
 const ns_solver_option *ns_solver_common_options(size_t *n)

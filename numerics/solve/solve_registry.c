@@ -208,9 +208,9 @@ static const ns_solver_info registry[] = {
     { "admm", NS_KIND_CQP, { .cqp = ns_cqp_admm }, 0, 20000,
       "ADMM: KKT solve with A x = b (UMFPACK), projection on C, residual-balanced rho" },
     { "auto", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_auto }, 1, 10000,
-      "nsgs, then eg from its iterate (robust default)" },
+      "nsgs, then ipm from a cold start, then eg from the better point (robust default)" },
     { "nsgs", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_nsgs }, 0, 10000,
-      "block Gauss-Seidel over the cones, local projection iteration on each cone" },
+      "block Gauss-Seidel over the cones, local projection iteration (local=proj) or semismooth Newton (local=newton) on each cone" },
     { "fpp", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_fpp }, 0, 20000,
       "fixed-point projection on the VI form, self-adaptive step" },
     { "eg", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_eg }, 0, 20000,
@@ -218,7 +218,7 @@ static const ns_solver_info registry[] = {
     { "newton-fb", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_newton_fb }, 0, 200,
       "semismooth Newton on the second-order cone's Fischer-Burmeister function (Jordan algebra), nsgs start, Armijo" },
     { "ipm", NS_KIND_SOCLCP, { .soclcp = ns_soclcp_ipm }, 0, 100,
-      "primal-dual interior point, Nesterov-Todd scaling per cone, Mehrotra, W + W_nt^2 by CHOLMOD/UMFPACK, newton-fb finish" },
+      "primal-dual interior point, Nesterov-Todd scaling per cone, Mehrotra, W + W_nt^2 by CHOLMOD/UMFPACK" },
 };
 
 size_t ns_solver_count(void)

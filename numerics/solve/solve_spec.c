@@ -59,7 +59,7 @@ static int choice_index(const char *choices, const char *val, size_t vlen)
  * so that ns_options.local_solver stays valid after the spec is freed). */
 static const char *static_word(const char *val, size_t vlen)
 {
-    static const char *const words[] = { "ac", "fb", "nm", "proj", "enum" };
+    static const char *const words[] = { "ac", "fb", "nm", "proj", "enum", "newton" };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
         if (strlen(words[i]) == vlen && strncmp(words[i], val, vlen) == 0) return words[i];
     return NULL;

@@ -26,6 +26,19 @@
 #include "nonsmooth/nonsmooth.h"
 #include "ns_test.h"
 
+/* ns_solve with a solver spec NAME[/key=value]... (o: NULL for defaults) */
+static ns_status solve_spec(const ns_problem *p, const char *spec, const ns_options *o,
+                            ns_solution *sol, ns_result *r)
+{
+    ns_options oo;
+    if (o) oo = *o; else ns_options_default(&oo);
+    char name[NS_SOLVER_NAME_LEN], err[NS_ERRMSG_LEN];
+    ns_status ps = ns_solver_spec_parse(spec, p->kind, name, sizeof name, &oo, err);
+    if (ps) print_message("spec %s: %s\n", spec, err);
+    assert_int_equal(ps, NS_OK);
+    return ns_solve(p, name, &oo, sol, r);
+}
+
 #define N 6
 static const double C[N] = { -2.0, -0.3, 0.2, 0.9, 1.7, 3.0 };
 
@@ -145,7 +158,7 @@ static void test_cqp_projection(void **state)
         ns_problem *p = ns_problem_from_cqp(q);
         ns_solution *sol = ns_solution_new(p);
         ns_result r;
-        assert_int_equal(ns_solve(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
+        assert_int_equal(solve_spec(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
         for (int i = 0; i < N; i++) assert_true(fabs(sol->vec[0][i] - fmin(1, fmax(-1, C[i]))) <= 1e-7);
         ns_result_clear(&r);
         ns_solution_free(sol);
@@ -157,7 +170,7 @@ static void test_cqp_projection(void **state)
         assert_int_equal(ns_cqp_set_cones(q, 2, start, mu), NS_OK);
         p = ns_problem_from_cqp(q);
         sol = ns_solution_new(p);
-        assert_int_equal(ns_solve(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
+        assert_int_equal(solve_spec(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
         double want[N];
         soc_proj_ref(3, 0.5, C, want);
         soc_proj_ref(3, 2.0, C + 3, want + 3);
@@ -245,6 +258,7 @@ static void test_cqp_random(void **state)
 }
 
 /* --------------------------------------------------------------- soclcp */
+
 static void test_soclcp_analytic(void **state)
 {
     (void)state;
@@ -252,12 +266,12 @@ static void test_soclcp_analytic(void **state)
     const ns_int start[4] = { 0, 3, 5, 7 };   /* cones of size 3, 2, 2 */
     const double mu[3] = { 0.7, 1.0, 3.0 };
     const double alpha = 2.0;
-    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb", "ipm" };
-    for (size_t s = 0; s < 6; s++) {
+    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb", "ipm", "nsgs/local=newton" };
+    for (size_t s = 0; s < 7; s++) {
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(identity(7, alpha), q, 3, start, mu));
         ns_solution *sol = ns_solution_new(p);
         ns_result r;
-        assert_int_equal(ns_solve(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
+        assert_int_equal(solve_spec(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
         double x[7], want[7];
         for (int i = 0; i < 7; i++) x[i] = -q[i] / alpha;
         for (int c = 0; c < 3; c++) soc_proj_ref((int)(start[c + 1] - start[c]), mu[c], x + start[c], want + start[c]);
@@ -280,14 +294,14 @@ static void test_soclcp_one_cone(void **state)
     const double q[3] = { -1, 0.5, -0.8 };
     const ns_int start[2] = { 0, 3 };
     const double mu[1] = { 0.6 };
-    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb", "ipm" };
-    for (size_t s = 0; s < 6; s++) {
+    const char *solvers[] = { "auto", "nsgs", "fpp", "eg", "newton-fb", "ipm", "nsgs/local=newton" };
+    for (size_t s = 0; s < 7; s++) {
         ns_matrix *W = ns_matrix_dense_new(3, 3);
         memcpy(W->dense, Wd, sizeof Wd);
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(W, q, 1, start, mu));
         ns_solution *sol = ns_solution_new(p);
         ns_result r;
-        assert_int_equal(ns_solve(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
+        assert_int_equal(solve_spec(p, solvers[s], NULL, sol, &r), NS_CONVERGED);
         const double *x = sol->vec[0];
         double v[3];
         for (int i = 0; i < 3; i++) {
@@ -327,9 +341,9 @@ static void test_soclcp_newton(void **state)
             Wd[i + n * j] = s;
         }
     }
-    double rs[2][n];
-    const char *solvers[2] = { "newton-fb", "nsgs" };
-    for (int s = 0; s < 2; s++) {
+    double rs[3][n];
+    const char *solvers[3] = { "newton-fb", "nsgs", "nsgs/local=newton" };
+    for (int s = 0; s < 3; s++) {
         ns_matrix *W = ns_matrix_dense_new(n, n);
         memcpy(W->dense, Wd, sizeof Wd);
         ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(W, q, nc, start, mu));
@@ -339,7 +353,7 @@ static void test_soclcp_newton(void **state)
         ns_options_default(&o);
         o.warm_start = 1;
         ns_result r;
-        ns_status st = ns_solve(p, solvers[s], &o, sol, &r);
+        ns_status st = solve_spec(p, solvers[s], &o, sol, &r);
         if (st != NS_CONVERGED) print_message("soclcp %s: %s %s\n", solvers[s], ns_status_name(st), r.message);
         assert_int_equal(st, NS_CONVERGED);
         if (s == 0) assert_true(r.iterations < 50);   /* Newton, not a crawl */
@@ -363,6 +377,21 @@ static void test_soclcp_newton(void **state)
         ns_problem_free(p);
     }
     for (int i = 0; i < n; i++) assert_true(fabs(rs[0][i] - rs[1][i]) <= 1e-6);
+    for (int i = 0; i < n; i++) assert_true(fabs(rs[0][i] - rs[2][i]) <= 1e-6);
+    /* a local solver the sweeps do not know, through the C API: refused */
+    ns_matrix *W = ns_matrix_dense_new(n, n);
+    memcpy(W->dense, Wd, sizeof Wd);
+    ns_problem *p = ns_problem_from_soclcp(ns_soclcp_new(W, q, nc, start, mu));
+    ns_solution *sol = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.local_solver = "ac";
+    ns_result r;
+    assert_int_equal(ns_solve(p, "nsgs", &o, sol, &r), NS_BAD_INPUT);
+    assert_non_null(strstr(r.message, "local solver 'ac'"));
+    ns_result_clear(&r);
+    ns_solution_free(sol);
+    ns_problem_free(p);
 }
 
 /* The interior point on cones of sizes 1, 2, 3 and 5 (some μ = 0), W
