@@ -48,6 +48,7 @@
  * Registered as nsn-ac, nsn-fb, nsn-nm, nsn-ac-gp. */
 #include "fc/fc3d_internal.h"
 #include "solve/solvers.h"
+#include "matrix/factor_internal.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <lapacke.h>
@@ -290,6 +291,53 @@ static double iteration_work(const nsn_lu *L, const ns_fc *p, int trials, int fi
            NS_FC_WORK_PHI * (double)p->nc * (1.0 + trials);
 }
 
+/* Predicted LU entries and flops of J (W's block pattern) from the
+ * Cholesky fill of the contacts' graph under AMD (CHOLMOD's counts, no
+ * factorization): entries ≈ 2 d² lnz, flops ≈ 2 d³ fl. 0 on success. */
+static int predict_lu(const ns_block *WB, int d, double *entries, double *flops)
+{
+    const ns_int nb = WB->block_rows;
+    ns_int nnz = 0;
+    for (ns_int a = 0; a < nb; a++)
+        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) nnz += WB->block_col[k] <= a;
+    ns_matrix *G = ns_matrix_sparse_new(nb, nb, nnz + nb);
+    ns_int *cnt = ns_calloc((size_t)nb + 1, sizeof(ns_int));
+    if (!G || !cnt) { ns_matrix_free(G); free(cnt); return 1; }
+    /* the lower triangle by columns: block (a, b), a ≥ b, in column b (W's
+     * block pattern is symmetric), the diagonal always; counted, then
+     * placed in increasing rows */
+    for (ns_int a = 0; a < nb; a++) {
+        int diag = 0;
+        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
+            ns_int b = WB->block_col[k];
+            if (b <= a) cnt[b + 1]++;
+            diag |= b == a;
+        }
+        if (!diag) cnt[a + 1]++;
+    }
+    for (ns_int b = 0; b < nb; b++) cnt[b + 1] += cnt[b];
+    memcpy(G->csc.p, cnt, ((size_t)nb + 1) * sizeof(ns_int));
+    for (ns_int a = 0; a < nb; a++) {
+        int diag = 0;
+        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
+            ns_int b = WB->block_col[k];
+            if (b <= a) { G->csc.i[cnt[b]] = a; G->csc.x[cnt[b]++] = 1.0; }
+            diag |= b == a;
+        }
+        if (!diag) { G->csc.i[cnt[a]] = a; G->csc.x[cnt[a]++] = 1.0; }
+    }
+    G->csc.nnz = G->csc.p[nb];
+    free(cnt);
+    double lnz = 0, fl = 0;
+    char err[NS_ERRMSG_LEN];
+    int bad = ns_cholmod_fill(G, &lnz, &fl, err) != NS_OK;
+    ns_matrix_free(G);
+    if (bad) return 1;
+    *entries = 2.0 * d * d * lnz;
+    *flops = 2.0 * d * d * d * fl;
+    return 0;
+}
+
 static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
                     const double *r, const double *u, double *F)
 {
@@ -350,6 +398,27 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     double ehist[4] = { 0.0, 0.0, 0.0, 0.0 };
     double stall_ref = err;   /* the error a stall is measured against */
     int since = 0;
+    /* A turn of a race does not start an iteration that would cost more
+     * than 4 times what is left of its budget: the factorization cannot be
+     * interrupted (a settled pile of 38 591 contacts: 8 s for one
+     * iteration where the turn's share was 0.5 s). Before J has been
+     * factored its cost is predicted from the fill of the contacts' graph
+     * (predict_lu, which overestimates UMFPACK's entries 2.4-4 times and
+     * its flops 5-14 times on the hard collections: scaled by 1/3 and
+     * 1/7), afterwards known from the last factorization. */
+    if (work_budget && work_budget->limit > 0 && L->n > NSN_DENSE_MAX) {
+        double est = 0.0, pe, pf;
+        if (L->numeric) est = iteration_work(L, p, 1, 0);
+        else if (!predict_lu(WB, d, &pe, &pf))
+            est = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
+                         NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
+        if (est > 4.0 * (work_budget->limit - work_budget->used)) {
+            budget_out = 1;
+            ns_log(o, 2, "nsn: an iteration (%.3g model s) is beyond the turn's budget (%.3g)", est,
+                   work_budget->limit - work_budget->used);
+            goto out;
+        }
+    }
     for (int it = 1; it <= o->max_iter; it++) {
         res->iterations = it;
         double th = 0.0;
@@ -366,8 +435,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
          * each turn of a walk would start with an undamped step, and on
          * RockPile_tob1 the race then took 100k iterations and 9.5-15 s
          * instead of 30k and 3.4 s */
-        const double lambda = it == 1 && !in_chain ? 0.0
-                            : fmin(fmin(1.0, err), sqrt(2.0 * th) / fmax(phi0, ns_norm2(r, m)));
+        const double lambda_damped = fmin(fmin(1.0, err), sqrt(2.0 * th) / fmax(phi0, ns_norm2(r, m)));
+        double lambda = it == 1 && !in_chain ? 0.0 : lambda_damped;
         hist[nh++ % 10] = th;
         double thref = th; /* non-monotone reference: max of the last 10 */
         if (ls_kind == LS_ARMIJO)
@@ -377,8 +446,10 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
          * only after a singular J or a failed line search (retry). */
         int ok = 0;
         double t = 1.0;
+        int redo = 0;   /* the plain first step retried damped: no extra regularization */
         for (int attempt = 0; attempt < 8 && !ok; attempt++) {
-            if (attempt > 0) reg = fmax(reg * 100.0, 1e-10);
+            if (attempt > 0 && !redo) reg = fmax(reg * 100.0, 1e-10);
+            redo = 0;
             lu_fill(L, WB, d, AB, fmax(reg, lambda));
             int ls = lu_solve(L, rhs, dl, ferr);
             if (ls == 2) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: %s", ferr); goto out; }
@@ -413,6 +484,24 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
                     for (size_t i = 0; i < m; i++) rt[i] = r[i] + t * dl[i];
                     ok = 1;
                 }
+            }
+            /* The plain first step from a numerically singular J (UMFPACK's
+             * reciprocal condition estimate below 1e-12, so that rounding
+             * moves the direction by more than ~1e-4 of its size) that the
+             * line search shortens is taken again with the damping: its
+             * direction is decided by rounding (on RockPile_tob1,
+             * rcond 4e-13, OpenBLAS' Haswell and SkylakeX kernels led
+             * nsn-ac to 3e-5 after 1000 iterations and to convergence in
+             * 168; damped, 102-113 iterations with each of three kernels).
+             * A well-conditioned J keeps its plain step, shortened or not
+             * (Capsules-i122-1617, rcond 2e-11: 15 iterations, 38 damped);
+             * the dense path (n ≤ NSN_DENSE_MAX) always does. */
+            if (ok && lambda == 0.0 && t < 1.0 && lambda_damped > 0.0 && L->n > NSN_DENSE_MAX &&
+                !(L->info[UMFPACK_RCOND] >= 1e-12)) {
+                lambda = lambda_damped;
+                ok = 0;
+                redo = 1;
+                attempt--;
             }
         }
         if (work_budget) work_budget->used += iteration_work(L, p, trials, set_up && it == 1);

@@ -136,3 +136,28 @@ void ns_cholmod_free(void *impl)
     free(f->i);
     free(f);
 }
+
+ns_status ns_cholmod_fill(const ns_matrix *S, double *lnz, double *flops, char *err)
+{
+    if (!S || S->storage != NS_SPARSE || S->rows != S->cols)
+        return ns_fail(err, NS_BAD_INPUT, "sparse Cholesky fill: a square SPARSE matrix is needed");
+    cholmod_common c;
+    if (!cholmod_start(&c)) return ns_fail(err, NS_NO_MEMORY, "cholmod_start failed");
+    c.print = 0;
+    c.error_handler = NULL;
+    c.nmethods = 1;                    /* AMD only: an estimate, quickly */
+    c.method[0].ordering = CHOLMOD_AMD;
+    c.supernodal = CHOLMOD_SIMPLICIAL; /* the counts, no supernodal analysis */
+    cholmod_sparse A = view(S);
+    cholmod_factor *L = cholmod_analyze(&A, &c);
+    ns_status st = NS_OK;
+    if (!L) st = ns_fail(err, c.status == CHOLMOD_OUT_OF_MEMORY ? NS_NO_MEMORY : NS_BAD_INPUT,
+                         "sparse Cholesky fill: analyze failed (status %d)", c.status);
+    else {
+        *lnz = c.lnz;
+        *flops = c.fl;
+    }
+    cholmod_free_factor(&L, &c);
+    cholmod_finish(&c);
+    return st;
+}

@@ -18,6 +18,11 @@ ns_status ns_cholmod_analyze(const ns_matrix *S, void **impl, char *err);
 ns_status ns_cholmod_numeric(void *impl, const ns_matrix *S, char *err);
 ns_status ns_cholmod_solve(void *impl, double *B, ns_int nrhs, ns_int ldb);
 void ns_cholmod_free(void *impl);
+/** The fill of S's Cholesky factor (lower triangle of S read) under AMD,
+ *  without factoring: *lnz ← entries of L, *flops ← flops of the
+ *  factorization (CHOLMOD's counts). A prediction of a factorization's
+ *  cost before paying for it. */
+ns_status ns_cholmod_fill(const ns_matrix *S, double *lnz, double *flops, char *err);
 
 ns_status ns_umfpack_analyze(const ns_matrix *S, void **impl, char *err);
 ns_status ns_umfpack_numeric(void *impl, const ns_matrix *S, char *err);
