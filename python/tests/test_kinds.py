@@ -89,10 +89,12 @@ def test_cqp():
     np.testing.assert_allclose(r.x, c / np.linalg.norm(c), atol=1e-7)
 
 
-def test_soclcp():
+@pytest.mark.parametrize("solver", [None, "ipm", "nsgs/local=newton"])
+def test_soclcp(solver):
     # W = 2 I: r = P_K(-q / 2) (Moreau)
     q = np.array([0.5, -2.0, 1.0, -1.0, 0.3])
-    r = ns.soclcp(2 * np.eye(5), q, cones=[3, 2], mu=[0.7, 1.0]).solve()
+    p = ns.soclcp(2 * np.eye(5), q, cones=[3, 2], mu=[0.7, 1.0])
+    r = p.solve(solver) if solver else p.solve()
     assert r.converged
     x = -q / 2
     nt = np.linalg.norm(x[1:3])
@@ -102,6 +104,34 @@ def test_soclcp():
     # cone 2 (size 2, mu 1): x = (0.5, -0.15) is inside: r = x
     np.testing.assert_allclose(r.r[3:], x[3:], atol=1e-7)
     np.testing.assert_allclose(r.v, 2 * r.r + q, atol=1e-12)
+
+
+def test_soclcp_ipm_singular():
+    # the 1D Laplacian with free ends (singular) and q = v* - W r* from a
+    # complementary pair: a solution exists; the interior point reaches it,
+    # and the cone conditions are checked here
+    nc = 30
+    n = 3 * nc
+    W = 2 * np.eye(n) - np.eye(n, k=1) - np.eye(n, k=-1)
+    W[0, 0] = W[-1, -1] = 1.0
+    rng = np.random.default_rng(4)
+    mu = rng.uniform(0.2, 1.0, nc)
+    rs, vs = np.zeros(n), np.zeros(n)
+    for c in range(nc):
+        t = rng.uniform(-1, 1, 2)
+        if c % 4:
+            rs[3 * c + 1:3 * c + 3] = t
+            rs[3 * c] = np.linalg.norm(t) / mu[c] + 0.5
+        else:
+            vs[3 * c + 1:3 * c + 3] = t
+            vs[3 * c] = mu[c] * np.linalg.norm(t) + 0.5
+    q = vs - W @ rs
+    r = ns.soclcp(W, q, cones=[3] * nc, mu=list(mu)).solve("ipm", tol=1e-10)
+    assert r.converged
+    x, v = r.r.reshape(nc, 3), (W @ r.r + q).reshape(nc, 3)
+    assert np.all(np.linalg.norm(x[:, 1:], axis=1) <= mu * x[:, 0] + 1e-8)
+    assert np.all(mu * np.linalg.norm(v[:, 1:], axis=1) <= v[:, 0] + 1e-8)
+    assert np.all(np.abs(np.sum(x * v, axis=1)) <= 1e-8)
 
 
 def test_callback_errors():
