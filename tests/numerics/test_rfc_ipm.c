@@ -296,8 +296,13 @@ static void test_generated(void **state)
             }
         for (int i = 0; i < m; i++) q[i] = ns_rng_uniform(&g) - (i % d == 0 ? 0.8 : 0.5);
         for (int a = 0; a < nc; a++) { mu[a] = 0.1 + 0.8 * ns_rng_uniform(&g); mur[a] = 0.3 * ns_rng_uniform(&g); }
-        ns_rfc *p = ns_rfc_new(d, nc, t % 2 ? ns_matrix_to_block_uniform(dense_from(m, W), d) : dense_from(m, W),
-                               q, mu, mur);
+        ns_matrix *Wm = dense_from(m, W);
+        if (t % 2) {   /* BLOCK storage every other time */
+            ns_matrix *Wb = ns_matrix_to_block_uniform(Wm, d);
+            ns_matrix_free(Wm);
+            Wm = Wb;
+        }
+        ns_rfc *p = ns_rfc_new(d, nc, Wm, q, mu, mur);
         assert_non_null(p);
         if (d == 6)
             for (int a = 0; a < nc; a++) p->mu_p[a] = 0.2 * ns_rng_uniform(&g);
