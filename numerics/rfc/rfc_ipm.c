@@ -1,5 +1,5 @@
 /* rfc_ipm.c — interior-point solver for the local rolling kinds RFC3D
- * (d = 5, 6) and RFC2D (d = 3) on (W, q, μ, μr, μp) (docs/rolling.md §7).
+ * (d = 5, 6) and RFC2D (d = 3) on (W, q, μ, μr, μp) (docs/rolling.md §9).
  *
  * The rolling cone K of a contact is the intersection of k = 2 (or 3)
  * second-order cones sharing r_N: with G (3k × d), per part i of
