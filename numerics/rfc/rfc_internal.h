@@ -68,6 +68,9 @@ ns_status ns_rfc_nsn_ac(const ns_rfc *p, double *r, double *u, const ns_options 
 /* interior point on the intersection-of-cones form (rfc_ipm.c) */
 ns_status ns_rfc_ipm(const ns_rfc *p, double *r, double *u, const ns_options *o,
                      ns_result *res);
+/* interior point for GRFC3D, W never formed (grfc/grfc_ipm.c) */
+ns_status ns_grfc_ipm(const ns_grfc *p, double *v, double *u, double *r,
+                      const ns_options *o, ns_result *res);
 ns_status ns_rfc_auto(const ns_rfc *p, double *r, double *u, const ns_options *o,
                       ns_result *res);
 ns_status ns_grfc_reduce(const ns_grfc *p, double *v, double *u, double *r,

@@ -177,6 +177,8 @@ static const ns_solver_info registry[] = {
       "reduction to the local problem, solved by rfc3d nsgs" },
     { "nsn", NS_KIND_GRFC3D, { .grfc = ns_grfc_reduce_nsn }, 0, 1000,
       "reduction to the local problem, solved by the rfc3d global semismooth Newton" },
+    { "ipm", NS_KIND_GRFC3D, { .grfc = ns_grfc_ipm }, 0, 100,
+      "interior point on (v, r), W never formed: M + H (G'W_nt^-2 G)^-1 H' by CHOLMOD, Nesterov-Todd scaling, Mehrotra" },
     { "auto", NS_KIND_NCP, { .ncp = ns_ncp_auto }, 1, 200,
       "newton-fb, then newton-min, then the smoothing homotopy from the same start; the best iterate is kept (robust default)" },
     { "newton-fb", NS_KIND_NCP, { .ncp = ns_ncp_newton_fb }, 0, 200,

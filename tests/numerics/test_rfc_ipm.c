@@ -1,8 +1,8 @@
-/* test_rfc_ipm.c — the interior-point solver "ipm" of the local rolling
- * kinds (RFC3D d = 5 and 6, RFC2D d = 3): analytic one-contact cases with
- * their exact answer, every file of ../shared/rolling-data/rfc3d, generated
- * multi-contact problems, a warm start that is already a solution, bad
- * input.
+/* test_rfc_ipm.c — the interior-point solver "ipm" of the rolling kinds
+ * (RFC3D d = 5 and 6, RFC2D d = 3, GRFC3D): analytic one-contact cases
+ * with their exact answer, every file of ../shared/rolling-data/rfc3d and
+ * grfc3d, generated multi-contact problems, a warm start that is already a
+ * solution, bad input.
  *
  * Answers are checked here, independently of the library: u = W r + q from
  * a dense copy of W, and per contact r ∈ K (‖r_T‖ ≤ μ r_N, ‖r_R‖ ≤ μr r_N,
@@ -378,6 +378,126 @@ static void test_bad_input(void **state)
     ns_problem_free(P);
 }
 
+/* ------------------------------------------------------------- GRFC3D */
+
+/* GRFC3D (M, H, q, b): M v = H r + q checked and the law checked on
+ * (r, u = Hᵀ v + b), both computed here from dense copies */
+static void check_global(const ns_problem *P, double tol, const char *name, double *rout)
+{
+    const ns_grfc *p = P->u.grfc;
+    const int n = (int)p->n, nc = (int)p->nc, m = 5 * nc;
+    ns_matrix *Md = ns_matrix_to_dense(p->M), *Hd = ns_matrix_to_dense(p->H);
+    assert_non_null(Md);
+    assert_non_null(Hd);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = tol;
+    ns_solution *s = ns_solution_new(P);
+    ns_result res;
+    ns_result_init(&res);
+    ns_status st = ns_solve(P, "ipm", &o, s, &res);
+    const double *v = ns_solution_get(s, "v"), *r = ns_solution_get(s, "r");
+    double *u = calloc((size_t)m + 1, sizeof *u), *eq = calloc((size_t)n + 1, sizeof *eq);
+    double *W = calloc((size_t)m * m + 1, sizeof *W), *q0 = calloc((size_t)m + 1, sizeof *q0);
+    double *uo = calloc((size_t)m + 1, sizeof *uo);
+    for (int j = 0; j < m; j++) {
+        u[j] = p->b[j];
+        for (int i = 0; i < n; i++) u[j] += Hd->dense[i + (size_t)n * j] * v[i];
+    }
+    double en = 0, sc = 1e-300;
+    for (int i = 0; i < n; i++) {
+        double t = -p->q[i];
+        for (int j = 0; j < n; j++) t += Md->dense[i + (size_t)n * j] * v[j];
+        for (int j = 0; j < m; j++) t -= Hd->dense[i + (size_t)n * j] * r[j];
+        en += t * t;
+        sc = fmax(sc, fabs(p->q[i]));
+    }
+    /* the law on (r, u): W = 0, q = u makes law_violation use u itself */
+    double v_law = law_violation(5, nc, W, u, p->mu, p->mu_r, NULL, r, uo);
+    if (st != NS_CONVERGED || v_law > 1e-6 || sqrt(en) > 1e-6 * fmax(1.0, sc))
+        print_message("%s: status %d error %.3e law %.3e equation %.3e\n", name, (int)st, res.error, v_law, sqrt(en));
+    assert_int_equal(st, NS_CONVERGED);
+    assert_true(res.error <= tol);
+    assert_true(v_law <= 1e-6);
+    assert_true(sqrt(en) <= 1e-6 * fmax(1.0, sc));
+    if (rout) memcpy(rout, r, (size_t)m * sizeof *r);
+    /* a warm start from the answer returns at once */
+    o.warm_start = 1;
+    ns_result_init(&res);
+    assert_int_equal(ns_solve(P, "ipm", &o, s, &res), NS_CONVERGED);
+    assert_int_equal(res.iterations, 0);
+    ns_solution_free(s);
+    free(u); free(eq); free(W); free(q0); free(uo);
+    ns_matrix_free(Md);
+    ns_matrix_free(Hd);
+}
+
+/* M = diag(1, 1, 1, 1/w, 1/w), H = I, q = 0, b = (−1, 0, 0, q_R, 0): the
+ * reduced problem is the rolling threshold case (W = diag(1, 1, 1, w, w)) */
+static void test_global_threshold(void **state)
+{
+    (void)state;
+    const double w = 4.0, mu = 0.3, mur = 0.05;
+    for (int k = 0; k < 12; k++) {
+        double qR = 0.037 * k, q[5] = { 0 }, b[5] = { -1, 0, 0, qR, 0 }, r[5];
+        ns_matrix *M = ns_matrix_dense_new(5, 5), *H = ns_matrix_dense_new(5, 5);
+        for (int i = 0; i < 5; i++) { M->dense[6 * i] = i < 3 ? 1.0 : 1.0 / w; H->dense[6 * i] = 1.0; }
+        ns_problem *P = ns_problem_from_grfc(ns_grfc_new(5, 1, M, H, q, b, &mu, &mur));
+        assert_non_null(P);
+        check_global(P, 1e-10, "threshold", r);
+        double want = qR <= w * mur ? -qR / w : -mur;
+        assert_true(fabs(r[0] - 1.0) < 1e-8);
+        assert_true(fabs(r[3] - want) < 1e-8);
+        ns_problem_free(P);
+    }
+}
+
+static void test_global_files(void **state)
+{
+    (void)state;
+    const char *data = ns_test_data_dir();
+    char dir[1024];
+    if (!data) skip();
+    snprintf(dir, sizeof dir, "%s/../rolling-data/grfc3d", data);
+    DIR *D = opendir(dir);
+    if (!D) skip();
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(D))) {
+        if (e->d_name[0] == '.') continue;
+        char path[2048], err[NS_ERRMSG_LEN];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        ns_problem *P = NULL;
+        assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &P, err), NS_OK);
+        assert_int_equal(P->kind, NS_KIND_GRFC3D);
+        check_global(P, 1e-8, e->d_name, NULL);
+        ns_problem_free(P);
+        n++;
+    }
+    closedir(D);
+    assert_true(n >= 2);
+}
+
+static void test_global_bad_input(void **state)
+{
+    (void)state;
+    double q[5] = { 0 }, b[5] = { -1, 0, 0, 0, 0 }, v[5], u[5], r[5];
+    const double mu = 0.3, mur = 0.1;
+    ns_matrix *M = ns_matrix_dense_new(5, 5), *H = ns_matrix_dense_new(5, 5);
+    for (int i = 0; i < 5; i++) { M->dense[6 * i] = 1.0; H->dense[6 * i] = 1.0; }
+    ns_grfc *p = ns_grfc_new(5, 1, M, H, q, b, &mu, &mur);
+    ns_options o;
+    ns_options_default(&o);
+    ns_result res;
+    ns_result_init(&res);
+    assert_int_equal(ns_grfc_ipm(NULL, v, u, r, &o, &res), NS_BAD_INPUT);
+    assert_int_equal(ns_grfc_ipm(p, NULL, u, r, &o, &res), NS_BAD_INPUT);
+    assert_int_equal(ns_grfc_ipm(p, v, u, NULL, &o, &res), NS_BAD_INPUT);
+    p->mu[0] = NAN;
+    assert_int_equal(ns_grfc_ipm(p, v, u, r, &o, &res), NS_BAD_INPUT);
+    ns_grfc_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +511,9 @@ int main(void)
         cmocka_unit_test(test_generated),
         cmocka_unit_test(test_files),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_global_threshold),
+        cmocka_unit_test(test_global_files),
+        cmocka_unit_test(test_global_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
