@@ -56,7 +56,7 @@ double ns_rfc_local_solve(int dim, double mu, double mu_r, double mu_p, const do
                           int newton);
 
 /* solvers (registry: solve/solve_registry.c): nsgs, nsgs-proj (rfc_nsgs.c),
- * nsn, nsn-ac (rfc_nsn.c), auto (rfc_auto.c), grfc3d reduce (grfc_reduce.c) */
+ * nsn, nsn-ac (rfc_nsn.c), ipm (rfc_ipm.c), auto (rfc_auto.c), grfc3d reduce (grfc_reduce.c) */
 ns_status ns_rfc_nsgs(const ns_rfc *p, double *r, double *u, const ns_options *o,
                       ns_result *res);
 ns_status ns_rfc_nsgs_proj(const ns_rfc *p, double *r, double *u, const ns_options *o,
@@ -65,6 +65,12 @@ ns_status ns_rfc_nsn(const ns_rfc *p, double *r, double *u, const ns_options *o,
                      ns_result *res);
 ns_status ns_rfc_nsn_ac(const ns_rfc *p, double *r, double *u, const ns_options *o,
                         ns_result *res);
+/* interior point on the intersection-of-cones form (rfc_ipm.c) */
+ns_status ns_rfc_ipm(const ns_rfc *p, double *r, double *u, const ns_options *o,
+                     ns_result *res);
+/* interior point for GRFC3D, W never formed (grfc/grfc_ipm.c) */
+ns_status ns_grfc_ipm(const ns_grfc *p, double *v, double *u, double *r,
+                      const ns_options *o, ns_result *res);
 ns_status ns_rfc_auto(const ns_rfc *p, double *r, double *u, const ns_options *o,
                       ns_result *res);
 ns_status ns_grfc_reduce(const ns_grfc *p, double *v, double *u, double *r,
