@@ -713,19 +713,47 @@ done:
     return st;
 }
 
+/* Files up to this size are read into memory whole when opened (HDF5's
+ * core driver, no backing store): one read instead of a pread per
+ * metadata block and array; larger ones are read in place. */
+#define NS_FCLIB_IN_MEMORY ((off_t)256 << 10)
+
+/* Opens the HDF5 file at path for reading into *f. The probes that word a
+ * failure (the file cannot be opened at all; it is not HDF5) run only when
+ * HDF5 could not open it. */
+static ns_status open_for_reading(const char *path, hid_t *f, char *err)
+{
+    struct stat sb;
+    hid_t fapl = H5P_DEFAULT;
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size <= NS_FCLIB_IN_MEMORY) {
+        fapl = H5Pcreate(H5P_FILE_ACCESS);
+        if (fapl >= 0 && H5Pset_fapl_core(fapl, (size_t)1 << 16, 0) < 0) {
+            H5Pclose(fapl);
+            fapl = H5P_DEFAULT;
+        } else if (fapl < 0) {
+            fapl = H5P_DEFAULT;
+        }
+    }
+    *f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (fapl != H5P_DEFAULT) H5Pclose(fapl);
+    if (*f >= 0) return NS_OK;
+    FILE *probe = fopen(path, "rb");
+    if (!probe) return ns_fail(err, NS_IO_ERROR, "%s: cannot open", path);
+    fclose(probe);
+    if (H5Fis_hdf5(path) <= 0)
+        return ns_fail(err, NS_BAD_INPUT, "%s: not an HDF5 file", path);
+    return ns_fail(err, NS_IO_ERROR, "%s: HDF5 cannot open the file", path);
+}
+
 ns_status ns_fclib_read(const char *path, ns_problem **out, char *err)
 {
     if (!out) return ns_fail(err, NS_BAD_INPUT, "fclib: no output pointer");
     *out = NULL;
     if (!path) return ns_fail(err, NS_BAD_INPUT, "fclib: no file name");
     silence_hdf5();
-    FILE *probe = fopen(path, "rb");
-    if (!probe) return ns_fail(err, NS_IO_ERROR, "%s: cannot open", path);
-    fclose(probe);
-    if (H5Fis_hdf5(path) <= 0)
-        return ns_fail(err, NS_BAD_INPUT, "%s: not an HDF5 file", path);
-    hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    if (f < 0) return ns_fail(err, NS_IO_ERROR, "%s: HDF5 cannot open the file", path);
+    hid_t f;
+    ns_status ost = open_for_reading(path, &f, err);
+    if (ost) return ost;
     const int local = H5Lexists(f, "/fclib_local", H5P_DEFAULT) > 0;
     const int global = H5Lexists(f, "/fclib_global", H5P_DEFAULT) > 0;
     if (!local && !global && H5Lexists(f, "/fclib_global_rolling", H5P_DEFAULT) > 0) {
