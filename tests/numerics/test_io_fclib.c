@@ -501,6 +501,44 @@ static void test_large_file_read_in_place(void **state)
     unlink(path);
 }
 
+/* An HDF5 file behind a 512-byte user block is recognised by
+ * ns_problem_read from its first 4 KiB (signature at 512) and read as the
+ * same problem, bit for bit. */
+static void test_user_block_read(void **state)
+{
+    (void)state;
+    char path[512], ub[520], err[NS_ERRMSG_LEN] = "";
+    ns_test_tmpname(path, sizeof path, ".hdf5");
+    snprintf(ub, sizeof ub, "%s.ub", path);
+    ns_problem *P = local_problem();
+    assert_int_equal(ns_fclib_write(path, P, err), NS_OK);
+    FILE *in = fopen(path, "rb"), *out = fopen(ub, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char head[512];
+    memset(head, ' ', sizeof head);
+    memcpy(head, "user block\n", 11);
+    assert_int_equal(fwrite(head, 1, sizeof head, out), sizeof head);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    fclose(out);
+    ns_problem *A = NULL, *B = NULL;
+    assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &A, err), NS_OK);
+    ns_status st = ns_problem_read(ub, NS_KIND_NONE, &B, err);
+    if (st) fail_msg("user block: %s", err);
+    assert_int_equal(B->kind, NS_KIND_FC3D);
+    assert_same_csc(A->u.fc->W, B->u.fc->W);
+    assert_memory_equal(A->u.fc->q, B->u.fc->q, 6 * sizeof(double));
+    assert_memory_equal(A->u.fc->mu, B->u.fc->mu, 2 * sizeof(double));
+    ns_problem_free(A);
+    ns_problem_free(B);
+    ns_problem_free(P);
+    unlink(path);
+    unlink(ub);
+}
+
 int main(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -517,6 +555,7 @@ int main(void)
         cmocka_unit_test(test_forged_types_and_info),
         cmocka_unit_test(test_unsupported_parts),
         cmocka_unit_test(test_large_file_read_in_place),
+        cmocka_unit_test(test_user_block_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
