@@ -137,13 +137,24 @@ static int is_hdf5(const char *path)
  * than min_time is repeated -- outputs zeroed by RESET, AFTER run between
  * calls -- until min_time is measured, and the mean is reported; that
  * measurement is made min_repeat times and the least mean kept (the
- * outputs are the last call's). */
+ * outputs are the last call's). A first call over min_time but under
+ * 10 min_time is made once more and the lesser time decides, as nsbench
+ * does: the first call in a process can be slow only for being first. */
 #define TIMED(RESET, CALL, AFTER)                                                        \
     do {                                                                                 \
         double t0_ = now();                                                              \
         int info_ = (CALL);                                                              \
         double t_ = now() - t0_;                                                         \
         long m_ = 1;                                                                     \
+        if (info_ == 0 && !(t_ < min_time) && t_ < 10 * min_time) {                     \
+            AFTER;                                                                       \
+            RESET;                                                                       \
+            double t2_ = now();                                                          \
+            int info2_ = (CALL);                                                         \
+            t2_ = now() - t2_;                                                           \
+            if (info2_ == info_ && t2_ < t_) t_ = t2_;                                   \
+            info_ = info2_;                                                              \
+        }                                                                                \
         if (info_ == 0 && t_ < min_time) {                                               \
             double best_ = INFINITY;                                                     \
             for (int rep_ = 0; rep_ < min_repeat; rep_++) {                              \

@@ -37,11 +37,12 @@ static ns_status check_regular(const char *path, const struct stat *sb, char *er
 }
 
 /* Checks path (stat, then fstat on the descriptor opened without blocking)
- * and opens it; *f on success. */
-static ns_status open_in(const char *path, FILE **f, off_t *size, char *err)
+ * and opens it; *fd and *size on success. O_NONBLOCK stays set: it changes
+ * nothing for the regular files that pass the fstat. */
+static ns_status open_in(const char *path, int *fd, off_t *size, char *err)
 {
     struct stat sb;
-    *f = NULL;
+    *fd = -1;
     if (!path) return ns_fail(err, NS_BAD_INPUT, "(null):0: file: no path given");
     if (stat(path, &sb) != 0)
         return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
@@ -50,69 +51,88 @@ static ns_status open_in(const char *path, FILE **f, off_t *size, char *err)
     if (st) return st;
     /* O_NONBLOCK: should the path be swapped for a FIFO after the stat,
      * open still returns at once and the fstat below refuses it */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0)
+    int d = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (d < 0)
         return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
                        strerror(errno));
-    if (fstat(fd, &sb) != 0) {
+    if (fstat(d, &sb) != 0) {
         st = ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot stat: %s", path,
                      strerror(errno));
-        close(fd);
+        close(d);
         return st;
     }
-    if ((st = check_regular(path, &sb, err))) { close(fd); return st; }
-    int fl = fcntl(fd, F_GETFL);
-    if (fl >= 0) fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
-    *f = fdopen(fd, "rb");
-    if (!*f) {
-        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
-                     strerror(errno));
-        close(fd);
-        return st;
-    }
+    if ((st = check_regular(path, &sb, err))) { close(d); return st; }
+    *fd = d;
     *size = sb.st_size;
     return NS_OK;
 }
 
-/* A binary file that is not HDF5 (a NUL byte in its first 4 KiB, no HDF5
- * signature at 0, 512, 1024, ...) is refused before it is read whole: a
- * large file of zeros would otherwise be loaded (GBs) only for its first
- * token to fail. */
-static ns_status refuse_binary(const char *path, FILE *f, off_t size, char *err)
+/* Up to want bytes at the descriptor's position into b, retrying after a
+ * signal: the count read (0 at the end), or -1 with errno. */
+static ssize_t read_some(int fd, char *b, size_t want)
 {
-    int fd = fileno(f);
-    char head[4096];
-    ssize_t n = pread(fd, head, sizeof head, 0);
-    if (n <= 0) return NS_OK;
-    const char *nul = memchr(head, '\0', (size_t)n);
-    if (!nul) return NS_OK;
+    for (;;) {
+        ssize_t k = read(fd, b, want);
+        if (k >= 0 || errno != EINTR) return k;
+    }
+}
+
+/* HDF5 signature at offset 0 or at a user-block offset (512, 1024, ...) of
+ * a file of size bytes whose first n bytes are in head. */
+static int hdf5_signature(int fd, const char *head, size_t n, off_t size)
+{
     for (off_t off = 0; off + 8 <= size; off = off ? off * 2 : 512) {
         char sig[8];
-        if (pread(fd, sig, 8, off) == 8 && memcmp(sig, hdf5_sig, 8) == 0) return NS_OK;
+        const char *at = sig;
+        if ((size_t)off + 8 <= n) at = head + off;
+        else if (pread(fd, sig, 8, off) != 8) continue;
+        if (memcmp(at, hdf5_sig, 8) == 0) return 1;
     }
-    return ns_fail(err, NS_BAD_INPUT, "%s:1: file: binary content (a NUL byte at offset %ld): "
-                   "neither a .dat text file nor HDF5", path, (long)(nul - head));
+    return 0;
 }
 
 /* Whole file into a new buffer *buf (caller frees), *len bytes. The size
  * is known from fstat; a file that grows while read is still cut at the
- * limit. */
-static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
+ * limit. The first read takes at most 4 KiB: a binary file that is not
+ * HDF5 (a NUL byte in its first 4 KiB, no HDF5 signature at 0, 512, 1024,
+ * ...) is refused from them, before it is read whole (a large file of zeros
+ * would otherwise be loaded, GBs, only for its first token to fail). With
+ * hdf5 non-NULL, a binary file with an HDF5 signature is not read further:
+ * *hdf5 = 1 and *buf = NULL (HDF5 reads it itself); otherwise *hdf5 = 0.
+ * A small text file costs open, fstat, two reads (the second finds the
+ * end), close. */
+static ns_status read_all_or_hdf5(const char *path, char **buf, size_t *len, int *hdf5,
+                                  char *err)
 {
     *buf = NULL;
     *len = 0;
-    FILE *f;
+    if (hdf5) *hdf5 = 0;
+    int fd;
     off_t size = 0;
-    ns_status st = open_in(path, &f, &size, err);
+    ns_status st = open_in(path, &fd, &size, err);
     if (st) return st;
-    if ((st = refuse_binary(path, f, size, err))) { fclose(f); return st; }
     size_t cap = (size_t)size + 1, n = 0;
     if (cap < 4096) cap = 4096;
     char *b = malloc(cap);
-    while (b) {
-        size_t got = fread(b + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
+    if (!b) { close(fd); return ns_fail(err, NS_NO_MEMORY, "%s:0: file: out of memory", path); }
+    ssize_t k = read_some(fd, b, 4096);
+    if (k > 0) {
+        n = (size_t)k;
+        const char *nul = memchr(b, '\0', n);
+        if (nul) {
+            if (!hdf5_signature(fd, b, n, size)) {
+                st = ns_fail(err, NS_BAD_INPUT, "%s:1: file: binary content (a NUL byte at "
+                             "offset %ld): neither a .dat text file nor HDF5", path,
+                             (long)(nul - b));
+            } else if (hdf5) {
+                *hdf5 = 1;
+                close(fd);
+                free(b);
+                return NS_OK;
+            }
+        }
+    }
+    while (!st && k > 0) {
         if (n == cap) {
             if (cap >= NS_IO_MAX_FILE) {
                 st = ns_fail(err, NS_BAD_INPUT, "%s:0: file: larger than %zu bytes", path,
@@ -120,19 +140,25 @@ static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
                 break;
             }
             char *t = realloc(b, cap * 2);
-            if (!t) { free(b); b = NULL; break; }
+            if (!t) { st = ns_fail(err, NS_NO_MEMORY, "%s:0: file: out of memory", path); break; }
             b = t;
             cap *= 2;
         }
+        k = read_some(fd, b + n, cap - n);
+        if (k > 0) n += (size_t)k;
     }
-    if (!st && !b) st = ns_fail(err, NS_NO_MEMORY, "%s:0: file: out of memory", path);
-    if (!st && ferror(f))
+    if (!st && k < 0)
         st = ns_fail(err, NS_IO_ERROR, "%s:0: file: read error: %s", path, strerror(errno));
-    fclose(f);
+    close(fd);
     if (st) { free(b); return st; }
     *buf = b;
     *len = n;
     return NS_OK;
+}
+
+static ns_status read_all(const char *path, char **buf, size_t *len, char *err)
+{
+    return read_all_or_hdf5(path, buf, len, NULL, err);
 }
 
 /* HDF5 signature at offset 0 or at a user-block offset (512, 1024, ...). */
@@ -191,9 +217,10 @@ ns_status ns_problem_read(const char *path, ns_kind kind, ns_problem **out,
     size_t len;
     if (!out) return ns_fail(err, NS_BAD_INPUT, "%s:0: out: NULL", path ? path : "(null)");
     *out = NULL;
-    ns_status st = read_all(path, &buf, &len, err);
+    int hdf5;
+    ns_status st = read_all_or_hdf5(path, &buf, &len, &hdf5, err);
     if (st) return st;
-    if (is_hdf5(buf, len)) {
+    if (hdf5 || is_hdf5(buf, len)) {
         free(buf);
         return read_fclib(path, kind, out, err);
     }
@@ -210,9 +237,10 @@ ns_status ns_problem_detect(const char *path, ns_format *format, ns_kind *kind,
     ns_problem *p = NULL;
     if (format) *format = NS_FORMAT_AUTO;
     if (kind) *kind = NS_KIND_NONE;
-    ns_status st = read_all(path, &buf, &len, err);
+    int hdf5;
+    ns_status st = read_all_or_hdf5(path, &buf, &len, &hdf5, err);
     if (st) return st;
-    if (is_hdf5(buf, len)) {
+    if (hdf5 || is_hdf5(buf, len)) {
         free(buf);
         if ((st = read_fclib(path, NS_KIND_NONE, &p, err))) return st;
         if (format) *format = NS_FORMAT_FCLIB;
@@ -431,9 +459,10 @@ ns_status ns_solution_read(const char *path, ns_solution *sol, char *err)
                            path ? path : "(null)", k);
     char *buf;
     size_t len;
-    ns_status st = read_all(path, &buf, &len, err);
+    int hdf5;
+    ns_status st = read_all_or_hdf5(path, &buf, &len, &hdf5, err);
     if (st) return st;
-    if (is_hdf5(buf, len)) {
+    if (hdf5 || is_hdf5(buf, len)) {
         free(buf);
         int count = 0;
         if ((st = ns_fclib_guess_count(path, &count, err))) return st;

@@ -444,6 +444,101 @@ static void test_unsupported_parts(void **state)
     unlink(path);
 }
 
+/* Files up to 256 kB are read into memory whole (HDF5's core driver),
+ * larger ones in place: a large local problem (3000 contacts, W block
+ * diagonal, about 400 kB) comes back bit for bit too, and a dataset missing
+ * from it is named as in a small file. */
+static void test_large_file_read_in_place(void **state)
+{
+    (void)state;
+    char path[512], err[NS_ERRMSG_LEN] = "";
+    ns_test_tmpname(path, sizeof path, ".hdf5");
+    const ns_int nc = 3000, n = 3 * nc;
+    ns_matrix *W = ns_matrix_sparse_new(n, n, 3 * n);
+    assert_non_null(W);
+    double *q = malloc((size_t)n * sizeof *q), *mu = malloc((size_t)nc * sizeof *mu);
+    assert_non_null(q);
+    assert_non_null(mu);
+    ns_int e = 0;
+    for (ns_int j = 0; j < n; j++) {
+        W->csc.p[j] = e;
+        for (ns_int r = 3 * (j / 3); r < 3 * (j / 3) + 3; r++, e++) {
+            W->csc.i[e] = r;
+            W->csc.x[e] = r == j ? 2.0 + 1.0 / (j + 1) : 1.0 / (3.0 + r + j);
+        }
+        q[j] = -1.0 / (j + 7);
+    }
+    W->csc.p[n] = e;
+    W->csc.nnz = e;
+    for (ns_int a = 0; a < nc; a++) mu[a] = 0.1 + 1.0 / (a + 3);
+    ns_problem *P = ns_problem_from_fc(ns_fc_new(3, nc, W, q, mu));
+    assert_non_null(P);
+    assert_int_equal(ns_fclib_write(path, P, err), NS_OK);
+    FILE *fp = fopen(path, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    assert_true(ftell(fp) > 256 * 1024);
+    fclose(fp);
+    ns_problem *R = NULL;
+    ns_status st = ns_fclib_read(path, &R, err);
+    if (st) fail_msg("read: %s", err);
+    assert_int_equal(R->kind, NS_KIND_FC3D);
+    assert_int_equal(R->u.fc->nc, nc);
+    assert_same_csc(P->u.fc->W, R->u.fc->W);
+    assert_memory_equal(P->u.fc->q, R->u.fc->q, (size_t)n * sizeof(double));
+    assert_memory_equal(P->u.fc->mu, R->u.fc->mu, (size_t)nc * sizeof(double));
+    ns_problem_free(R);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(H5Ldelete(f, "/fclib_local/vectors/q", H5P_DEFAULT) >= 0);
+    H5Fclose(f);
+    R = NULL;
+    expect_msg(ns_fclib_read(path, &R, err), NS_BAD_INPUT, err,
+               "/fclib_local/vectors/q: missing dataset");
+    assert_null(R);
+    ns_problem_free(P);
+    free(q);
+    free(mu);
+    unlink(path);
+}
+
+/* An HDF5 file behind a 512-byte user block is recognised by
+ * ns_problem_read from its first 4 KiB (signature at 512) and read as the
+ * same problem, bit for bit. */
+static void test_user_block_read(void **state)
+{
+    (void)state;
+    char path[512], ub[520], err[NS_ERRMSG_LEN] = "";
+    ns_test_tmpname(path, sizeof path, ".hdf5");
+    snprintf(ub, sizeof ub, "%s.ub", path);
+    ns_problem *P = local_problem();
+    assert_int_equal(ns_fclib_write(path, P, err), NS_OK);
+    FILE *in = fopen(path, "rb"), *out = fopen(ub, "wb");
+    assert_non_null(in);
+    assert_non_null(out);
+    char head[512];
+    memset(head, ' ', sizeof head);
+    memcpy(head, "user block\n", 11);
+    assert_int_equal(fwrite(head, 1, sizeof head, out), sizeof head);
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0) assert_int_equal(fwrite(buf, 1, n, out), n);
+    fclose(in);
+    fclose(out);
+    ns_problem *A = NULL, *B = NULL;
+    assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &A, err), NS_OK);
+    ns_status st = ns_problem_read(ub, NS_KIND_NONE, &B, err);
+    if (st) fail_msg("user block: %s", err);
+    assert_int_equal(B->kind, NS_KIND_FC3D);
+    assert_same_csc(A->u.fc->W, B->u.fc->W);
+    assert_memory_equal(A->u.fc->q, B->u.fc->q, 6 * sizeof(double));
+    assert_memory_equal(A->u.fc->mu, B->u.fc->mu, 2 * sizeof(double));
+    ns_problem_free(A);
+    ns_problem_free(B);
+    ns_problem_free(P);
+    unlink(path);
+    unlink(ub);
+}
+
 int main(void)
 {
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
@@ -459,6 +554,8 @@ int main(void)
         cmocka_unit_test(test_bad_indices),
         cmocka_unit_test(test_forged_types_and_info),
         cmocka_unit_test(test_unsupported_parts),
+        cmocka_unit_test(test_large_file_read_in_place),
+        cmocka_unit_test(test_user_block_read),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

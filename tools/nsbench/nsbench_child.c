@@ -95,8 +95,10 @@ static const char *solve_status(ns_status st)
  * of solves timed together until min_measure is reached (the first solve,
  * cold, is left out of the batch), that batch made min_repeat times and the
  * least time per solve kept. *per = time per solve, *count = solves
- * timed. The unknowns are zeroed by ns_solve at each call (no warm start),
- * so every solve of the batch does the same work. */
+ * timed. A first solve over min_measure but under 10 min_measure is made
+ * once more and the lesser time decides (the first solve in the process
+ * can be slow only for being first). The unknowns are zeroed by ns_solve
+ * at each call (no warm start), so every solve does the same work. */
 static ns_status measure(const nb_config *c, const ns_problem *p, const char *solver,
                          const ns_options *o, ns_solution *sol, ns_result *res,
                          double *per, long *count)
@@ -104,8 +106,18 @@ static ns_status measure(const nb_config *c, const ns_problem *p, const char *so
     ns_status st = ns_solve(p, solver, o, sol, res);
     *per = res->seconds;
     *count = 1;
-    if (!ns_status_is_outcome(st) || !(c->min_measure > 0) || !(res->seconds < c->min_measure))
-        return st;
+    if (!ns_status_is_outcome(st) || !(c->min_measure > 0)) return st;
+    /* a first solve over min_measure but under 10 min_measure may be slow
+     * only for being the process's first (libraries' lazy set-up, page
+     * faults): one more solve decides, and the lesser time stands */
+    if (!(res->seconds < c->min_measure) && res->seconds < 10 * c->min_measure) {
+        ns_result r2;
+        ns_result_init(&r2);
+        ns_status st2 = ns_solve(p, solver, o, sol, &r2);
+        if (st2 == st && r2.seconds < *per) *per = r2.seconds;
+        ns_result_clear(&r2);
+    }
+    if (!(*per < c->min_measure)) return st;
     double guess = res->seconds > 1e-8 ? res->seconds : 1e-8;
     const int rounds = c->min_repeat > 1 ? c->min_repeat : 1;
     for (int round = 0; round < rounds; round++) {
