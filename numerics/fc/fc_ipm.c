@@ -82,6 +82,22 @@ static void jdiv(const double *l, const double *d, double *y)
     y[0] = y0;
 }
 
+void ns_ipm_finish_options(const ns_options *o, double tol, int max_iter, double time_limit,
+                           ns_options *fo)
+{
+    ns_options_default(fo);
+    fo->tol = tol;
+    fo->max_iter = max_iter;
+    fo->time_limit = time_limit;
+    fo->warm_start = 1;
+    fo->fc_norm = o->fc_norm;
+    fo->log = o->log;
+    fo->log_user = o->log_user;
+    fo->cancel = o->cancel;
+    fo->cancel_user = o->cancel_user;
+    fo->verbosity = o->verbosity >= 3 ? o->verbosity - 1 : 0;
+}
+
 /* x ← x + shift·e per cone so that each margin is at least θ */
 static void push_inside(double *x, ns_int nc, double theta)
 {
@@ -311,7 +327,7 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
             if (fe <= o->tol) { finished = 1; st = NS_CONVERGED; res->error = fe; break; }
         }
     }
-    if (!finished && st != NS_CONVERGED && ops->finish && best < done_err &&
+    if (!finished && st != NS_CONVERGED && st != NS_INTERRUPTED && ops->finish && best < done_err &&
         !(o->time_limit > 0 && ns_now() - t0 > o->time_limit)) {
         /* last chance from the best point when the loop stopped without
          * one: at most 100 Newton iterations, and no more than the

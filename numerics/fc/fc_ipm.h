@@ -55,6 +55,13 @@ typedef struct ns_ipm_ops {
 ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_options *o,
                      int fixed_point, ns_result *res);
 
+/** The options of an ipm solver's semismooth Newton finish: the defaults,
+ *  then tol, max_iter, time_limit (0: none), a warm start, and the
+ *  caller's fc_norm, log, cancel hook and verbosity less one (the finish's
+ *  own iterations only at the caller's level 3). */
+void ns_ipm_finish_options(const ns_options *o, double tol, int max_iter, double time_limit,
+                           ns_options *fo);
+
 /* ---- one cone of dimension 3 (exposed for the white-box tests) ---- */
 /** NT scaling of (x, z) ∈ int L × int L: W, W⁻¹, W², W⁻² (3×3 symmetric,
  *  column-major) with W z = W⁻¹ x. 0 when x or z is not interior. */

@@ -134,16 +134,7 @@ static double finish(void *ctx, const double *v, const double *z, double tol, in
     gipm *G = ctx;
     output(ctx, v, z);
     ns_options fo;
-    ns_options_default(&fo);
-    fo.tol = tol;
-    fo.max_iter = max_iter;
-    fo.time_limit = time_limit;
-    fo.warm_start = 1;
-    fo.log = G->o->log;
-    fo.log_user = G->o->log_user;
-    fo.cancel = G->o->cancel;
-    fo.cancel_user = G->o->cancel_user;
-    fo.verbosity = G->o->verbosity >= 3 ? G->o->verbosity - 1 : 0;
+    ns_ipm_finish_options(G->o, tol, max_iter, time_limit, &fo);
     ns_result fr;
     ns_result_init(&fr);
     ns_gfc_nsn_ac(G->p, G->v_out, G->u_out, G->r_out, &fo, &fr);

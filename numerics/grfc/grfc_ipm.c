@@ -237,17 +237,8 @@ static double finish(void *ctx, const double *y, const double *z, double tol, in
     gripm *F = ctx;
     output(ctx, y, z);
     ns_options fo;
-    ns_options_default(&fo);
-    fo.tol = tol;
-    fo.max_iter = max_iter;
-    fo.time_limit = time_limit;
-    fo.warm_start = 1;
+    ns_ipm_finish_options(F->o, tol, max_iter, time_limit, &fo);
     fo.local_solver = "nsn-ac";
-    fo.log = F->o->log;
-    fo.log_user = F->o->log_user;
-    fo.cancel = F->o->cancel;
-    fo.cancel_user = F->o->cancel_user;
-    fo.verbosity = F->o->verbosity >= 3 ? F->o->verbosity - 1 : 0;
     ns_result fr;
     ns_result_init(&fr);
     ns_grfc_reduce(F->p, F->v_out, F->u_out, F->r_out, &fo, &fr);

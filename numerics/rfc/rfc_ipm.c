@@ -194,15 +194,7 @@ static double finish(void *ctx, const double *y, const double *z, double tol, in
     ripm *F = ctx;
     output(ctx, y, z);
     ns_options fo;
-    ns_options_default(&fo);
-    fo.tol = tol;
-    fo.max_iter = max_iter;
-    fo.time_limit = time_limit;
-    fo.warm_start = 1;
-    fo.fc_norm = F->o->fc_norm;
-    fo.log = F->o->log;
-    fo.log_user = F->o->log_user;
-    fo.verbosity = F->o->verbosity >= 3 ? F->o->verbosity - 1 : 0;
+    ns_ipm_finish_options(F->o, tol, max_iter, time_limit, &fo);
     ns_result fr;
     ns_result_init(&fr);
     ns_rfc_nsn_ac(F->p, F->r_out, F->u_out, &fo, &fr);

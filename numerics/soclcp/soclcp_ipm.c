@@ -175,14 +175,7 @@ static double finish(const sipm *S, double *r, double *v, const ns_options *o, d
                      int max_iter, double time_limit, int *iters)
 {
     ns_options fo;
-    ns_options_default(&fo);
-    fo.tol = tol;
-    fo.max_iter = max_iter;
-    fo.time_limit = time_limit;
-    fo.warm_start = 1;
-    fo.log = o->log;
-    fo.log_user = o->log_user;
-    fo.verbosity = o->verbosity >= 3 ? o->verbosity - 1 : 0;
+    ns_ipm_finish_options(o, tol, max_iter, time_limit, &fo);
     ns_result fr;
     ns_result_init(&fr);
     ns_soclcp_newton_fb(S->p, r, v, &fo, &fr);
