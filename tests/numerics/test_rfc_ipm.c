@@ -315,13 +315,15 @@ static void test_generated(void **state)
     }
 }
 
-static void test_files(void **state)
+/* Every file of ../shared/rolling-data/SUB (read in place) is of kind
+ * `kind` and passes `check`; returns how many there were (skips the test
+ * when the shared data are not there). */
+static int each_file(const char *sub, ns_kind kind, void (*check)(ns_problem *, const char *))
 {
-    (void)state;
     const char *data = ns_test_data_dir();
     char dir[1024];
     if (!data) skip();
-    snprintf(dir, sizeof dir, "%s/../rolling-data/rfc3d", data);
+    snprintf(dir, sizeof dir, "%s/../rolling-data/%s", data, sub);
     DIR *D = opendir(dir);
     if (!D) skip();
     struct dirent *e;
@@ -332,13 +334,21 @@ static void test_files(void **state)
         snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
         ns_problem *P = NULL;
         assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &P, err), NS_OK);
-        assert_int_equal(P->kind, NS_KIND_RFC3D);
-        check_problem(P, 1e-8, e->d_name);
+        assert_int_equal(P->kind, kind);
+        check(P, e->d_name);
         ns_problem_free(P);
         n++;
     }
     closedir(D);
-    assert_true(n >= 5);
+    return n;
+}
+
+static void check_local_file(ns_problem *P, const char *name) { check_problem(P, 1e-8, name); }
+
+static void test_files(void **state)
+{
+    (void)state;
+    assert_true(each_file("rfc3d", NS_KIND_RFC3D, check_local_file) >= 5);
 }
 
 /* ------------------------------------------------------------ refused */
@@ -452,30 +462,12 @@ static void test_global_threshold(void **state)
     }
 }
 
+static void check_global_file(ns_problem *P, const char *name) { check_global(P, 1e-8, name, NULL); }
+
 static void test_global_files(void **state)
 {
     (void)state;
-    const char *data = ns_test_data_dir();
-    char dir[1024];
-    if (!data) skip();
-    snprintf(dir, sizeof dir, "%s/../rolling-data/grfc3d", data);
-    DIR *D = opendir(dir);
-    if (!D) skip();
-    struct dirent *e;
-    int n = 0;
-    while ((e = readdir(D))) {
-        if (e->d_name[0] == '.') continue;
-        char path[2048], err[NS_ERRMSG_LEN];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        ns_problem *P = NULL;
-        assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &P, err), NS_OK);
-        assert_int_equal(P->kind, NS_KIND_GRFC3D);
-        check_global(P, 1e-8, e->d_name, NULL);
-        ns_problem_free(P);
-        n++;
-    }
-    closedir(D);
-    assert_true(n >= 2);
+    assert_true(each_file("grfc3d", NS_KIND_GRFC3D, check_global_file) >= 2);
 }
 
 static void test_global_bad_input(void **state)
