@@ -229,7 +229,12 @@ static void test_huge_bar_no_dense(void **state)
     assert_true(Psum > 0.1 * fabs(mom0));
     assert_true(worst <= 1e-9 * fabs(mom0));   /* rounding of h K q (E S / l = 6.6e12) summed over 10⁵ nodes */
     assert_true(gap_min >= -1e-10);
-    assert_true(rss_mb < 200.0);
+#if defined(__SANITIZE_ADDRESS__)
+    const double rss_limit = 600.0;   /* AddressSanitizer's shadow and quarantine: 204 MB measured where the plain build takes 63 */
+#else
+    const double rss_limit = 200.0;
+#endif
+    assert_true(rss_mb < rss_limit);   /* a dense n x n would be 80 GB */
     assert_string_equal(nsm_sim_factor_name(s, d), "sparse-chol");
     nsm_sim_free(s);
     nsm_model_free(m);
