@@ -71,6 +71,7 @@ typedef struct nsn_lu {
     double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
     double *dense;        /* n ≤ NSN_DENSE_MAX: J copied dense, LAPACK LU */
     lapack_int *ipiv;
+    double pred_work;     /* predicted work of a first iteration (0: not yet predicted) */
 } nsn_lu;
 
 struct ns_fc_nsn_cache {
@@ -409,9 +410,12 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     if (work_budget && work_budget->limit > 0 && L->n > NSN_DENSE_MAX) {
         double est = 0.0, pe, pf;
         if (L->numeric) est = iteration_work(L, p, 1, 0);
-        else if (!predict_lu(WB, d, &pe, &pf))
-            est = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
-                         NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
+        else {   /* predicted once per pattern: a skipped walk asks again next round */
+            if (L->pred_work == 0.0 && !predict_lu(WB, d, &pe, &pf))
+                L->pred_work = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
+                                      NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
+            est = L->pred_work;
+        }
         if (est > 4.0 * (work_budget->limit - work_budget->used)) {
             budget_out = 1;
             ns_log(o, 2, "nsn: an iteration (%.3g model s) is beyond the turn's budget (%.3g)", est,

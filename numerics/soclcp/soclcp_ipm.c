@@ -302,7 +302,8 @@ ns_status ns_soclcp_ipm(const ns_soclcp *p, double *r, double *v, const ns_optio
 
     for (int it = 1; it <= max_iter; it++) {
         if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
-        residual(&S, z, x, r, v, rp);
+        /* r, v and r_p of the current (z, x): from before the loop, then
+         * from the end of the last iteration */
         double gap = 0.0;
         int inside = 1;
         for (ns_int c = 0; c < nc && inside; c++) {
@@ -354,10 +355,11 @@ ns_status ns_soclcp_ipm(const ns_soclcp *p, double *r, double *v, const ns_optio
         for (ns_int i = 0; i < n; i++) { z[i] += alpha * dz[i]; x[i] += alpha * dx[i]; }
         small_steps = alpha < 1e-8 ? small_steps + 1 : 0;
 
-        residual(&S, z, x, r, v, NULL);
+        const double rpn = ns_norm2(rp, (size_t)n);   /* this iteration's, for the log */
+        residual(&S, z, x, r, v, rp);
         err = ns_soclcp_error(p, r, v);
         ns_log(o, 2, "ipm iteration %d: gap/nc %.3e |r_p| %.3e sigma %.2g step %.3g error %.3e",
-               it, mug, ns_norm2(rp, (size_t)n), sigma, alpha, err);
+               it, mug, rpn, sigma, alpha, err);
         int stop = ns_iteration(o, res, err);
         if (err < 0.9 * best) best_it = it;
         if (err < best) { best = err; memcpy(bz, z, (size_t)n * sizeof(double)); }
