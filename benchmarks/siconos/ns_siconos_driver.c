@@ -29,7 +29,11 @@
  * (ns_problem_error: ns_gmp_error, ns_gfc_error) on Siconos' answer, the
  * file read again by our reader (u = Hᵀ v + b recomputed from v), so both
  * sides are scored alike; Siconos' own residual goes to the message
- * column ("siconos residual X"). Other kinds keep Siconos' residual.
+ * column ("siconos residual X"). Other kinds keep Siconos' residual (for
+ * fc2d/fc3d the same formula as ours). A converged fc2d/fc3d answer must
+ * also pass the velocity check that ns_solve's "converged" asks of ours
+ * (ns_fc_velocity_violation ≤ NS_FC_VELOCITY_FACTOR · tol, u = W r + q from
+ * our reader); one that does not becomes max_iter, with the reason.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -258,6 +262,33 @@ static void score_ours(const char *file, const double *x, const double *y, rec *
     ns_problem_free(p);
 }
 
+/* The velocity check of ns_solve's "converged" on Siconos' converged
+ * fc2d/fc3d answer r (the file read by our reader, u = W r + q). */
+static void check_fc_velocity(const char *file, const double *rr, double tol, rec *r)
+{
+    if (strcmp(r->status, "converged")) return;
+    char err[NS_ERRMSG_LEN];
+    ns_problem *p = NULL;
+    if (ns_problem_read(file, NS_KIND_NONE, &p, err)) {
+        snprintf(r->message, sizeof r->message, "our reader: %.150s", err);
+        return;
+    }
+    ns_solution *sol = ns_solution_new(p);
+    if (sol && (p->kind == NS_KIND_FC2D || p->kind == NS_KIND_FC3D)) {
+        memcpy(sol->vec[0], rr, (size_t)sol->len[0] * sizeof(double));
+        ns_problem_error(p, sol);
+        ns_int c;
+        double v = ns_fc_velocity_violation(p->u.fc, sol->vec[1], &c);
+        if (v > NS_FC_VELOCITY_FACTOR * tol) {
+            snprintf(r->status, sizeof r->status, "max_iter");
+            snprintf(r->message, sizeof r->message, "velocity check: contact %ld approaches at "
+                     "%.3g of the velocities' scale", (long)c, v);
+        }
+    }
+    ns_solution_free(sol);
+    ns_problem_free(p);
+}
+
 static void run(const char *kind, const char *file, int id, int variant, double tol, int max_iter,
                 rec *r)
 {
@@ -312,6 +343,7 @@ static void run(const char *kind, const char *file, int id, int variant, double 
         size_t b = (size_t)n * sizeof *rr;
         TIMED((memset(rr, 0, b), memset(u, 0, b)),
               p->dimension == 2 ? fc2d_driver(p, rr, u, o) : fc3d_driver(p, rr, u, o), );
+        check_fc_velocity(file, rr, tol, r);
     } else if (!strcmp(kind, "gfc3d") || !strcmp(kind, "gfc2d")) {
         GlobalFrictionContactProblem *p = NULL;
         if (is_hdf5(file)) {

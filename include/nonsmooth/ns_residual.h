@@ -35,6 +35,15 @@ double ns_equality_error(const ns_equality *p, const double *z, double *w);
 /** u ← W r + q; returns ‖r − P_K(r − û)‖ / norm (see ns_fc_norm). */
 double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm);
 
+/** The second test of "converged" for friction contact (docs/errors.md):
+ *  the largest approach −(u_N + μ‖u_T‖) over the contacts, relative to
+ *  max(‖q‖∞, ‖u‖∞, ‖W r‖∞), with u = W r + q as ns_fc_error leaves it. A
+ *  point that ns_solve reports converged keeps it ≤ NS_FC_VELOCITY_FACTOR ·
+ *  tol (the two measures differ by their scales, by a small factor on a
+ *  true solution). *contact: the worst contact (−1: none approaches). */
+#define NS_FC_VELOCITY_FACTOR 100.0
+double ns_fc_velocity_violation(const ns_fc *f, const double *u, ns_int *contact);
+
 /** u ← Hᵀ v + b; returns the global error (docs/errors.md), which also
  *  measures ‖M v − H r − q‖. work: n doubles or NULL (then allocated). */
 double ns_gfc_error(const ns_gfc *p, const double *v, const double *r,

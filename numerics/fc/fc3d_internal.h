@@ -20,14 +20,6 @@ ns_status ns_fc_blocked_unchecked(const ns_fc *p, ns_fc *view, ns_matrix **owned
  *  in err; −1 when every block is fine. */
 ns_int ns_fc_bad_diagonal(const ns_fc *view, char *err);
 
-/** The second test of "converged" for friction contact (docs/errors.md):
- *  the largest approach −(u_N + μ‖u_T‖) over the contacts, relative to
- *  max(‖q‖∞, ‖u‖∞, ‖W r‖∞), with u = W r + q as ns_fc_error leaves it; a
- *  solution must keep it ≤ NS_FC_VELOCITY_FACTOR · tol (the two measures
- *  differ by their scales, by a small factor on a true solution). *contact:
- *  the worst contact (−1: none approaches). */
-#define NS_FC_VELOCITY_FACTOR 100.0
-double ns_fc_velocity_violation(const ns_fc *f, const double *u, ns_int *contact);
 
 /** Non-smooth Gauss–Seidel over the contacts of a blocked problem (from
  *  ns_fc_blocked) with the one-contact solver f (safeguarded by

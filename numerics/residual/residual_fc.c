@@ -125,12 +125,16 @@ static inline double max_num(double a, double b)
 
 double ns_fc_velocity_violation(const ns_fc *f, const double *u, ns_int *contact)
 {
+    ns_int none;
+    if (!contact) contact = &none;
+    *contact = -1;
+    if (!f || !u || (f->dim != 2 && f->dim != 3) || f->nc < 0 || (f->nc > 0 && (!f->q || !f->mu)))
+        return INFINITY;
     const int d = f->dim;
     double scale = 0.0, worst = 0.0;
     ns_int m = (ns_int)d * f->nc;
     for (ns_int i = 0; i < m; i++)
         scale = max_num(scale, max_num(fabs(f->q[i]), max_num(fabs(u[i]), fabs(u[i] - f->q[i]))));
-    *contact = -1;
     for (ns_int c = 0; c < f->nc; c++) {
         const double *uc = u + (size_t)d * (size_t)c;
         double ut = d == 3 ? ns_fc_norm_t(uc[1], uc[2]) : fabs(uc[1]);

@@ -255,6 +255,27 @@ static void check_fc_solution(int d, double mu, const double *r, const double *u
     ns_fc_free(p);
 }
 
+/* The velocity check: one contact, W = I. An approach −(u_N + μ‖u_T‖) is
+ * divided by max(‖q‖∞, ‖u‖∞, ‖W r‖∞) and the worst contact named; bad
+ * arguments give +∞ and contact −1. */
+static void test_fc_velocity_violation(void **state)
+{
+    (void)state;
+    const double mu = 0.5;
+    double r[3] = { 0, 0, 0 }, u[3] = { -0.2, 0.3, 0.4 };   /* û_N = −0.2 + 0.25 */
+    ns_fc *p = fc_one(3, mu, r, u);
+    ns_int c = 7;
+    assert_close(ns_fc_velocity_violation(p, u, &c), 0.0, TINY);
+    assert_int_equal(c, -1);
+    double v[3] = { -0.5, 0.3, 0.4 };   /* û_N = −0.25; scale max(|q|, |v|, |v − q|) = 0.5 */
+    assert_close(ns_fc_velocity_violation(p, v, &c), 0.25 / 0.5, TINY);
+    assert_int_equal(c, 0);
+    assert_true(isinf(ns_fc_velocity_violation(NULL, v, &c)));
+    assert_int_equal(c, -1);
+    assert_true(isinf(ns_fc_velocity_violation(p, NULL, NULL)));
+    ns_fc_free(p);
+}
+
 static void test_fc3d_separated(void **state)
 {
     (void)state;
@@ -561,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_mlcp_small),
         cmocka_unit_test(test_equality),
         cmocka_unit_test(test_avi_box_and_polyhedron),
+        cmocka_unit_test(test_fc_velocity_violation),
         cmocka_unit_test(test_fc3d_separated),
         cmocka_unit_test(test_fc3d_sticking),
         cmocka_unit_test(test_fc3d_sliding),
