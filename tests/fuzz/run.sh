@@ -9,7 +9,8 @@
 # other on one core. Seeds are copied at run time from $NS_SHARED_DATA
 # (default: ../shared/data next to the repository) into a temporary corpus
 # per target (fuzz_dat_problem also takes the repository's data/, e.g. the AVI
-# files with their sets); files above $NS_FUZZ_MAX_SEED bytes (default 65536; for
+# files with their sets, and ../shared/rolling-data's rolling-friction files);
+# files above $NS_FUZZ_MAX_SEED bytes (default 65536; for
 # fuzz_fclib $NS_FUZZ_MAX_SEED_FCLIB, default 262144, so that most HDF5
 # files qualify) are left out to keep executions fast. Crash reproducers land in
 # BUILD_DIR/fuzz/artifacts/<target>/. Extra libFuzzer flags come from
@@ -24,6 +25,9 @@ targets=${*:-fuzz_dat_problem fuzz_dat_matrix fuzz_fclib fuzz_mechanics}
 data=${NS_SHARED_DATA:-$here/../../../shared/data}
 maxseed=${NS_FUZZ_MAX_SEED:-65536}
 [ -d "$data" ] || { echo "run.sh: no seed data in $data" >&2; exit 2; }
+# the rolling-friction files (RFC3D, GRFC3D) sit beside data/
+rolling=""
+[ -d "$data/../rolling-data" ] && rolling="$data/../rolling-data"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nsfuzz.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
@@ -34,9 +38,9 @@ for t in $targets; do
     corpus="$work/$t"
     mkdir -p "$corpus" "$build/fuzz/artifacts/$t"
     case $t in
-        fuzz_dat_problem) seeds=$(find "$data" "$here/../../data" -name '*.dat' ! -path '*/matrix/*') ;;
+        fuzz_dat_problem) seeds=$(find "$data" "$here/../../data" $rolling -name '*.dat' ! -path '*/matrix/*') ;;
         fuzz_dat_matrix)  seeds=$(find "$data/matrix" "$data/lcp" "$data/gfc2d" -name '*.dat') ;;
-        fuzz_fclib)       seeds=$(find "$data" -name '*.hdf5' -o -name 'lcp_*.dat') ;;
+        fuzz_fclib)       seeds=$(find "$data" $rolling -name '*.hdf5' -o -name 'lcp_*.dat') ;;
         fuzz_mechanics)   seeds= ;;   # call programs: libFuzzer starts from nothing
         *)                seeds=$(find "$data" -type f -name '*.dat') ;;
     esac
