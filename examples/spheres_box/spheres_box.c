@@ -80,6 +80,9 @@
  *                  gave them, so a pile held up by the projection keeps a
  *                  downward velocity and does not come to rest
  *                  (docs/scale.md)
+ *   --cold         every one-step problem solved from zero reactions, not
+ *                  from the previous step's (nsm_sim_options.warm_start = 0;
+ *                  to measure what the warm start is worth)
  *   --accept-nonconverged  go on after a step whose problem missed --tol
  *                  (nsm_sim_options.accept_nonconverged; counted in the
  *                  summary's "not converged"); without it the run stops
@@ -548,7 +551,7 @@ int main(int argc, char **argv)
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
     double anderson = 3, threads = 0, order = 1, max_iter = 0;
     long dump_every = 1;
-    int accept = 0, global = 0;
+    int accept = 0, global = 0, cold = 0;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "none", *scene_out = NULL;
     double proj_tol = 1e-6;
     char **av = malloc((size_t)(argc + 1) * sizeof *av);
@@ -565,6 +568,7 @@ int main(int argc, char **argv)
         if (i + 1 < argc && !strcmp(argv[i], "--projection")) { projection = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--write-scene")) { scene_out = argv[++i]; continue; }
         if (!strcmp(argv[i], "--accept-nonconverged")) { accept = 1; continue; }
+        if (!strcmp(argv[i], "--cold")) { cold = 1; continue; }
         if (!strcmp(argv[i], "--global")) { global = 1; continue; }
         av[ac++] = argv[i];
     }
@@ -602,7 +606,7 @@ int main(int argc, char **argv)
     int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
                                     "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct] [--proj-tol T] "
-                                    "[--accept-nonconverged] [--global] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]");
+                                    "[--accept-nonconverged] [--cold] [--global] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2
@@ -799,6 +803,7 @@ int main(int argc, char **argv)
     o.stabilization = stab;
     o.activation_hold = hold_given ? hold : HOLD_PER_RMIN * Rmin;
     o.accept_nonconverged = accept;
+    if (cold) o.warm_start = 0;
     o.global_fc = global;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);
