@@ -99,8 +99,7 @@ static int hdf5_signature(int fd, const char *head, size_t n, off_t size)
  * would otherwise be loaded, GBs, only for its first token to fail). With
  * hdf5 non-NULL, a binary file with an HDF5 signature is not read further:
  * *hdf5 = 1 and *buf = NULL (HDF5 reads it itself); otherwise *hdf5 = 0.
- * A small text file costs open, fstat, two reads (the second finds the
- * end), close. */
+ * A small text file costs stat, open, fstat, one read, close. */
 static ns_status read_all_or_hdf5(const char *path, char **buf, size_t *len, int *hdf5,
                                   char *err)
 {
@@ -139,7 +138,9 @@ static ns_status read_all_or_hdf5(const char *path, char **buf, size_t *len, int
         memcpy(b, head, (size_t)k);
         n = (size_t)k;
     }
-    while (!st && k > 0) {
+    /* a file of known size read whole is done: no read that only finds the
+     * end (files of size 0, as /proc's, are read to the end) */
+    while (!st && k > 0 && !(size > 0 && n == (size_t)size)) {
         if (n == cap) {
             if (cap >= NS_IO_MAX_FILE) {
                 st = ns_fail(err, NS_BAD_INPUT, "%s:0: file: larger than %zu bytes", path,
