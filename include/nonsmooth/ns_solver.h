@@ -48,7 +48,10 @@ typedef int (*ns_switch_fn)(void *user, const char *method, double best_error, i
 typedef struct ns_options {
     double tol;              /* on the kind's relative error (default 1e-8) */
     int max_iter;            /* iterations/sweeps; 0 = the solver's default */
-    double time_limit;       /* seconds; 0 = none */
+    double time_limit;       /* seconds; 0 = none. Solvers read the clock
+                                between iterations, some only every ~65 k
+                                flops of work (docs/solver-specs.md): a
+                                solve may overrun it by that much */
     int verbosity;           /* 0 = silent; messages go to log */
     ns_log_fn log;           /* NULL = no messages whatever the verbosity */
     void *log_user;

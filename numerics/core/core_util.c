@@ -126,3 +126,18 @@ double ns_now(void)
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+void ns_clock_start(ns_clock *c, double limit, double iter_work)
+{
+    c->limit = limit > 0 ? limit : 0.0;
+    c->work = 0.0;
+    c->start = c->limit > 0 && iter_work >= NS_CLOCK_WORK / 64 ? ns_now() : -1.0;
+}
+
+int ns_clock_read(ns_clock *c)
+{
+    c->work = 0.0;
+    double t = ns_now();
+    if (c->start < 0.0) { c->start = t; return 0; }
+    return t - c->start > c->limit;
+}

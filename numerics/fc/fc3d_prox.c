@@ -66,7 +66,13 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
     for (size_t i = 0; i < m; i++) qn += p->q[i] * p->q[i];
     qn = sqrt(qn);
     const double sigma0 = 1.0 / ns_fc_vi_rho0(&view);
-    double sigma = sigma0, t0 = ns_now();
+    double sigma = sigma0;
+    /* the clock only once an outer step has done work worth reading it
+     * (an outer step's inner Newton solves read their own); before the
+     * first reading the inner solves get the whole limit */
+    const double step_work = 20.0 * (double)view.W->block.value_ptr[view.W->block.nblocks];
+    ns_clock clk;
+    ns_clock_start(&clk, o->time_limit, step_work);
     ns_fc_vi_velocity(&view, r, u);
     double err = ns_fc_vi_error(&view, r, u, qn, nm);
     st = err <= o->tol ? NS_CONVERGED : NS_MAX_ITER;
@@ -82,8 +88,9 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         io.tol = fmax(0.1 * o->tol, 0.1 * err);
         io.max_iter = 50;
         io.verbosity = 0;
-        if (o->time_limit > 0) {
-            io.time_limit = o->time_limit - (ns_now() - t0);
+        if (ns_clock_over(&clk, step_work)) { st = NS_TIME_LIMIT; break; }
+        if (clk.limit > 0 && clk.start >= 0) {
+            io.time_limit = o->time_limit - (ns_now() - clk.start);
             if (io.time_limit <= 0) { st = NS_TIME_LIMIT; break; }
         }
         ns_result ir;
@@ -121,7 +128,7 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
                      "(inner %s: nsn %d it to %.2e, nsgs %d sweeps)",
                      it, sigma, err, sqrt(rn2), sqrt(dr2), ns_status_name(is), nsn_it, nsn_err, gs_it);
         }
-        st = ns_fc_vi_iteration_end(&view, r, u, o, t0, &err);
+        st = ns_fc_vi_iteration_end(&view, r, u, o, -1.0, &err);
         if (ns_iteration(o, res, err) && st == NS_MAX_ITER) st = NS_INTERRUPTED;
     }
     ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);

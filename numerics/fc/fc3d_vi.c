@@ -72,7 +72,7 @@ ns_status ns_fc_vi_iteration_end(const ns_fc *p, const double *r, double *u,
 {
     if (*err <= o->tol) *err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
     if (*err <= o->tol) return NS_CONVERGED;
-    if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) return NS_TIME_LIMIT;
+    if (t0 >= 0 && o->time_limit > 0 && ns_now() - t0 > o->time_limit) return NS_TIME_LIMIT;
     if (ns_cancelled(o)) return NS_INTERRUPTED;
     return NS_MAX_ITER;
 }

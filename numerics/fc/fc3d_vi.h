@@ -33,7 +33,8 @@ double ns_fc_vi_error_scaled(const ns_fc *p, const double *r, const double *u,
 /** The end of an iteration of the VI solvers: an error *err ≤ o->tol is
  *  confirmed by the library's own (ns_fc_error recomputes u = W r + q; *err
  *  takes its value). NS_CONVERGED, NS_TIME_LIMIT when o->time_limit has
- *  passed since t0, otherwise NS_MAX_ITER (go on). */
+ *  passed since t0 (t0 < 0: the caller checks the time itself), otherwise
+ *  NS_MAX_ITER (go on). */
 ns_status ns_fc_vi_iteration_end(const ns_fc *p, const double *r, double *u,
                                  const ns_options *o, double t0, double *err);
 

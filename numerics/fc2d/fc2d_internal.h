@@ -3,6 +3,7 @@
 #define NS_FC2D_INTERNAL_H
 #include "nonsmooth/ns_fc.h"
 #include "nonsmooth/ns_solver.h"
+#include "nonsmooth/ns_residual.h"
 
 /** Cases of the exact one-contact solver (fc2d_local.c). */
 enum {
@@ -23,4 +24,21 @@ double ns_fc2d_local_residual(const double *W, const double *q, double mu, const
 /** FC2D NSGS with the exact local solver (fc2d_nsgs.c). */
 ns_status ns_fc2d_nsgs(const ns_fc *p, double *r, double *u, const ns_options *o,
                        ns_result *res);
+
+/** The LCP reformulation of an FC2D problem (fc2d_lcp.c): per contact α,
+ *  z_α = (r_N, λ⁺, λ⁻, γ), order n = 4 nc. ns_fc2d_lcp_build fills M (n×n,
+ *  column-major) and q (n) from W (2nc × 2nc dense, column-major). */
+void ns_fc2d_lcp_build(const ns_fc *p, const double *W, double *M, double *q);
+/** r from the LCP's z (r_T = λ⁺ − λ⁻). */
+void ns_fc2d_z_to_r(ns_int nc, const double *z, double *r);
+/** A dense kernel's error callback (lcp_kernels.h): w = M z + q, then the
+ *  FC2D error of r read back from z (u filled), ctx an ns_fc2d_lcp. */
+typedef struct ns_fc2d_lcp {
+    const ns_fc *p;
+    double *r, *u;
+    const double *M, *q;
+    ns_int n;
+    ns_fc_norm norm;
+} ns_fc2d_lcp;
+double ns_fc2d_lcp_error(const void *ctx, const double *z, double *w);
 #endif

@@ -8,15 +8,14 @@
  * above 2000 contacts. Lemke on the same LCP is fc2d_lemke.c (sparse,
  * revised, any size). */
 #include "solve/solvers.h"
+#include "fc2d/fc2d_internal.h"
 #include "core/ns_internal.h"
 #include "lcp/lcp_kernels.h"
 #include "nonsmooth/ns_residual.h"
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct { const ns_fc *p; double *r, *u; const double *M, *q; ns_int n; ns_fc_norm norm; } ctx_t;
-
-static void z_to_r(ns_int nc, const double *z, double *r)
+void ns_fc2d_z_to_r(ns_int nc, const double *z, double *r)
 {
     for (ns_int a = 0; a < nc; a++) {
         r[2 * a] = z[4 * a];
@@ -24,38 +23,30 @@ static void z_to_r(ns_int nc, const double *z, double *r)
     }
 }
 
-static double fc2d_lcp_err(const void *vc, const double *z, double *w)
+double ns_fc2d_lcp_error(const void *vc, const double *z, double *w)
 {
-    const ctx_t *c = vc;
-    for (ns_int i = 0; i < c->n; i++) {
-        double s = c->q[i];
-        for (ns_int j = 0; j < c->n; j++) s += c->M[i + (size_t)j * c->n] * z[j];
-        w[i] = s;
+    const ns_fc2d_lcp *c = vc;
+    for (ns_int i = 0; i < c->n; i++) w[i] = c->q[i];
+    for (ns_int j = 0; j < c->n; j++) {
+        const double zj = z[j], *Mj = c->M + (size_t)j * c->n;
+        if (zj != 0.0)
+            for (ns_int i = 0; i < c->n; i++) w[i] += Mj[i] * zj;
     }
-    z_to_r(c->p->nc, z, c->r);
+    ns_fc2d_z_to_r(c->p->nc, z, c->r);
     return ns_fc_error(c->p, c->r, c->u, c->norm);
 }
 
-static ns_status fc2d_as_lcp(const ns_fc *p, double *r, double *u, const ns_options *o,
-                             ns_result *res)
+void ns_fc2d_lcp_build(const ns_fc *p, const double *W, double *M, double *q)
 {
     const ns_int nc = p->nc, n = 4 * nc, m = 2 * nc;
-    if (nc > 2000)
-        return ns_fail(res->message, NS_UNSUPPORTED, "fc2d enum: %d contacts give a dense LCP of "
-                       "order %d; use lemke, nsgs or auto", nc, n);
-    ns_status st;
-    double *W = ns_dense_copy(p->W);
-    double *M = ns_calloc((size_t)n * n + 1, sizeof(double));
-    double *q = ns_calloc((size_t)n + 1, sizeof(double));
-    double *z = ns_calloc((size_t)n + 1, sizeof(double));
-    double *w = ns_calloc((size_t)n + 1, sizeof(double));
-    if (!W || !M || !q || !z || !w) { st = ns_fail(res->message, NS_NO_MEMORY, "fc2d lcp: out of memory"); goto done; }
+    memset(M, 0, (size_t)n * (size_t)n * sizeof(double));
 #define MM(i, j) M[(size_t)(i) + (size_t)(j) * n]
 #define WW(i, j) W[(size_t)(i) + (size_t)(j) * m]
     for (ns_int a = 0; a < nc; a++) {
         q[4 * a] = p->q[2 * a];
         q[4 * a + 1] = p->q[2 * a + 1];
         q[4 * a + 2] = -p->q[2 * a + 1];
+        q[4 * a + 3] = 0.0;
         for (ns_int b = 0; b < nc; b++) {
             double nn = WW(2 * a, 2 * b), nt = WW(2 * a, 2 * b + 1);
             double tn = WW(2 * a + 1, 2 * b), tt = WW(2 * a + 1, 2 * b + 1);
@@ -68,16 +59,38 @@ static ns_status fc2d_as_lcp(const ns_fc *p, double *r, double *u, const ns_opti
         MM(4 * a + 3, 4 * a) = p->mu[a];
         MM(4 * a + 3, 4 * a + 1) = -1.0;
         MM(4 * a + 3, 4 * a + 2) = -1.0;
-        /* warm start: split r_T */
+    }
+#undef MM
+#undef WW
+}
+
+static ns_status fc2d_as_lcp(const ns_fc *p, double *r, double *u, const ns_options *o,
+                             ns_result *res)
+{
+    const ns_int nc = p->nc, n = 4 * nc, m = 2 * nc;
+    if (nc > 2000)
+        return ns_fail(res->message, NS_UNSUPPORTED, "fc2d enum: %d contacts give a dense LCP of "
+                       "order %d; use lemke, nsgs or auto", nc, n);
+    ns_status st;
+    (void)m;
+    double *W = ns_dense_copy(p->W);
+    double *M = ns_malloc((size_t)n * n + 1, sizeof(double));
+    double *q = ns_calloc((size_t)n + 1, sizeof(double));
+    double *z = ns_calloc((size_t)n + 1, sizeof(double));
+    double *w = ns_calloc((size_t)n + 1, sizeof(double));
+    if (!W || !M || !q || !z || !w) {
+        st = ns_fail(res->message, NS_NO_MEMORY, "fc2d lcp: out of memory");
+        goto done;
+    }
+    ns_fc2d_lcp_build(p, W, M, q);
+    for (ns_int a = 0; a < nc; a++) {   /* warm start: split r_T */
         z[4 * a] = r[2 * a] > 0 ? r[2 * a] : 0.0;
         z[4 * a + 1] = r[2 * a + 1] > 0 ? r[2 * a + 1] : 0.0;
         z[4 * a + 2] = r[2 * a + 1] < 0 ? -r[2 * a + 1] : 0.0;
     }
-#undef MM
-#undef WW
-    ctx_t c = { p, r, u, M, q, n, (ns_fc_norm)o->fc_norm };
-    st = ns_enum_dense(n, M, q, NULL, z, w, o, fc2d_lcp_err, &c, res);
-    z_to_r(nc, z, r);
+    ns_fc2d_lcp c = { p, r, u, M, q, n, (ns_fc_norm)o->fc_norm };
+    st = ns_enum_dense(n, M, q, NULL, z, w, o, ns_fc2d_lcp_error, &c, res);
+    ns_fc2d_z_to_r(nc, z, r);
     res->error = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
 done:
     free(W); free(M); free(q); free(z); free(w);

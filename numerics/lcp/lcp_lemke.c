@@ -55,11 +55,14 @@
  * on a tie of the first component. */
 static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
                         const unsigned char *unit, const double *c, ns_int *cand, ns_int nc, ns_int row0,
-                        const unsigned char *eq, double qs)
+                        const unsigned char *eq, double qs, double *ratio)
 {
+    /* ratio[t]: the first component, divided once (the divisions were
+     * half of a small pivot's time) */
     double best = INFINITY;
     for (ns_int t = 0; t < nc; t++) {
         double r = x[cand[t]] / c[cand[t]];
+        ratio[t] = r;
         if (r < best) best = r;
     }
     /* ties of the first component: relative to the data's scale qs =
@@ -68,7 +71,7 @@ static ns_int lex_ratio(ns_int n, const double *x, const double *binv,
     double tol = 1e-12 * (qs + fabs(best));
     ns_int m = 0;
     for (ns_int t = 0; t < nc; t++)
-        if (x[cand[t]] / c[cand[t]] <= best + tol) cand[m++] = cand[t];
+        if (ratio[t] <= best + tol) cand[m++] = cand[t];
     if (m == 1) return cand[0];
     for (ns_int t = 0; t < m; t++)
         if (cand[t] == row0) return row0;
@@ -248,38 +251,47 @@ ns_status ns_lemke_mixed_dense(ns_int n, const double *M, const double *q,
 
 /* One pivot of the tableau on (row r, entering column with B⁻¹a = c):
  * B⁻¹ ← B⁻¹ − u vᵀ, u = (c − e_r)/c_r, x likewise; clamp: basic values of
- * sign-constrained rows that rounding left below 0 are set to 0. */
+ * sign-constrained rows that rounding left below 0 are set to 0. Written as
+ * Gauss–Jordan: every entry i takes y_i − (y_r/c_r) c_i in one loop over
+ * the whole vector, entry r then set to y_r/c_r. (Building u first with
+ * its entry r stored alone stalled the vectorised loops that read it back
+ * at once — no store forwarding into a wider load — which on 2–10
+ * unknowns cost more than the arithmetic.) */
 static void pivot(ns_int n, ns_int r, ns_int entering, const double *restrict c,
-                  double *restrict u, double *restrict binv, unsigned char *unit, ns_int *D,
+                  double *restrict binv, unsigned char *unit, double *pm, ns_int *D,
                   ns_int *nd, double *restrict x,
                   ns_int *basis, ns_int *pos, const unsigned char *eq, int clamp)
 {
-    double cr = c[r], rc = 1.0 / cr;
-    for (ns_int i = 0; i < n; i++) u[i] = c[i] * rc;
-    u[r] = (cr - 1.0) / cr;
+    const double cr = c[r], rc = 1.0 / cr;
     for (ns_int t = 0; t < *nd; t++) {
         ns_int k = D[t];
-        double v = binv[r + (size_t)k * n];
-        if (v == 0.0) continue;
         double *bk = binv + (size_t)k * n;
-        for (ns_int i = 0; i < n; i++) bk[i] -= v * u[i];
+        const double v = bk[r];
+        if (v == 0.0) continue;
+        const double f = v * rc;
+        for (ns_int i = 0; i < n; i++) bk[i] -= f * c[i];
+        bk[r] = f;
     }
-    if (unit[r] && basis[r] == r) {   /* w_r leaves: e_r − u, stored */
+    if (unit[r] && basis[r] == r) {   /* w_r leaves: column e_r, now stored */
         double *br = binv + (size_t)r * n;
-        for (ns_int i = 0; i < n; i++) br[i] = -u[i];
-        br[r] += 1.0;
+        for (ns_int i = 0; i < n; i++) br[i] = -rc * c[i];
+        br[r] = rc;
         unit[r] = 0;
+        pm[r] = 0.0;
         D[(*nd)++] = r;
     }
-    double xr = x[r];
-    for (ns_int i = 0; i < n; i++) x[i] -= xr * u[i];
-    x[r] = xr / cr;
-    if (clamp && !eq) {   /* branch-free: x[r] ≥ 0 here anyway */
-        for (ns_int i = 0; i < n; i++) x[i] = x[i] < 0.0 ? 0.0 : x[i];
-        x[r] = xr / cr;
-    } else if (clamp) {
-        for (ns_int i = 0; i < n; i++) if (x[i] < 0.0 && i != r && !IS_FREE(i)) x[i] = 0.0;
+    const double xr = x[r], f = xr * rc;
+    if (clamp && !eq) {   /* branch-free */
+        for (ns_int i = 0; i < n; i++) {
+            double t = x[i] - f * c[i];
+            x[i] = t < 0.0 ? 0.0 : t;
+        }
+    } else {
+        for (ns_int i = 0; i < n; i++) x[i] -= f * c[i];
+        if (clamp)
+            for (ns_int i = 0; i < n; i++) if (x[i] < 0.0 && i != r && !IS_FREE(i)) x[i] = 0.0;
     }
+    x[r] = xr / cr;
     ns_int leaving = basis[r];
     basis[r] = entering;
     pos[entering] = r;
@@ -287,24 +299,25 @@ static void pivot(ns_int n, ns_int r, ns_int entering, const double *restrict c,
 }
 
 /* c = B⁻¹ a for the entering column: a = −d (z0), −M_{:,j} (z_j) or e_k
- * (w_k, whose B⁻¹ column is stored since w_k left the basis). */
-static void entering_column(ns_int n, const double *M, const double *d, const unsigned char *eq,
+ * (w_k, whose B⁻¹ column is stored since w_k left the basis). pm: 1.0 on
+ * the pristine columns, 0.0 on the others; dv: the covering vector (the
+ * first loop then vectorises as the later ones do, see pivot). */
+static void entering_column(ns_int n, const double *M, const double *restrict dv,
                             ns_int entering, const double *restrict binv,
-                            const unsigned char *unit, const ns_int *D, ns_int nd,
+                            const double *restrict pm, const ns_int *D, ns_int nd,
                             double *restrict c)
 {
     const ns_int Z0 = 2 * n;
     if (entering == Z0 || entering >= n) {
         /* pristine k give −a_k e_k */
-        const double *Mj = entering == Z0 ? NULL : M + (size_t)(entering - n) * n;
-        for (ns_int i = 0; i < n; i++)
-            c[i] = unit[i] ? (Mj ? -Mj[i] : -DCOV(i)) : 0.0;
+        const double *a = entering == Z0 ? dv : M + (size_t)(entering - n) * n;
+        for (ns_int i = 0; i < n; i++) c[i] = -(pm[i] * a[i]);
         for (ns_int t = 0; t < nd; t++) {
             ns_int k = D[t];
-            double a = Mj ? Mj[k] : DCOV(k);
-            if (a == 0.0) continue;
+            double ak = a[k];
+            if (ak == 0.0) continue;
             const double *bk = binv + (size_t)k * n;
-            for (ns_int i = 0; i < n; i++) c[i] -= a * bk[i];
+            for (ns_int i = 0; i < n; i++) c[i] -= ak * bk[i];
         }
     } else {
         memcpy(c, binv + (size_t)entering * n, (size_t)n * sizeof(double));
@@ -327,11 +340,11 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
      * when it runs (most solves end at the tableau's refinement: half the
      * memory, and on large n half the page faults) */
     enum { SMALL_N = 8 };
-    double sdbl[SMALL_N * SMALL_N + 5 * SMALL_N];
+    double sdbl[SMALL_N * SMALL_N + 7 * SMALL_N];
     ns_int sints[5 * SMALL_N + 1];
     lapack_int spiv[SMALL_N + SMALL_N / (int)sizeof(lapack_int) + 1];
     const int small = n <= SMALL_N;
-    double *dbl = small ? sdbl : ns_malloc(nn + 5 * un, sizeof(double));
+    double *dbl = small ? sdbl : ns_malloc(nn + 7 * un, sizeof(double));
     ns_int *ints = small ? sints : ns_malloc(5 * un + 1, sizeof(ns_int));
     lapack_int *piv = small ? spiv : ns_malloc(un, sizeof(lapack_int) + 1);
     if (!dbl || !ints || !piv) {
@@ -339,13 +352,15 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
         return ns_fail(res->message, NS_NO_MEMORY, "lemke: out of memory");
     }
     double *binv = dbl, *x = dbl + nn, *c = x + un,
-           *u = c + un, *zp = u + un, *wp = zp + un;
+           *u = c + un, *zp = u + un, *wp = zp + un, *pm = wp + un, *dv = pm + un;
     ns_int *basis = ints, *pos = ints + un, *cand = pos + 2 * un + 1, *D = cand + un;
     unsigned char *unit = (unsigned char *)(piv + un);
     ns_int nd = 0;
     /* basis {w}: B = I (all columns pristine), x = q */
     for (ns_int i = 0; i < n; i++) {
         unit[i] = 1;
+        pm[i] = 1.0;
+        dv[i] = DCOV(i);
         x[i] = q[i];
         basis[i] = i;
         pos[i] = i;
@@ -359,7 +374,7 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
      * (numerically) singular, NS_SINGULAR — the caller eliminates otherwise. */
     for (ns_int j = 0; eq && j < n; j++) {
         if (!eq[j]) continue;
-        entering_column(n, M, d, eq, n + j, binv, unit, D, nd, c);
+        entering_column(n, M, dv, n + j, binv, pm, D, nd, c);
         ns_int r = -1;
         double cmax = 0.0, best = 0.0;
         for (ns_int i = 0; i < n; i++) {
@@ -372,7 +387,7 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
             res->error = INFINITY;
             goto done;
         }
-        pivot(n, r, n + j, c, u, binv, unit, D, &nd, x, basis, pos, eq, 0);
+        pivot(n, r, n + j, c, binv, unit, pm, D, &nd, x, basis, pos, eq, 0);
     }
     int solved0 = 1;
     for (ns_int i = 0; i < n && solved0; i++) solved0 = x[i] >= 0.0 || IS_FREE(i);
@@ -388,12 +403,14 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
     ns_int entering = Z0;
     double qs = 0.0;
     for (ns_int i = 0; i < n; i++) qs = fmax(qs, fabs(x[i]));
-    const double t0 = o->time_limit > 0 ? ns_now() : 0.0;
+    /* a pivot's work: c = B⁻¹a and the rank-1 update, each n (nd + 1) */
+    ns_clock clk;
+    ns_clock_start(&clk, o->time_limit, 2.0 * (double)n * (double)n);
     for (int it = 0;; it++) {
         if (it >= o->max_iter) { st = NS_MAX_ITER; break; }
-        if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_clock_over(&clk, 2.0 * (double)n * (double)(nd + 1))) { st = NS_TIME_LIMIT; break; }
         if (ns_iteration(o, res, NAN)) { st = NS_INTERRUPTED; break; }
-        entering_column(n, M, d, eq, entering, binv, unit, D, nd, c);
+        entering_column(n, M, dv, entering, binv, pm, D, nd, c);
         /* ratio test (first pivot: z0 enters with −c, see the contract) */
         double cmax = 0.0;
         for (ns_int i = 0; i < n; i++) if (fabs(c[i]) > cmax) cmax = fabs(c[i]);
@@ -401,7 +418,7 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
         if (it == 0) {
             for (ns_int i = 0; i < n; i++) { c[i] = -c[i]; if (!IS_FREE(i)) cand[nc++] = i; }
             /* ratio x_i / c_i with c = d: lexicographic min of (q_i, e_i) */
-            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1, eq, qs);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, -1, eq, qs, u);
             for (ns_int i = 0; i < n; i++) c[i] = -c[i];
         } else {
             double eps = 1e-12 * cmax;
@@ -421,10 +438,10 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
                              entering < n ? "w" : "z", (int)(entering % n));
                 break;
             }
-            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0], eq, qs);
+            r = lex_ratio(n, x, binv, unit, c, cand, nc, pos[Z0], eq, qs, u);
         }
         ns_int leaving = basis[r];
-        pivot(n, r, entering, c, u, binv, unit, D, &nd, x, basis, pos, eq, 1);
+        pivot(n, r, entering, c, binv, unit, pm, D, &nd, x, basis, pos, eq, 1);
         res->iterations = it + 1;
         if (o->verbosity >= 2)   /* a call per pivot counts on small problems */
             ns_log(o, 2, "lemke: pivot %d row %d, z0 = %g", it + 1, (int)r, pos[Z0] >= 0 ? x[pos[Z0]] : 0.0);
@@ -433,13 +450,25 @@ static ns_status lemke_core(ns_int n, const double *M, const double *q,
     }
 refine:;
     int lu_ok = 0;
-    if (st == NS_CONVERGED && tableau_refine(n, M, q, d, basis, pos, x, binv, unit, D, nd, u, c, zp, cand, eq)) {
+    const double fine = fmin(o->tol, 64.0 * DBL_EPSILON);
+    /* the pivots' own basic solution first: on small or well-conditioned
+     * problems it is already at the rounding level (often exact), and the
+     * refinement below (long double residuals) would cost as much as the
+     * pivots; otherwise one error evaluation more */
+    if (st == NS_CONVERGED) {
+        basis_z(n, basis, x, z);
+        res->error = err(ctx, z, w);
+        lu_ok = res->error <= fine;
+    }
+    if (lu_ok) {
+        /* done */
+    } else if (st == NS_CONVERGED && tableau_refine(n, M, q, d, basis, pos, x, binv, unit, D, nd, u, c, zp, cand, eq)) {
         /* the refined basic solution is already at the rounding level: one
          * error evaluation, no LU (nor LAPACK) on the way */
         basis_z(n, basis, x, z);
         res->error = err(ctx, z, w);
-        lu_ok = res->error <= fmin(o->tol, 64.0 * DBL_EPSILON);
-    } else {
+        lu_ok = res->error <= fine;
+    } else if (st != NS_CONVERGED) {
         basis_z(n, basis, x, z);
         res->error = err(ctx, z, w);
     }

@@ -34,10 +34,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* √(a² + b²): the plain formula where neither square can overflow nor
+ * both underflow, libm's hypot (a sixth of a 10-unknown solve: it scales
+ * with care on every call) only outside that range */
+static inline double norm2d(double a, double b)
+{
+    const double m = fmax(fabs(a), fabs(b));
+    if (m < 1e150 && m > 1e-150) return sqrt(a * a + b * b);
+    return hypot(a, b);
+}
+
 static double phi(int minmap, double a, double b)
 {
     if (minmap) return a < b ? a : b;
-    return hypot(a, b) - a - b;
+    return norm2d(a, b) - a - b;
 }
 
 /* Φ and ½‖Φ‖² at (z, w). */
@@ -178,33 +188,43 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     ns_status st = NS_MAX_ITER;
     res->iterations = 0;
     if (n == 0) { res->error = err(ctx, z, w); return NS_CONVERGED; }
-    size_t nn = (size_t)n * (size_t)n;
-    double *LU = ns_malloc(nn + (size_t)n, sizeof(double));
+    size_t nn = (size_t)n * (size_t)n, un = (size_t)n;
     double *HH = NULL;   /* 2n² for the LM fallback, allocated on first use */
-    double *F = ns_malloc((size_t)n, sizeof(double));
-    double *d = ns_malloc((size_t)n, sizeof(double));
-    double *g = ns_malloc((size_t)n, sizeof(double));
-    double *Md = ns_malloc((size_t)n, sizeof(double));
-    double *zt = ns_malloc((size_t)n, sizeof(double));
-    double *wt = ns_malloc((size_t)n, sizeof(double));
-    double *Da = ns_malloc((size_t)n, sizeof(double));
-    double *Db = ns_malloc((size_t)n, sizeof(double));
-    lapack_int *piv = ns_malloc((size_t)n, sizeof(lapack_int));
-    ns_int *A = ns_malloc((size_t)n, sizeof(ns_int));
-    ns_int *J = ns_malloc((size_t)n, sizeof(ns_int));
-    unsigned char *act = ns_calloc(2 * (size_t)n, 1), *tried = act ? act + n : NULL;
-    if (!act || !J || !LU || !F || !d || !g || !Md || !zt || !wt || !Da || !Db || !piv || !A) {
+    /* the work arrays in one block (fourteen allocations were a fifth of a
+     * 2-unknown solve): LU (n² + n), F, d, g, Md, zt, wt, Da, Db (n each),
+     * then piv, A, J, act/tried */
+    const size_t ndbl = nn + 9 * un;
+    char *blk = ns_malloc(ndbl * sizeof(double) + un * sizeof(lapack_int) +
+                          2 * un * sizeof(ns_int) + 2 * un + 8, 1);
+    double *LU = NULL, *F = NULL, *d = NULL, *g = NULL, *Md = NULL, *zt = NULL, *wt = NULL,
+           *Da = NULL, *Db = NULL;
+    lapack_int *piv = NULL;
+    ns_int *A = NULL, *J = NULL;
+    unsigned char *act = NULL, *tried = NULL;
+    if (!blk) {
         st = ns_fail(res->message, NS_NO_MEMORY, "%s: out of memory", name);
         goto done;
     }
+    LU = (double *)(void *)blk;
+    F = LU + nn + un; d = F + un; g = d + un; Md = g + un; zt = Md + un; wt = zt + un;
+    Da = wt + un; Db = Da + un;
+    piv = (lapack_int *)(void *)(Db + un);
+    A = (ns_int *)(void *)(piv + un + (un & 1));   /* (8-byte aligned either way) */
+    J = A + un;
+    act = (unsigned char *)(J + un);
+    tried = act + un;
+    memset(act, 0, 2 * un);
     res->error = err(ctx, z, w);
     *warmed = warm && res->error > o->tol && pgs_start(n, M, eq, z, w, zt, wt, err, ctx, res);
     double psi = merit(n, eq, minmap, z, w, F);
-    double t0 = ns_now();
+    /* an iteration's work: the LU (up to n³/3) and the products */
+    const double it_work = (double)n * (double)n * ((double)n / 3.0 + 4.0);
+    ns_clock clk;
+    ns_clock_start(&clk, o->time_limit, it_work);
     int stalled = 0, lu_ok = 0;
     for (int it = 0; it < o->max_iter; it++) {
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
-        if (o->time_limit > 0 && ns_now() - t0 > o->time_limit) { st = NS_TIME_LIMIT; break; }
+        if (ns_clock_over(&clk, it_work)) { st = NS_TIME_LIMIT; break; }
         if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         /* H = D_a + D_b M */
         for (ns_int i = 0; i < n; i++) {
@@ -214,7 +234,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
                 else { Da[i] = 0.0; Db[i] = 1.0; }
                 continue;
             }
-            double r = hypot(z[i], w[i]);
+            double r = norm2d(z[i], w[i]);
             if (r > 1e-300 && r > 1e-14 * (fabs(z[i]) + fabs(w[i]) + 1e-280)) {
                 Da[i] = z[i] / r - 1.0;
                 Db[i] = w[i] / r - 1.0;
@@ -380,10 +400,12 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     }
     /* a singular active-set matrix (degenerate or non-unique solutions)
      * defeats the LU polish: when neither it nor an exact try gave the
-     * iterate, least squares on the same set instead, first with the
-     * degenerate rows (z_i tiny) taken at z_i = 0, then all */
+     * iterate and it is not yet within tol, least squares on the same set
+     * instead, first with the degenerate rows (z_i tiny) taken at z_i = 0,
+     * then all. (A converged iterate is not polished so: two pivoted QRs
+     * cost more than the whole Newton solve of a 30-unknown LCP) */
     for (int k = 0; k < 2 && !lu_ok && st != NS_DIVERGED &&
-                    res->error > 4.0 * DBL_EPSILON; k++)
+                    res->error > o->tol && res->error > 4.0 * DBL_EPSILON; k++)
         if (ns_active_set_refine(n, M, q, eq, z, w, zt, 2, k ? 0.0 : 1e-8) == 0) {
             double e2 = err(ctx, zt, wt);
             if (e2 < res->error) {
@@ -394,8 +416,8 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
             }
         }
 done:
-    free(HH); free(act); free(J); free(LU); free(F); free(d); free(g); free(Md); free(zt); free(wt);
-    free(Da); free(Db); free(piv); free(A);
+    free(HH);
+    free(blk);
     return st;
 }
 
@@ -461,9 +483,11 @@ ns_status ns_lcp_newton_fb(const ns_lcp *p, double *z, double *w,
         free(Md);
         return st;
     }
-    double *M = ns_dense_copy(p->M);
-    if (!M) return ns_fail(res->message, NS_NO_MEMORY, "newton-fb: out of memory");
-    ns_status st = ns_newton_dense(p->n, M, p->q, NULL, 0, z, w, o, lcp_err, p, res);
-    free(M);
+    /* a dense M is read in place (the kernel does not write it) */
+    double *Mc = p->M->storage == NS_DENSE ? NULL : ns_dense_copy(p->M);
+    if (!Mc && p->M->storage != NS_DENSE)
+        return ns_fail(res->message, NS_NO_MEMORY, "newton-fb: out of memory");
+    ns_status st = ns_newton_dense(p->n, Mc ? Mc : p->M->dense, p->q, NULL, 0, z, w, o, lcp_err, p, res);
+    free(Mc);
     return st;
 }

@@ -2,7 +2,9 @@
  *   z_i ← max(0, z_i − ω (M z + q)_i / M_ii),  i = 0 … n−1,
  * swept until the LCP error e(z) = ‖z − max(0, z − w)‖₂/‖q‖₂ (ns_lcp_error)
  * is ≤ tol. ω = o->omega, default 1 for pgs and 1.2 for psor. Needs M_ii > 0
- * (checked: NS_BAD_INPUT naming the row otherwise).
+ * (checked: NS_UNSUPPORTED naming the row otherwise — the LCP is a valid
+ * one, the method does not apply to it; lemke solves it or proves it has
+ * no solution).
  * Column form. w = M z + q is kept up to date: when z_i moves by δ ≠ 0,
  * w ← w + δ M_{:,i} (column i, contiguous for DENSE, a CSC column otherwise),
  * so row i reads w_i directly, rows whose z_i stays 0 cost O(1), and e(z)
@@ -77,7 +79,7 @@ static ns_status pgs_sweeps(const ns_lcp *p, double *z, double *w,
             for (ns_int k = C->p[i]; k < C->p[i + 1]; k++)
                 if (C->i[k] == i) d += C->x[k];
         if (!(d > 0)) {
-            st = ns_fail(res->message, NS_BAD_INPUT,
+            st = ns_fail(res->message, NS_UNSUPPORTED,
                          "pgs: M[%d][%d] = %g; projected Gauss-Seidel needs a positive "
                          "diagonal (try lemke)", i, i, d);
             goto done;

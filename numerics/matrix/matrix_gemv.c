@@ -121,8 +121,15 @@ static void small_dense_gemv(double alpha, ns_int r, ns_int c, const double *A,
                              const double *x, double beta, double *y)
 {
     double acc[SMALL_DENSE];
-    for (ns_int i = 0; i < r; i++) acc[i] = 0.0;
-    ns_int j = 0;
+    /* acc starts as the first column's term, not zeroed: a zeroing that
+     * the compiler makes of scalar stores, read back at once by the
+     * vectorised loop below, stalls it (no store forwarding into a wider
+     * load) — as long as the whole product on a 2×2 matrix */
+    {
+        const double x0 = x[0];
+        for (ns_int i = 0; i < r; i++) acc[i] = A[i] * x0;
+    }
+    ns_int j = 1;
     for (; j + 4 <= c; j += 4) {   /* four columns per pass over acc */
         const double x0 = x[j], x1 = x[j + 1], x2 = x[j + 2], x3 = x[j + 3];
         const double *c0 = A + (size_t)j * (size_t)r, *c1 = c0 + r, *c2 = c1 + r, *c3 = c2 + r;

@@ -77,7 +77,7 @@ static void test_lcp_zero_diagonal_pgs(void **state)
     const double q[2] = { 1, -2 };   /* solution z = (0, 2/3), w = (5/3, 0) */
     ns_problem *p = ns_problem_from_lcp(ns_lcp_new(dense(2, 2, M), q));
     ns_result r;
-    assert_int_equal(solve(p, "pgs", &r), NS_BAD_INPUT);
+    assert_int_equal(solve(p, "pgs", &r), NS_UNSUPPORTED);
     assert_non_null(strstr(r.message, "diagonal"));
     /* lemke does not need a positive diagonal */
     ns_solution *s = ns_solution_new(p);

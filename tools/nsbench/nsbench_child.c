@@ -82,13 +82,13 @@ void nb_child_probe(const char *file, nb_record *rec)
 }
 
 /* Status word of a solve: outcomes by their library name, failures of the
- * call as bad_input / memory / error. */
+ * call as bad_input / memory / unsupported (a valid problem the solver does
+ * not apply to) / not_found / io_error. */
 static const char *solve_status(ns_status st)
 {
     if (ns_status_is_outcome(st)) return ns_status_name(st);
-    if (st == NS_BAD_INPUT) return "bad_input";
     if (st == NS_NO_MEMORY) return "memory";
-    return "error";
+    return ns_status_name(st);
 }
 
 /* One measurement: a solve, and when it took less than min_measure, a batch
