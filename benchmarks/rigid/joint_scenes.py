@@ -81,6 +81,11 @@ def gears(path, ratio=-2.0):
 
 
 if __name__ == '__main__':
+    if len(sys.argv) > 1 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__)
+        sys.exit(0)
+    if len(sys.argv) > 3 or any(a.startswith('-') and a[1:2].isalpha() for a in sys.argv[1:]):
+        sys.exit('joint_scenes.py: usage: joint_scenes.py [OUTDIR [H]] (see --help)')
     out = sys.argv[1] if len(sys.argv) > 1 else '.'
     h = float(sys.argv[2]) if len(sys.argv) > 2 else 1e-3
     os.makedirs(out, exist_ok=True)

@@ -165,6 +165,11 @@ def slider_crank3d(path):
 
 
 if __name__ == '__main__':
+    if len(sys.argv) > 1 and sys.argv[1] in ('-h', '--help'):
+        print(__doc__)
+        sys.exit(0)
+    if len(sys.argv) > 2 or (len(sys.argv) > 1 and sys.argv[1].startswith('-')):
+        sys.exit('scenes.py: usage: scenes.py [OUTDIR] (see --help)')
     out = sys.argv[1] if len(sys.argv) > 1 else '.'
     os.makedirs(out, exist_ok=True)
     box_incline(os.path.join(out, 'box_incline_slip.hdf5'), 0.45, 0.3)
