@@ -97,7 +97,7 @@ if [ "$table_only" = 0 ]; then
     else
       while IFS=, read -r _ f _; do files+=("$out/$f"); done < <(tail -n +2 "$index")
     fi
-    echo "fc/hard.sh: ${#files[@]} problems x 8 solvers at tol $tol, cap $cap s" >&2
+    echo "fc/hard.sh: ${#files[@]} problems x $(echo "$solvers" | tr "," "\n" | wc -l) solvers at tol $tol, cap $cap s" >&2
     "$bench" --solvers "$solvers" --cap "$cap" --tol "$tol" "${files[@]}" >"$out/runs-$tol.tsv"
     # every problem auto missed, solved again by nsolve for the chain's own
     # message (each method it ran and the error it reached)
