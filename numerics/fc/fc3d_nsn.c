@@ -405,9 +405,14 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     double stall_ref = err;   /* the error a stall is measured against */
     int since = 0;
     /* A turn of a race does not start an iteration that would cost more
-     * than 4 times what is left of its budget: the factorization cannot be
+     * than twice what is left of its budget: the factorization cannot be
      * interrupted (a settled pile of 38 591 contacts: 8 s for one
-     * iteration where the turn's share was 0.5 s). Before J has been
+     * iteration where the turn's share was 0.5 s). Twice: RockPile_tob1's
+     * first probe (set-up and one iteration) is 1.7 times its round-0
+     * share, and Newton must start there early (14 231 iterations of the
+     * chain, 30 509 when it waits a round); the 4·10³-sphere piles' is 3.8
+     * times their round-1 share, where the sweeps are a round from done
+     * (Newton's three iterations there were 25-30 % of the solve). Before J has been
      * factored its cost is predicted from the fill of the contacts' graph
      * (predict_lu, which overestimates UMFPACK's entries 2.4-4 times and
      * its flops 5-14 times on the hard collections: scaled by 1/3 and
@@ -421,7 +426,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
                                       NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
             est = L->pred_work;
         }
-        if (est > 4.0 * (work_budget->limit - work_budget->used)) {
+        if (est > 2.0 * (work_budget->limit - work_budget->used)) {
             budget_out = 1;
             ns_log(o, 2, "nsn: an iteration (%.3g model s) is beyond the turn's budget (%.3g)", est,
                    work_budget->limit - work_budget->used);
