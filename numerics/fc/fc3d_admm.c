@@ -251,9 +251,9 @@ static void velocity(const ns_fc *p, const double *z, double *u, int threads)
 static double vi_error(const ns_fc *p, const double *z, const double *u, double qn, ns_fc_norm nm,
                        int threads, double *eb)
 {
-    const int d = p->dim;
 #ifdef _OPENMP
     if (threads > 1) {
+        const int d = p->dim;
 #pragma omp parallel for schedule(static) num_threads(threads)
         for (ns_int a = 0; a < p->nc; a++)
             eb[a] = ns_fc_contact_error_sq(d, p->mu[a], z + (size_t)a * d, u + (size_t)a * d);
