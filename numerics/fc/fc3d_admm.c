@@ -46,6 +46,7 @@
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
+#include "matrix/matrix_internal.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,6 +217,56 @@ static void desaxce_term(const ns_fc *p, const double *y, double scale, double *
     }
 }
 
+/* The per-contact and row-by-row parts of an iteration on `threads`
+ * OpenMP threads (threads ≤ 1, or no OpenMP: the serial loops, without an
+ * OpenMP region). Every contact's value is computed by the same code
+ * whatever the split, and the only reduction, the error's sum, is made
+ * serially in contact order, so the iterates are bit-identical for every
+ * thread count. The factor solve is CHOLMOD's and stays serial. */
+
+/* z ← P_K(z) contact by contact */
+static void project_all(const ns_fc *p, double *z, int threads)
+{
+    const int d = p->dim;
+#ifdef _OPENMP
+    if (threads > 1) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], z + (size_t)a * d, NULL);
+        return;
+    }
+#endif
+    (void)threads;
+    for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], z + (size_t)a * d, NULL);
+}
+
+/* u = W z + q (W in BLOCK storage: a gather, block row by block row) */
+static void velocity(const ns_fc *p, const double *z, double *u, int threads)
+{
+    memcpy(u, p->q, (size_t)p->dim * (size_t)p->nc * sizeof(double));
+    ns_matrix_gemv_threads(1.0, p->W, z, 1.0, u, threads);
+}
+
+/* ns_fc_vi_error, the contacts' squared errors in parallel into eb (nc
+ * doubles) and summed in contact order */
+static double vi_error(const ns_fc *p, const double *z, const double *u, double qn, ns_fc_norm nm,
+                       int threads, double *eb)
+{
+#ifdef _OPENMP
+    if (threads > 1) {
+        const int d = p->dim;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int a = 0; a < p->nc; a++)
+            eb[a] = ns_fc_contact_error_sq(d, p->mu[a], z + (size_t)a * d, u + (size_t)a * d);
+        double sum = 0.0;
+        for (ns_int a = 0; a < p->nc; a++) sum += eb[a];
+        return ns_fc_vi_error_scaled(p, z, u, sum, qn, nm);
+    }
+#endif
+    (void)threads;
+    (void)eb;
+    return ns_fc_vi_error(p, z, u, qn, nm);
+}
+
 enum { ADMM_CHECK_EVERY = 50,
        ADMM_TRIAL = 500 };                  /* a move of rho must pay within this */
 static const double ADMM_ETA = 0.999,       /* restart threshold */
@@ -235,13 +286,14 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
     if (m == 0) { ns_matrix_free(owned); res->error = 0.0; return NS_CONVERGED; }
     shifted S;
     st = shifted_init(&S, view.W, res->message);
-    double *work = st ? NULL : ns_malloc(10 * m + (size_t)p->nc + 1, sizeof(double));
+    double *work = st ? NULL : ns_malloc(10 * m + 2 * (size_t)p->nc + 1, sizeof(double));
     if (!st && !work) st = ns_fail(res->message, NS_NO_MEMORY, "admm: out of memory");
     if (st) { shifted_free(&S); ns_matrix_free(owned); return st; }
     double *x = work, *z = work + m, *xi = work + 2 * m, *zh = work + 3 * m,
            *xih = work + 4 * m, *zk = work + 5 * m, *xik = work + 6 * m,
            *best = work + 7 * m, *trial_z = work + 8 * m, *trial_xi = work + 9 * m,
-           *s = work + 10 * m;
+           *s = work + 10 * m, *eb = s + p->nc;
+    const int nt = o->threads;
     const ns_fc_norm nm = (ns_fc_norm)o->fc_norm;
     const double qn = norm2(p->q, m), t0 = ns_now();
     /* ρ0: a tenth of the mean of W's diagonal (its mean eigenvalue) */
@@ -285,7 +337,7 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
             break;
         }
         for (size_t i = 0; i < m; i++) z[i] = x[i] + xih[i];
-        for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], z + (size_t)a * d, NULL);
+        project_all(p, z, nt);
         double pr = 0.0, du = 0.0, dxi = 0.0;
         for (size_t i = 0; i < m; i++) {
             xi[i] = xih[i] + x[i] - z[i];
@@ -294,8 +346,8 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
             dxi += (xi[i] - xih[i]) * (xi[i] - xih[i]);
         }
         desaxce_term(&view, xi, rho, s);
-        ns_fc_vi_velocity(&view, z, u);
-        err = ns_fc_vi_error(&view, z, u, qn, nm);
+        velocity(&view, z, u, nt);
+        err = vi_error(&view, z, u, qn, nm, nt, eb);
         res->iterations = it;
         if (!isfinite(err)) { st = ns_fail(res->message, NS_DIVERGED, "admm: iterate not finite at iteration %d", it); break; }
         if (err < best_err) { best_err = err; memcpy(best, z, m * sizeof(double)); }

@@ -29,6 +29,7 @@
 #include "fc/fc3d_local.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
+#include "matrix/matrix_internal.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,7 @@ typedef struct gsys {
     int started;
     cholmod_sparse *HHt;   /* H Hᵀ (n × n, both triangles) */
     ns_matrix *Ms, *Hs;    /* canonical CSC copies of M and H */
+    ns_matrix *Ht;         /* Hᵀ (CSC), for H t as a gather on threads; or NULL */
     ns_matrix *S;          /* M + ρ H Hᵀ */
     ns_factor *F;
     ns_factor_method method;
@@ -72,6 +74,7 @@ static void gsys_free(gsys *g)
     }
     ns_matrix_free(g->Ms);
     ns_matrix_free(g->Hs);
+    ns_matrix_free(g->Ht);
     ns_matrix_free(g->S);
     ns_factor_free(g->F);
 }
@@ -145,6 +148,48 @@ static void project_dual(const ns_gfc *p, double *x)
     }
 }
 
+/* Threads (ns_options.threads > 1; the serial loops otherwise, without an
+ * OpenMP region): the cone projections contact by contact, Hᵀv column by
+ * column of H (a gather), and H t row by row of H, as a gather on Hᵀ made
+ * once per solve. Each entry is summed in the same order as the serial
+ * scatter's (v_i first, then the terms in column order: Hᵀ's row indices
+ * are sorted), so the iterates are bit-identical for every thread count.
+ * The factor solve is CHOLMOD's and stays serial. */
+
+/* v += H t: the scatter over H's columns, or the gather over Hᵀ's */
+static void h_times(const gsys *g, const double *t, double *v, int threads)
+{
+#ifdef _OPENMP
+    if (threads > 1 && g->Ht) {
+        const ns_csc *c = &g->Ht->csc;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int i = 0; i < g->Ht->cols; i++) {
+            double acc = v[i];
+            for (ns_int k = c->p[i]; k < c->p[i + 1]; k++) acc += c->x[k] * t[c->i[k]];
+            v[i] = acc;
+        }
+        return;
+    }
+#endif
+    (void)threads;
+    ns_matrix_gemv(1.0, g->Hs, t, 1.0, v);
+}
+
+/* r ← P_K(r) contact by contact */
+static void project_all(const ns_gfc *p, double *r, int threads)
+{
+    const int d = p->dim;
+#ifdef _OPENMP
+    if (threads > 1) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], r + (size_t)a * d, NULL);
+        return;
+    }
+#endif
+    (void)threads;
+    for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], r + (size_t)a * d, NULL);
+}
+
 enum { ADMM_CHECK_EVERY = 50 };
 static const double ADMM_ETA = 0.999,       /* restart threshold */
                     ADMM_RHO_FACTOR = 5.0,  /* least change of rho applied */
@@ -161,6 +206,12 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
     double *work = NULL, *best_v = NULL;
     char ferr[NS_ERRMSG_LEN] = "";
     if (st) goto done;
+#ifdef _OPENMP
+    const int nt = o->threads;
+    if (nt > 1 && !(g.Ht = ns_csc_transpose(g.Hs))) { st = ns_fail(res->message, NS_NO_MEMORY, "admm: out of memory"); goto done; }
+#else
+    const int nt = 0;
+#endif
     work = ns_malloc(8 * m + 2 * nn + (size_t)nc + 1, sizeof(double));
     if (!work) { st = ns_fail(res->message, NS_NO_MEMORY, "admm: out of memory"); goto done; }
     double *z = work, *zh = work + m, *zk = work + 2 * m, *rh = work + 3 * m,
@@ -211,18 +262,18 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
         for (size_t i = 0; i < m; i++) t[i] = rh[i] + rho * (zh[i] - p->b[i]);
         for (ns_int a = 0; a < nc; a++) t[(size_t)a * d] -= rho * s[a];
         memcpy(v, p->q, nn * sizeof(double));
-        ns_matrix_gemv(1.0, g.Hs, t, 1.0, v);
+        h_times(&g, t, v, nt);
         if (ns_factor_solve(g.F, v, 1, n)) {
             st = ns_fail(res->message, NS_SINGULAR, "admm: solve with M + rho H H' failed at iteration %d", it);
             break;
         }
         memcpy(u, p->b, m * sizeof(double));
-        ns_matrix_gemv_t(1.0, g.Hs, v, 1.0, u);
+        ns_matrix_gemv_t_threads(1.0, g.Hs, v, 1.0, u, nt);
         /* w = u + s; r = P_K(r̂ − ρ w); z = w + (r − r̂)/ρ */
         memcpy(w, u, m * sizeof(double));
         for (ns_int a = 0; a < nc; a++) w[(size_t)a * d] += s[a];
         for (size_t i = 0; i < m; i++) r[i] = rh[i] - rho * w[i];
-        for (ns_int a = 0; a < nc; a++) ns_fc_project_cone(d, p->mu[a], r + (size_t)a * d, NULL);
+        project_all(p, r, nt);
         double pr = 0.0, cz = 0.0, cr = 0.0;
         for (size_t i = 0; i < m; i++) {
             z[i] = w[i] + (r[i] - rh[i]) / rho;

@@ -69,32 +69,37 @@ enum { SMALL_ROWS = 16, SMALL_BLOCK = 64 };
 
 /* y = αAx + βy, A in BLOCK storage: each block row accumulates into a local
  * buffer (small heights) or goes through CBLAS (tall block rows). */
-static void block_gemv(double alpha, const ns_block *b, const double *x, double beta, double *y)
+/* block row r of y = αAx + βy, A in BLOCK storage */
+static inline void block_gemv_row(double alpha, const ns_block *b, const double *x, double beta,
+                                  double *y, ns_int r)
 {
-    for (ns_int r = 0; r < b->block_rows; r++) {
-        ns_int r0 = b->row_start[r], h = b->row_start[r + 1] - r0;
-        double *yr = y + r0;
-        if (h <= SMALL_ROWS) {
-            double acc[SMALL_ROWS] = { 0 };
-            for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
-                ns_int c = b->block_col[k], c0 = b->col_start[c];
-                ns_int w = b->col_start[c + 1] - c0;
-                const double *B = b->x + b->value_ptr[k];
-                if ((long long)w * h <= SMALL_BLOCK || h < 2) block_mv_add(h, w, B, x + c0, acc);
-                else cblas_dgemv(CblasColMajor, CblasNoTrans, h, w, 1.0, B, h, x + c0, 1, 1.0, acc, 1);
-            }
-            if (beta == 0.0) for (ns_int i = 0; i < h; i++) yr[i] = alpha * acc[i];
-            else for (ns_int i = 0; i < h; i++) yr[i] = alpha * acc[i] + beta * yr[i];
-        } else {
-            scale(beta, yr, h);
-            for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
-                ns_int c = b->block_col[k], c0 = b->col_start[c];
-                ns_int w = b->col_start[c + 1] - c0;
-                cblas_dgemv(CblasColMajor, CblasNoTrans, h, w, alpha, b->x + b->value_ptr[k], h,
-                            x + c0, 1, 1.0, yr, 1);
-            }
+    ns_int r0 = b->row_start[r], h = b->row_start[r + 1] - r0;
+    double *yr = y + r0;
+    if (h <= SMALL_ROWS) {
+        double acc[SMALL_ROWS] = { 0 };
+        for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
+            ns_int c = b->block_col[k], c0 = b->col_start[c];
+            ns_int w = b->col_start[c + 1] - c0;
+            const double *B = b->x + b->value_ptr[k];
+            if ((long long)w * h <= SMALL_BLOCK || h < 2) block_mv_add(h, w, B, x + c0, acc);
+            else cblas_dgemv(CblasColMajor, CblasNoTrans, h, w, 1.0, B, h, x + c0, 1, 1.0, acc, 1);
+        }
+        if (beta == 0.0) for (ns_int i = 0; i < h; i++) yr[i] = alpha * acc[i];
+        else for (ns_int i = 0; i < h; i++) yr[i] = alpha * acc[i] + beta * yr[i];
+    } else {
+        scale(beta, yr, h);
+        for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
+            ns_int c = b->block_col[k], c0 = b->col_start[c];
+            ns_int w = b->col_start[c + 1] - c0;
+            cblas_dgemv(CblasColMajor, CblasNoTrans, h, w, alpha, b->x + b->value_ptr[k], h,
+                        x + c0, 1, 1.0, yr, 1);
         }
     }
+}
+
+static void block_gemv(double alpha, const ns_block *b, const double *x, double beta, double *y)
+{
+    for (ns_int r = 0; r < b->block_rows; r++) block_gemv_row(alpha, b, x, beta, y, r);
 }
 
 /* y = αAᵀx + βy, A in BLOCK storage: block (r, c) adds α Bᵀ x_r to y_c. */
@@ -215,4 +220,47 @@ void ns_matrix_gemv_t(double alpha, const ns_matrix *A, const double *x, double 
         block_gemv_t(alpha, &A->block, A->cols, x, beta, y);
         break;
     }
+}
+
+/* y = αAx + βy on `threads` OpenMP threads where the product is a gather:
+ * BLOCK storage, one block row per task. Every row is computed by the
+ * same code as ns_matrix_gemv's, so the result is bit-identical to it for
+ * any thread count; other storages (CSC's product is a scatter) and
+ * threads ≤ 1 call ns_matrix_gemv. */
+void ns_matrix_gemv_threads(double alpha, const ns_matrix *A, const double *x, double beta,
+                            double *y, int threads)
+{
+#ifdef _OPENMP
+    if (threads > 1 && A->storage == NS_BLOCK && A->rows > 0 && A->cols > 0 && alpha != 0.0) {
+        const ns_block *b = &A->block;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int r = 0; r < b->block_rows; r++) block_gemv_row(alpha, b, x, beta, y, r);
+        return;
+    }
+#endif
+    (void)threads;
+    ns_matrix_gemv(alpha, A, x, beta, y);
+}
+
+/* y = αAᵀx + βy on `threads` OpenMP threads where the product is a
+ * gather: CSC storage, one column of A (an entry of y) per task, each the
+ * same dot product as ns_matrix_gemv_t's, so bit-identical to it for any
+ * thread count; other storages and threads ≤ 1 call ns_matrix_gemv_t. */
+void ns_matrix_gemv_t_threads(double alpha, const ns_matrix *A, const double *x, double beta,
+                              double *y, int threads)
+{
+#ifdef _OPENMP
+    if (threads > 1 && A->storage == NS_SPARSE && A->rows > 0 && A->cols > 0 && alpha != 0.0) {
+        const ns_csc *c = &A->csc;
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int j = 0; j < A->cols; j++) {
+            double s = 0.0;
+            for (ns_int k = c->p[j]; k < c->p[j + 1]; k++) s += c->x[k] * x[c->i[k]];
+            y[j] = beta == 0.0 ? alpha * s : alpha * s + beta * y[j];
+        }
+        return;
+    }
+#endif
+    (void)threads;
+    ns_matrix_gemv_t(alpha, A, x, beta, y);
 }

@@ -33,4 +33,16 @@ ns_matrix *ns_csc_transpose(const ns_matrix *A);
  *  *owned = NULL), otherwise a new canonical copy stored in *owned that the
  *  caller frees. NULL on allocation failure. */
 const ns_matrix *ns_csc_canonical(const ns_matrix *A, ns_matrix **owned);
+
+/** y = αAx + βy with the block rows of a BLOCK matrix split among
+ *  `threads` OpenMP threads; bit-identical to ns_matrix_gemv for every
+ *  thread count (other storages, threads ≤ 1: ns_matrix_gemv itself). */
+void ns_matrix_gemv_threads(double alpha, const ns_matrix *A, const double *x, double beta,
+                            double *y, int threads);
+
+/** y = αAᵀx + βy with the columns of a CSC matrix split among `threads`
+ *  OpenMP threads (a gather); bit-identical to ns_matrix_gemv_t for every
+ *  thread count (other storages, threads ≤ 1: ns_matrix_gemv_t itself). */
+void ns_matrix_gemv_t_threads(double alpha, const ns_matrix *A, const double *x, double beta,
+                              double *y, int threads);
 #endif

@@ -54,6 +54,13 @@ static const ns_solver_option box_pgs[] = { OMEGA("1") };
     CHECK_EVERY("global error every k sweeps (0: when the light error predicts convergence)")
 
 static const ns_solver_option fc3d_nsgs_fixed[] = { NSGS_COMMON };
+
+/* ADMM (fc3d_admm.c, gfc_admm.c): threads for its per-contact loops and
+ * gathered products; the iterates do not depend on their number. */
+static const ns_solver_option admm_opts[] = {
+    INT_OPT("threads", "0", 0, 4096, threads,
+            "k > 1: cone projections, error terms and products on k OpenMP threads (same iterates)"),
+};
 static const ns_solver_option fc3d_nsgs[] = {
     NSGS_COMMON,
     { "local", NS_OPT_CHOICE, "ac", "one-contact solver: Alart-Curnier, Fischer-Burmeister, "
@@ -113,6 +120,10 @@ static const struct row {
     ROW("reduce", NS_KIND_GFC3D, gfc3d_reduce),
     ROW("reduce", NS_KIND_GFC2D, gfc2d_reduce),
     ROW("nsgs", NS_KIND_SOCLCP, soclcp_nsgs),
+    ROW("admm", NS_KIND_FC3D, admm_opts),
+    ROW("admm", NS_KIND_FC2D, admm_opts),
+    ROW("admm", NS_KIND_GFC3D, admm_opts),
+    ROW("admm", NS_KIND_GFC2D, admm_opts),
 };
 
 const ns_solver_option *ns_solver_common_options(size_t *n)
