@@ -136,7 +136,7 @@ static double local_scaled(int d, double mu, double mur, double mup, const doubl
     for (int i = 0; i < d; i++) scale = fmax(scale, fabs(rho * q[i]));
     const double atol = tol * fmax(scale, 1e-300);
     if (!newton) return local_projection(d, mu, mur, mup, W, q, r, rho, atol, max_iter);
-    double u[RFC_DMAX], F[RFC_DMAX], A[RFC_DMAX * RFC_DMAX], B[RFC_DMAX * RFC_DMAX];
+    double u[RFC_DMAX] = { 0 }, F[RFC_DMAX], A[RFC_DMAX * RFC_DMAX], B[RFC_DMAX * RFC_DMAX];
     double nf = ac_at(d, mu, mur, mup, W, q, rho, r, u, F, A, B);
     for (int it = 0; it < max_iter && nf > atol; it++) {
         double J[RFC_DMAX * RFC_DMAX], dl[RFC_DMAX], rn[RFC_DMAX], un[RFC_DMAX], Fn[RFC_DMAX];
