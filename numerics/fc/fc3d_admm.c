@@ -224,21 +224,6 @@ static void desaxce_term(const ns_fc *p, const double *y, double scale, double *
  * serially in contact order, so the iterates are bit-identical for every
  * thread count. The factor solve is CHOLMOD's and stays serial. */
 
-/* z ← P_K(z) contact by contact */
-static void project_all(const ns_fc *p, double *z, int threads)
-{
-    const int d = p->dim;
-#ifdef _OPENMP
-    if (threads > 1) {
-#pragma omp parallel for schedule(static) num_threads(threads)
-        for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], z + (size_t)a * d, NULL);
-        return;
-    }
-#endif
-    (void)threads;
-    for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], z + (size_t)a * d, NULL);
-}
-
 /* u = W z + q (W in BLOCK storage: a gather, block row by block row) */
 static void velocity(const ns_fc *p, const double *z, double *u, int threads)
 {
@@ -308,7 +293,7 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
     }
     /* start: z = r (zero unless warm), ξ = −û(z)/ρ */
     memcpy(z, r, m * sizeof(double));
-    for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], z + (size_t)a * d, NULL);
+    ns_fc_project_cones(d, p->nc, p->mu, z, 0);
     ns_fc_vi_velocity(&view, z, u);
     desaxce_term(&view, u, 1.0, s);
     for (size_t i = 0; i < m; i++) xi[i] = -u[i] / rho;
@@ -337,7 +322,7 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
             break;
         }
         for (size_t i = 0; i < m; i++) z[i] = x[i] + xih[i];
-        project_all(p, z, nt);
+        ns_fc_project_cones(p->dim, p->nc, p->mu, z, nt);
         double pr = 0.0, du = 0.0, dxi = 0.0;
         for (size_t i = 0; i < m; i++) {
             xi[i] = xih[i] + x[i] - z[i];

@@ -7,6 +7,7 @@
  * Also: the d×d solve used by the local Newton methods, contact set-up and
  * residual, and the diagonal-block check. */
 #include "fc/fc3d_local.h"
+#include "fc/fc3d_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <lapacke.h>
 #include <math.h>
@@ -140,3 +141,16 @@ int ns_fc_check_diag_block(int dim, const double *W)
     return 0;
 }
 
+
+void ns_fc_project_cones(int dim, ns_int nc, const double *mu, double *x, int threads)
+{
+#ifdef _OPENMP
+    if (threads > 1) {
+#pragma omp parallel for schedule(static) num_threads(threads)
+        for (ns_int a = 0; a < nc; a++) ns_fc_project_cone(dim, mu[a], x + (size_t)a * dim, NULL);
+        return;
+    }
+#endif
+    (void)threads;
+    for (ns_int a = 0; a < nc; a++) ns_fc_project_cone(dim, mu[a], x + (size_t)a * dim, NULL);
+}

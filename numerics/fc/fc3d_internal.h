@@ -21,6 +21,11 @@ ns_status ns_fc_blocked_unchecked(const ns_fc *p, ns_fc *view, ns_matrix **owned
 ns_int ns_fc_bad_diagonal(const ns_fc *view, char *err);
 
 
+/** x ← P_K(x) contact by contact, nc contacts of dimension d with
+ *  coefficients mu; on `threads` OpenMP threads when threads > 1 (each
+ *  contact projected by the same code: bit-identical for every count). */
+void ns_fc_project_cones(int dim, ns_int nc, const double *mu, double *x, int threads);
+
 /** Non-smooth Gauss–Seidel over the contacts of a blocked problem (from
  *  ns_fc_blocked) with the one-contact solver f (safeguarded by
  *  enumeration). Options used: tol, max_iter, time_limit, omega,

@@ -352,7 +352,7 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         r[t] = s;
     }
     const int d = view->dim;
-    for (ns_int a = 0; a < view->nc; a++) ns_fc_project_cone(d, view->mu[a], r + (size_t)a * d, NULL);
+    ns_fc_project_cones(d, view->nc, view->mu, r, 0);
     A->extrapolated = 1;
 }
 

@@ -8,10 +8,10 @@
  * σ ← max(min(σ/10, e·σ_0), 1e-14·σ_0) after an inner success, e the FC
  * error of the original problem (ns_fc_error; it need not fall
  * monotonically along the prox path): close to the solution σ follows the
- * error down, as Siconos' proximal point does (σ = α·e), which saves an
- * outer step on most small problems (the Rover files 5 → 4, the Capsules
- * 6–7 → 5–6 over ../shared/data); after an inner failure the step is undone, σ ← 10σ, and σ is then
- * held for 5 successful steps before it is lowered again (lowering it at
+ * error down, as Siconos' proximal point does (σ = α·e), one outer step
+ * fewer than σ/10 alone on most small problems of ../shared/data (the
+ * Rover files take 4); after an inner failure the step is undone, σ ← 10σ,
+ * and σ is then held for 5 successful steps before it is lowered again (lowering it at
  * once made the solve alternate between a failing σ and a working one,
  * every other step wasted: from the same start RockPile_tob1 went from
  * 1e-6 to 9e-7 in 60 s, with the hold to 5e-8; from zero prox now solves

@@ -27,6 +27,7 @@
 #include "solve/solvers.h"
 #include "core/ns_internal.h"
 #include "fc/fc3d_local.h"
+#include "fc/fc3d_internal.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
 #include "matrix/matrix_internal.h"
@@ -175,21 +176,6 @@ static void h_times(const gsys *g, const double *t, double *v, int threads)
     ns_matrix_gemv(1.0, g->Hs, t, 1.0, v);
 }
 
-/* r ← P_K(r) contact by contact */
-static void project_all(const ns_gfc *p, double *r, int threads)
-{
-    const int d = p->dim;
-#ifdef _OPENMP
-    if (threads > 1) {
-#pragma omp parallel for schedule(static) num_threads(threads)
-        for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], r + (size_t)a * d, NULL);
-        return;
-    }
-#endif
-    (void)threads;
-    for (ns_int a = 0; a < p->nc; a++) ns_fc_project_cone(d, p->mu[a], r + (size_t)a * d, NULL);
-}
-
 enum { ADMM_CHECK_EVERY = 50 };
 static const double ADMM_ETA = 0.999,       /* restart threshold */
                     ADMM_RHO_FACTOR = 5.0,  /* least change of rho applied */
@@ -238,7 +224,7 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
         goto done;
     }
     /* start: r ∈ K, z = P_K*(û(v)) */
-    for (ns_int a = 0; a < nc; a++) ns_fc_project_cone(d, p->mu[a], r + (size_t)a * d, NULL);
+    ns_fc_project_cones(d, nc, p->mu, r, 0);
     memcpy(u, p->b, m * sizeof(double));
     ns_matrix_gemv_t(1.0, g.Hs, v, 1.0, u);
     desaxce_term(p, u, s);
@@ -273,7 +259,7 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
         memcpy(w, u, m * sizeof(double));
         for (ns_int a = 0; a < nc; a++) w[(size_t)a * d] += s[a];
         for (size_t i = 0; i < m; i++) r[i] = rh[i] - rho * w[i];
-        project_all(p, r, nt);
+        ns_fc_project_cones(p->dim, p->nc, p->mu, r, nt);
         double pr = 0.0, cz = 0.0, cr = 0.0;
         for (size_t i = 0; i < m; i++) {
             z[i] = w[i] + (r[i] - rh[i]) / rho;

@@ -192,6 +192,17 @@ void ns_matrix_gemv(double alpha, const ns_matrix *A, const double *x, double be
     }
 }
 
+/* Entry j of y = αAᵀx + βy for CSC A: column j's dot product with x
+ * (shared by the serial and the threaded product, so both give the same
+ * bits). */
+static inline void csc_gemv_t_col(double alpha, const ns_csc *c, const double *x, double beta,
+                                  double *y, ns_int j)
+{
+    double s = 0.0;
+    for (ns_int k = c->p[j]; k < c->p[j + 1]; k++) s += c->x[k] * x[c->i[k]];
+    y[j] = beta == 0.0 ? alpha * s : alpha * s + beta * y[j];
+}
+
 /* y = αAᵀx + βy (x ∈ ℝ^rows, y ∈ ℝ^cols); β = 0 ignores y's content. */
 void ns_matrix_gemv_t(double alpha, const ns_matrix *A, const double *x, double beta, double *y)
 {
@@ -209,11 +220,7 @@ void ns_matrix_gemv_t(double alpha, const ns_matrix *A, const double *x, double 
         break;
     case NS_SPARSE: {
         const ns_csc *c = &A->csc;
-        for (ns_int j = 0; j < A->cols; j++) {
-            double s = 0.0;
-            for (ns_int k = c->p[j]; k < c->p[j + 1]; k++) s += c->x[k] * x[c->i[k]];
-            y[j] = beta == 0.0 ? alpha * s : alpha * s + beta * y[j];
-        }
+        for (ns_int j = 0; j < A->cols; j++) csc_gemv_t_col(alpha, c, x, beta, y, j);
         break;
     }
     case NS_BLOCK:
@@ -253,11 +260,7 @@ void ns_matrix_gemv_t_threads(double alpha, const ns_matrix *A, const double *x,
     if (threads > 1 && A->storage == NS_SPARSE && A->rows > 0 && A->cols > 0 && alpha != 0.0) {
         const ns_csc *c = &A->csc;
 #pragma omp parallel for schedule(static) num_threads(threads)
-        for (ns_int j = 0; j < A->cols; j++) {
-            double s = 0.0;
-            for (ns_int k = c->p[j]; k < c->p[j + 1]; k++) s += c->x[k] * x[c->i[k]];
-            y[j] = beta == 0.0 ? alpha * s : alpha * s + beta * y[j];
-        }
+        for (ns_int j = 0; j < A->cols; j++) csc_gemv_t_col(alpha, c, x, beta, y, j);
         return;
     }
 #endif
