@@ -69,7 +69,10 @@ static ns_status enum_schur(const ns_mlcp *p, const double *M, const unsigned ch
             res->error = e2;
         }
     }
-    for (int k = 0; k < 2 && res->error > 4.0 * DBL_EPSILON; k++)
+    /* least squares on the set (two pivoted QRs, more than the whole
+     * enumeration of a small MLCP) only when the LU left the point
+     * outside tol: a singular set matrix (non-unique solutions) */
+    for (int k = 0; k < 2 && res->error > o->tol && res->error > 4.0 * DBL_EPSILON; k++)
         if (ns_active_set_refine(N, M, p->q, eq, z, w, zp, 3, k ? 1e-8 : 0.0) == 0) {
             double e2 = ns_mlcp_error(p, zp, wp);
             if (e2 < res->error) {

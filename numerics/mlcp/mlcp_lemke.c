@@ -48,8 +48,10 @@ static void polish(const ns_mlcp *p, const double *M, const unsigned char *eq, d
     }
     free(work);
     /* the active-set matrix is singular when the solutions are not unique
-     * (deltasigma): refine by least squares on the same active set */
-    for (int k = 0; k < 2 && res->error > 4.0 * DBL_EPSILON; k++)
+     * (deltasigma): refine by least squares on the same active set, when
+     * the LU left the point outside tol (two pivoted QRs cost more than
+     * the pivots of a small MLCP) */
+    for (int k = 0; k < 2 && res->error > o->tol && res->error > 4.0 * DBL_EPSILON; k++)
         if (ns_active_set_refine(N, M, p->q, eq, z, w, zf, 3, k ? 1e-8 : 0.0) == 0) {
             double e2 = ns_mlcp_error(p, zf, wf);
             if (e2 < res->error) {
