@@ -3,7 +3,7 @@
  * i.e. u + σ_k (r − r_k) = W r + q with the Coulomb law, whose fixed
  * points r_{k+1} = r_k are the solutions of (W, q, μ). Each regularised
  * problem (better conditioned: W + σI) is solved by the global Newton
- * nsn-ac, then by nsgs-ac when Newton misses, to the inner tolerance
+ * nsn-ac, then by nsgs-ac (PROX_SWEEPS sweeps) when Newton misses, to the inner tolerance
  * max(0.1·tol, 0.1·e_k) on its own error. Adaptive σ: σ_0 = max_α W_αα,NN;
  * σ ← max(min(σ/10, e·σ_0), 1e-14·σ_0) after an inner success, e the FC
  * error of the original problem (ns_fc_error; it need not fall
@@ -34,6 +34,13 @@
  * over; 5 cut short inner solves that converge after a slow start
  * (Capsules-i100-889: 7 outer steps became 17). */
 enum { PROX_STALL = 10 };
+
+/* The sweeps that take over from a stalled inner Newton get this many:
+ * where they succeed on ../shared/data they need 2-194 (fc2d 00727: 194),
+ * where they fail they spent all of them (1000 before: two such failures
+ * were 10 % of spheres_box_n100_step1800's solve, and a quarter of
+ * fc2d_granularflowonwall_07002_00801's). */
+enum { PROX_SWEEPS = 300 };
 
 static void set_sigma(ns_fc *pv, const ns_fc *view, double sigma)
 {
@@ -103,7 +110,7 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         double nsn_err = ir.error;
         if (is == NS_NO_MEMORY) { st = ns_fail(res->message, is, "prox: %s", ir.message); break; }
         if (is != NS_CONVERGED && is != NS_INTERRUPTED) {
-            io.max_iter = 1000;
+            io.max_iter = PROX_SWEEPS;
             ns_result_init(&ir);
             is = ns_fc_nsgs_run(&pv, r, ui, &io, ns_fc_local_ac, &ir);
             gs_it = ir.iterations;
