@@ -51,7 +51,11 @@ typedef struct ns_options {
     double time_limit;       /* seconds; 0 = none. Solvers read the clock
                                 between iterations, some only every ~65 k
                                 flops of work (docs/solver-specs.md): a
-                                solve may overrun it by that much */
+                                solve may overrun it by that much, or by
+                                one iteration; the sparse Newton solvers
+                                (nsn-*) do not start an iteration their
+                                last one (or the fill prediction) says
+                                would end past it */
     int verbosity;           /* 0 = silent; messages go to log */
     ns_log_fn log;           /* NULL = no messages whatever the verbosity */
     void *log_user;
