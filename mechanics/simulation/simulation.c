@@ -347,13 +347,19 @@ static void apply_input(nsm_sim *s)
                     d->p[i] += id->r0[off + i];
                 }
             }
-            for (int c = 0; c < id->m; c++) {
-                double l = lam[c];
-                if (l == 0.0) continue;
-                for (int i = 0; i < n; i++) {
-                    if (!s->global) target[i] += scale * WG[i + (size_t)c * n] * l;
-                    d->p[i] += nsm_idata_G(id, r->ncols, off + i, c) * l;
+            /* entry by entry, the multipliers innermost: each target[i]
+             * and p[i] gets the same additions in the same order as
+             * column by column, without reloading what was just stored */
+            for (int i = 0; i < n; i++) {
+                double ti = target[i], pi = d->p[i];
+                for (int c = 0; c < id->m; c++) {
+                    double l = lam[c];
+                    if (l == 0.0) continue;
+                    if (!s->global) ti += scale * WG[i + (size_t)c * n] * l;
+                    pi += nsm_idata_G(id, r->ncols, off + i, c) * l;
                 }
+                target[i] = ti;
+                d->p[i] = pi;
             }
         }
     }
