@@ -84,9 +84,10 @@ void ns_fc_contact_init(ns_fc_contact *c, int dim, const double *W,
     c->W = W;
     c->q = q;
     c->mu = mu;
-    double wn = W[0], wt = dim == 3 ? 0.5 * (W[4] + W[8]) : W[3];
-    c->rho_n = wn > 0 ? 1.0 / wn : 1.0;
-    c->rho_t = wt > 0 ? 1.0 / wt : c->rho_n;
+    double rho[2];
+    ns_fc_contact_rho(dim, W, rho);
+    c->rho_n = rho[0];
+    c->rho_t = rho[1];
     c->tol = tol;
     c->max_iter = max_iter;
 }

@@ -76,6 +76,16 @@ int ns_fc_local_solve(ns_fc_local_fn f, const ns_fc_contact *c, double *r);
 void ns_fc_contact_init(ns_fc_contact *c, int dim, const double *W,
                         const double *q, double mu, double tol, int max_iter);
 
+/** The rho_n, rho_t ns_fc_contact_init computes from W's diagonal block:
+ *  rho[0], rho[1]. (A sweep computes them once per solve, not once per
+ *  contact update: two divisions on every local solve's critical path.) */
+static inline void ns_fc_contact_rho(int dim, const double *W, double *rho)
+{
+    double wn = W[0], wt = dim == 3 ? 0.5 * (W[4] + W[8]) : W[3];
+    rho[0] = wn > 0 ? 1.0 / wn : 1.0;
+    rho[1] = wt > 0 ? 1.0 / wt : rho[0];
+}
+
 /** u ← W r + q for one contact; returns sqrt(contact error²). */
 double ns_fc_contact_residual(const ns_fc_contact *c, const double *r, double *u);
 

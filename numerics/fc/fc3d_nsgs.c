@@ -101,8 +101,13 @@ enum { CHECK_GAP = 50, AA_GRACE = 32 };
 /* One contact's update: r_α ← ω local(W_αα, q̃_α) + (1 − ω) r_α. Writes
  * only r_α and inc[0..1] (‖Δr_α‖², ‖r_α‖²), so that contacts which share
  * no block row entry can be updated at the same time. */
+/* fmax without the library call (GCC keeps fmax a call for its NaN
+ * rules): the same result, a NaN argument ignored. */
+static inline double max2(double a, double b) { return a > b || b != b ? a : b; }
+
 static inline void update_contact(const ns_fc *view, const ns_block *B, double *r, ns_int a,
-                                  ns_fc_local_fn f, double omega, double ltol, double *inc)
+                                  ns_fc_local_fn f, double omega, double ltol, const double *rho,
+                                  double *inc)
 {
     const int d = view->dim;
     double *ra = r + (size_t)a * d, qa[3], old[3];
@@ -110,9 +115,9 @@ static inline void update_contact(const ns_fc *view, const ns_block *B, double *
     const double *Wd = B->x + B->value_ptr[B->diag[a]];
     double nq2 = qa[0] * qa[0] + qa[1] * qa[1] + (d == 3 ? qa[2] * qa[2] : 0.0);
     double nr2 = ra[0] * ra[0] + ra[1] * ra[1] + (d == 3 ? ra[2] * ra[2] : 0.0);
-    ns_fc_contact c;
-    double scale2 = fmax(fmax(nq2, nr2), Wd[0] * Wd[0] * nr2);
-    ns_fc_contact_init(&c, d, Wd, qa, view->mu[a], ltol * fmax(sqrt(scale2), DBL_MIN), 20);
+    double scale2 = max2(max2(nq2, nr2), Wd[0] * Wd[0] * nr2);
+    ns_fc_contact c = { d, Wd, qa, view->mu[a], rho[2 * (size_t)a], rho[2 * (size_t)a + 1],
+                        ltol * max2(sqrt(scale2), DBL_MIN), 20 };
     old[0] = ra[0]; old[1] = ra[1]; old[2] = d == 3 ? ra[2] : 0.0;
     if (f(&c, ra) != 0 && !at_rounding_level(&c, ra, nq2))
         if (ns_fc_local_enum(&c, ra) != 0) ns_fc_local_ac(&c, ra);
@@ -163,7 +168,7 @@ static ns_int colour_contacts(const ns_block *B, ns_int nc, ns_int *start, ns_in
  * count; each thread writes its own contacts' r and inc entries. */
 static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_fc_local_fn f,
                            double omega, double ltol, const ns_int *start, const ns_int *list,
-                           ns_int ncol, int backward, int threads, double *inc)
+                           ns_int ncol, int backward, int threads, const double *rho, double *inc)
 {
 #ifdef _OPENMP
     if (threads > 1) {
@@ -175,7 +180,7 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
 #pragma omp for schedule(static)
                 for (ns_int s = s0; s < s1; s++) {
                     ns_int a = list[s];
-                    update_contact(view, B, r, a, f, omega, ltol, inc + 2 * (size_t)a);
+                    update_contact(view, B, r, a, f, omega, ltol, rho, inc + 2 * (size_t)a);
                 }
             }
         }
@@ -188,7 +193,7 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
     for (ns_int k = 0; k < ncol; k++) {
         ns_int c = backward ? ncol - 1 - k : k;
         for (ns_int s = start[c]; s < start[c + 1]; s++)
-            update_contact(view, B, r, list[s], f, omega, ltol, inc + 2 * (size_t)list[s]);
+            update_contact(view, B, r, list[s], f, omega, ltol, rho, inc + 2 * (size_t)list[s]);
     }
 }
 
@@ -416,11 +421,15 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
     size_t nint = coloured ? 5 * (size_t)nc + 2 : (size_t)nc + 1;
     ns_workspace *ws = o->workspace;
     ns_int *order = ns_ws_take(ws, 0, nint, sizeof(ns_int));
-    double *inc = ns_ws_take(ws, 1, 2 * (size_t)nc + 1, sizeof(double));
+    /* inc (2 nc), then each contact's rho_n, rho_t (2 nc) */
+    double *inc = ns_ws_take(ws, 1, 4 * (size_t)nc + 1, sizeof(double));
     if (!order || !inc) {
         ws_done(ws, order, inc, NULL);
         return ns_fail(res->message, NS_NO_MEMORY, "nsgs: out of memory");
     }
+    double *rho = inc + 2 * (size_t)nc;
+    for (ns_int a = 0; a < nc; a++)
+        ns_fc_contact_rho(view->dim, B->x + B->value_ptr[B->diag[a]], rho + 2 * (size_t)a);
     for (ns_int i = 0; i < nc; i++) order[i] = i;
     ns_int ncol = 0, *cstart = NULL, *clist = NULL;
     double qn = 0.0;   /* ‖q‖, for the coloured error check */
@@ -480,7 +489,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
         double dr2 = 0.0, r2 = 0.0;
         if (xk) memcpy(xk, r, (size_t)A.len * sizeof *xk);
         if (coloured_ok) {
-            coloured_sweep(view, B, r, f, omega, ltol, cstart, clist, ncol, backward, o->threads, inc);
+            coloured_sweep(view, B, r, f, omega, ltol, cstart, clist, ncol, backward, o->threads, rho, inc);
             for (ns_int a = 0; a < nc; a++) { dr2 += inc[2 * a]; r2 += inc[2 * a + 1]; }
         } else {
             if (o->shuffle)
@@ -490,7 +499,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
                 }
             for (ns_int s = 0; s < nc; s++) {
                 ns_int a = order[backward ? nc - 1 - s : s];
-                update_contact(view, B, r, a, f, omega, ltol, inc);
+                update_contact(view, B, r, a, f, omega, ltol, rho, inc);
                 dr2 += inc[0];
                 r2 += inc[1];
             }
