@@ -298,18 +298,38 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         const int sl = A->next, kn = A->k < m ? A->k + 1 : m;
         double *dFs = A->dF + (size_t)sl * n, *dGs = A->dG + (size_t)sl * n;
         double gacc[16] = { 0 };
-        for (int i = 0; i < n; i++) {
-            const double f = r[i] - x[i], df = f - A->fprev[i];
-            dFs[i] = df;
-            dGs[i] = r[i] - A->gprev[i];
-            A->fprev[i] = f;
-            A->gprev[i] = r[i];
-            for (int j = 0; j < kn; j++) {
-                const double dj = A->dF[(size_t)j * n + i];   /* df itself for j = sl */
-                gacc[j] += df * dj;
-                bacc[j] += dj * f;
+        if (kn <= 3) {
+            /* the sums in registers (in gacc and bacc each product waited
+             * for the previous store); the same operations in the same
+             * order as the general loop below */
+            double g0 = 0.0, g1 = 0.0, g2 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0;
+            const double *D0 = A->dF, *D1 = A->dF + (size_t)n, *D2 = A->dF + 2 * (size_t)n;
+            for (int i = 0; i < n; i++) {
+                const double f = r[i] - x[i], df = f - A->fprev[i];
+                dFs[i] = df;
+                dGs[i] = r[i] - A->gprev[i];
+                A->fprev[i] = f;
+                A->gprev[i] = r[i];
+                const double d0 = D0[i];   /* df itself for j = sl */
+                g0 += df * d0; b0 += d0 * f;
+                if (kn > 1) { const double d1 = D1[i]; g1 += df * d1; b1 += d1 * f; }
+                if (kn > 2) { const double d2 = D2[i]; g2 += df * d2; b2 += d2 * f; }
             }
-        }
+            gacc[0] = g0; gacc[1] = g1; gacc[2] = g2;
+            bacc[0] = b0; bacc[1] = b1; bacc[2] = b2;
+        } else
+            for (int i = 0; i < n; i++) {
+                const double f = r[i] - x[i], df = f - A->fprev[i];
+                dFs[i] = df;
+                dGs[i] = r[i] - A->gprev[i];
+                A->fprev[i] = f;
+                A->gprev[i] = r[i];
+                for (int j = 0; j < kn; j++) {
+                    const double dj = A->dF[(size_t)j * n + i];   /* df itself for j = sl */
+                    gacc[j] += df * dj;
+                    bacc[j] += dj * f;
+                }
+            }
         A->k = kn;
         A->next = (sl + 1) % m;
         for (int j = 0; j < kn; j++) A->gram[sl + 16 * j] = A->gram[j + 16 * sl] = gacc[j];
