@@ -33,6 +33,7 @@
 #include <siconos/numerics/Friction_cst.h>
 #include "nonsmooth/nonsmooth.h"
 #include "blas_threads.h"
+#include "malloc_policy.h"
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,7 @@ int main(int argc, char **argv)
     const char *only = NULL;
     int first = 1;
     ns_tool_blas_single_thread();
+    ns_tool_malloc_policy();
     while (first + 1 < argc && argv[first][0] == '-' && argv[first][1] == '-') {
         if (strcmp(argv[first], "--solvers") == 0) only = argv[first + 1];
         else if (strcmp(argv[first], "--cap") == 0) cap = atof(argv[first + 1]);

@@ -63,6 +63,7 @@
 #include "siconos/numerics/relay_cst.h"
 #include "siconos/numerics/Friction_cst.h"
 #include "nonsmooth/nonsmooth.h"
+#include "malloc_policy.h"
 
 /* Siconos 4.4 (libsiconos_numerics.so.7), headers not shipped by Debian */
 GenericMechanicalProblem *genericMechanical_new_from_filename(const char *filename);
@@ -418,6 +419,7 @@ int main(int argc, char **argv)
     char *names = NULL;
     double tol = 1e-8, limit = 60;
     int max_iter = 0, header = 1, first = 0;
+    ns_tool_malloc_policy();   /* the heap policy nsbench's runs have */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
         else if (!strcmp(argv[i], "--solvers") && i + 1 < argc) names = argv[++i];

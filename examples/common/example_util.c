@@ -1,6 +1,7 @@
 /* example_util.c — see example_util.h. */
 #include "example_util.h"
 #include "blas_threads.h"
+#include "malloc_policy.h"
 #include "cli_numbers.h"
 #include <errno.h>
 #include <math.h>
@@ -45,11 +46,15 @@ static void help(FILE *f, const char *prog, const char *usage)
             prog, usage);
 }
 
-void nsx_blas_policy(void) { ns_tool_blas_single_thread(); }
+void nsx_process_policy(void)
+{
+    ns_tool_blas_single_thread();
+    ns_tool_malloc_policy();
+}
 
 int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
 {
-    nsx_blas_policy();
+    nsx_process_policy();
     memset(a, 0, sizeof *a);
     a->save_every = 1;
     a->dump_max = 50;

@@ -28,12 +28,15 @@ typedef struct nsx_args {
                                (theta_output = 0; the examples use 1) */
 } nsx_args;
 
-/** The examples' BLAS threading: OpenBLAS single-threaded unless the user
- *  set OPENBLAS_NUM_THREADS or OMP_NUM_THREADS (as the tools; the solvers'
- *  small dense LUs spin OpenBLAS' threads on a loaded machine: a 100-step
- *  rigid stack took 0.9 s or 50 s from one run to the next). nsx_parse
- *  calls it; programs with their own parser call it first. */
-void nsx_blas_policy(void);
+/** The examples' process policy, as the tools': OpenBLAS single-threaded
+ *  unless the user set OPENBLAS_NUM_THREADS or OMP_NUM_THREADS (the
+ *  solvers' small dense LUs spin OpenBLAS' threads on a loaded machine: a
+ *  100-step rigid stack took 0.9 s or 50 s from one run to the next), and
+ *  freed memory kept in the process (malloc_policy.h: sparse
+ *  factorizations otherwise fault their tens of MB back in at every
+ *  iteration). nsx_parse calls it; programs with their own parser call it
+ *  first. */
+void nsx_process_policy(void);
 
 /** Parses argv (numbers strictly: the whole word, finite, in range);
  *  returns 0, 1 after printing the help for -h/--help (the caller exits 0),

@@ -80,7 +80,7 @@ static int write_svg(const char *dir, const tut_model *m, const tut_table *t)
 
 int main(int argc, char **argv)
 {
-    nsx_blas_policy();
+    nsx_process_policy();
     tut_params p;
     tut_params_default(&p);
     const char *name = NULL, *out = NULL, *svg = NULL;

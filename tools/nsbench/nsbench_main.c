@@ -9,6 +9,7 @@
  * 2 bad usage or no problem file, 130 interrupted (partial results kept). */
 #define _POSIX_C_SOURCE 200809L
 #include "blas_threads.h"
+#include "malloc_policy.h"
 #include "cli_numbers.h"
 #include "nsbench.h"
 #include <errno.h>
@@ -820,6 +821,7 @@ int main(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     ns_tool_blas_single_thread();   /* children inherit it: one core per run */
+    ns_tool_malloc_policy();
 #ifdef NB_HAVE_MPI
     silent = nb_mpi_env_rank() > 0;
 #endif

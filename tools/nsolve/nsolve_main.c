@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "nonsmooth/nonsmooth.h"
 #include "blas_threads.h"
+#include "malloc_policy.h"
 #include "cli_numbers.h"
 #include "json_string.h"
 #include <errno.h>
@@ -315,6 +316,7 @@ int main(int argc, char **argv)
     cli c;
     memset(&c, 0, sizeof c);
     ns_tool_blas_single_thread();
+    ns_tool_malloc_policy();
     int rc = parse_args(argc, argv, &c);
     if (rc >= 0) return rc;
     if (c.list) {

@@ -1,0 +1,16 @@
+/* malloc_policy.c — see malloc_policy.h. */
+#include "malloc_policy.h"
+#include <stdlib.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+void ns_tool_malloc_policy(void)
+{
+#if defined(__GLIBC__)
+    if (getenv("GLIBC_TUNABLES")) return;
+    mallopt(M_TOP_PAD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+#endif
+}
