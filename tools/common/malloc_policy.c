@@ -14,3 +14,13 @@ void ns_tool_malloc_policy(void)
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
 #endif
 }
+
+void ns_tool_malloc_policy_cap(double bytes)
+{
+#if defined(__GLIBC__)
+    if (getenv("GLIBC_TUNABLES")) return;
+    if (bytes < (double)(64 << 20)) mallopt(M_TOP_PAD, bytes > 0 ? (int)bytes : 0);
+#else
+    (void)bytes;
+#endif
+}

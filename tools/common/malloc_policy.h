@@ -17,4 +17,8 @@
  *  docs/solver-specs.md, "Memory"). */
 void ns_tool_malloc_policy(void);
 
+/** Lowers the memory kept at the heap's top to at most `bytes` (a process
+ *  under an address-space limit: nsbench's runs). */
+void ns_tool_malloc_policy_cap(double bytes);
+
 #endif

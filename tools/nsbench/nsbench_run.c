@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE
 #include "nsbench.h"
+#include "malloc_policy.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -145,6 +146,10 @@ static void child_main(const nb_config *c, const nb_task *t, int fd, long base_v
                        * 1024.0;
         struct rlimit as = { (rlim_t)bytes, (rlim_t)bytes };
         setrlimit(RLIMIT_AS, &as);
+        /* the heap's kept memory counts against that limit: an eighth of
+         * it at most, so that a run at its limit is still near it in RSS
+         * (the "memory" status) */
+        ns_tool_malloc_policy_cap(c->mem_limit_mb * 1024.0 * 1024.0 / 8.0);
     }
     if (!c->verbose) {
         int devnull = open("/dev/null", O_WRONLY);
