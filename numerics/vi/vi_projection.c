@@ -7,8 +7,12 @@
  *       grows by 3/2 after a step whose ratio was below 0.5 (Khobotov's
  *       rule as in He–Liao's projection method); converges for strongly
  *       monotone Lipschitz F.
- *  eg   extragradient (Korpelevich): x̄ = P(x − ρF(x)) with the same rule,
- *       then x⁺ = P(x − ρF(x̄)); monotone Lipschitz F.
+ *  eg   extragradient: x̄ = P(x − ρF(x)) with the same rule, then
+ *       x⁺ = P(x − γα*ρF(x̄)), α* = ⟨x − x̄, d⟩/‖d‖² with
+ *       d = (x − x̄) − ρ(F(x) − F(x̄)) and γ = 1.9 (He–Liao's improved
+ *       extragradient; Korpelevich's is α* = γ = 1: on the strongly monotone
+ *       families of benchmarks/ncp its contraction is about 1 − t + t²
+ *       with t = ρL, so 2.5–4 times the iterations); monotone Lipschitz F.
  *  hp   hyperplane projection (Solodov–Svaiter): y = P(x − F(x)),
  *       r = x − y, Armijo search along r for z = x − t r with
  *       ⟨F(z), r⟩ ≥ σ‖r‖² (σ = 0.3, t halved), then x⁺ = P_{X∩H}(x), H the
@@ -22,6 +26,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* eg's relaxation of the optimal corrector length, in (0, 2) */
+#define EG_GAMMA 1.9
 
 int ns_vi_project(const ns_vi_set *X, ns_int n, const double *x, double *px)
 {
@@ -181,7 +188,18 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
             memcpy(x, xb, sz * sizeof(double));
             memcpy(F, Fb, sz * sizeof(double));
         } else {
-            for (ns_int i = 0; i < n; i++) w[i] = x[i] - rho * Fb[i];
+            /* the corrector's length (He–Liao): along d = (x − x̄) −
+             * ρ(F(x) − F(x̄)) the distance to the solutions falls by at
+             * least γ(2 − γ)α*⟨x − x̄, d⟩ with α* = ⟨x − x̄, d⟩/‖d‖²;
+             * Korpelevich's step is α* = 1, γ = 1 */
+            double num = 0.0, den = 0.0, step = rho;
+            for (ns_int i = 0; i < n; i++) {
+                double dd = (x[i] - xb[i]) - rho * (F[i] - Fb[i]);
+                num += (x[i] - xb[i]) * dd;
+                den += dd * dd;
+            }
+            if (den > 0.0 && num > 0.0 && isfinite(num / den)) step = EG_GAMMA * (num / den) * rho;
+            for (ns_int i = 0; i < n; i++) w[i] = x[i] - step * Fb[i];
             if (ns_vi_project(X, n, w, x) || ns_cp_eval(f, x, F)) {
                 st = ns_fail(res->message, NS_FAILED, "%s: F or the projection failed at iteration %d", nm, k);
                 break;
