@@ -272,6 +272,19 @@ typedef struct anderson {
 } anderson;
 
 
+/* Entry i of the newest history column: f = G(x) − x and its change since
+ * the previous sweep, and G's change; f and G kept for the next sweep. */
+static inline void new_entry(anderson *A, int i, const double *r, const double *x, double *dFs,
+                             double *dGs, double *f, double *df)
+{
+    *f = r[i] - x[i];
+    *df = *f - A->fprev[i];
+    dFs[i] = *df;
+    dGs[i] = r[i] - A->gprev[i];
+    A->fprev[i] = *f;
+    A->gprev[i] = r[i];
+}
+
 static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *x)
 {
     const int n = A->len, m = A->m;
@@ -305,11 +318,8 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
             double g0 = 0.0, g1 = 0.0, g2 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0;
             const double *D0 = A->dF, *D1 = A->dF + (size_t)n, *D2 = A->dF + 2 * (size_t)n;
             for (int i = 0; i < n; i++) {
-                const double f = r[i] - x[i], df = f - A->fprev[i];
-                dFs[i] = df;
-                dGs[i] = r[i] - A->gprev[i];
-                A->fprev[i] = f;
-                A->gprev[i] = r[i];
+                double f, df;
+                new_entry(A, i, r, x, dFs, dGs, &f, &df);
                 const double d0 = D0[i];   /* df itself for j = sl */
                 g0 += df * d0; b0 += d0 * f;
                 if (kn > 1) { const double d1 = D1[i]; g1 += df * d1; b1 += d1 * f; }
@@ -319,11 +329,8 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
             bacc[0] = b0; bacc[1] = b1; bacc[2] = b2;
         } else
             for (int i = 0; i < n; i++) {
-                const double f = r[i] - x[i], df = f - A->fprev[i];
-                dFs[i] = df;
-                dGs[i] = r[i] - A->gprev[i];
-                A->fprev[i] = f;
-                A->gprev[i] = r[i];
+                double f, df;
+                new_entry(A, i, r, x, dFs, dGs, &f, &df);
                 for (int j = 0; j < kn; j++) {
                     const double dj = A->dF[(size_t)j * n + i];   /* df itself for j = sl */
                     gacc[j] += df * dj;
