@@ -98,13 +98,14 @@ static int at_rounding_level(const ns_fc_contact *c, const double *r, double nq2
  * decides convergence. */
 enum { CHECK_GAP = 50, AA_GRACE = 32 };
 
-/* One contact's update: r_α ← ω local(W_αα, q̃_α) + (1 − ω) r_α. Writes
- * only r_α and inc[0..1] (‖Δr_α‖², ‖r_α‖²), so that contacts which share
- * no block row entry can be updated at the same time. */
 /* fmax without the library call (GCC keeps fmax a call for its NaN
  * rules): the same result, a NaN argument ignored. */
 static inline double max2(double a, double b) { return a > b || b != b ? a : b; }
 
+/* One contact's update: r_α ← ω local(W_αα, q̃_α) + (1 − ω) r_α, with the
+ * contact's ρ_N, ρ_T from rho (computed once per solve). Writes only r_α
+ * and inc[0..1] (‖Δr_α‖², ‖r_α‖²), so that contacts which share no block
+ * row entry can be updated at the same time. */
 static inline void update_contact(const ns_fc *view, const ns_block *B, double *r, ns_int a,
                                   ns_fc_local_fn f, double omega, double ltol, const double *rho,
                                   double *inc)
@@ -116,8 +117,9 @@ static inline void update_contact(const ns_fc *view, const ns_block *B, double *
     double nq2 = qa[0] * qa[0] + qa[1] * qa[1] + (d == 3 ? qa[2] * qa[2] : 0.0);
     double nr2 = ra[0] * ra[0] + ra[1] * ra[1] + (d == 3 ? ra[2] * ra[2] : 0.0);
     double scale2 = max2(max2(nq2, nr2), Wd[0] * Wd[0] * nr2);
-    ns_fc_contact c = { d, Wd, qa, view->mu[a], rho[2 * (size_t)a], rho[2 * (size_t)a + 1],
-                        ltol * max2(sqrt(scale2), DBL_MIN), 20 };
+    ns_fc_contact c = { .dim = d, .W = Wd, .q = qa, .mu = view->mu[a],
+                        .rho_n = rho[2 * (size_t)a], .rho_t = rho[2 * (size_t)a + 1],
+                        .tol = ltol * max2(sqrt(scale2), DBL_MIN), .max_iter = 20 };
     old[0] = ra[0]; old[1] = ra[1]; old[2] = d == 3 ? ra[2] : 0.0;
     if (f(&c, ra) != 0 && !at_rounding_level(&c, ra, nq2))
         if (ns_fc_local_enum(&c, ra) != 0) ns_fc_local_ac(&c, ra);

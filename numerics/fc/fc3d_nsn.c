@@ -339,6 +339,20 @@ static int predict_lu(const ns_block *WB, int d, double *entries, double *flops)
     return 0;
 }
 
+/* The work of the next iteration (model seconds): known from the last
+ * factorization once there is one, else predicted from the fill of the
+ * contacts' graph (predict_lu's counts scaled by 1/3 and 1/7: see the
+ * budget rule in nsn_run), once per pattern. */
+static double next_iteration_work(nsn_lu *L, const ns_fc *p, const ns_block *WB, int d)
+{
+    if (L->numeric) return iteration_work(L, p, 1, 0);
+    double pe, pf;
+    if (L->pred_work == 0.0 && !predict_lu(WB, d, &pe, &pf))
+        L->pred_work = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
+                              NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
+    return L->pred_work;
+}
+
 static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
                     const double *r, const double *u, double *F)
 {
@@ -418,14 +432,8 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
      * its flops 5-14 times on the hard collections: scaled by 1/3 and
      * 1/7), afterwards known from the last factorization. */
     if (work_budget && work_budget->limit > 0 && L->n > NSN_DENSE_MAX) {
-        double est = 0.0, pe, pf;
-        if (L->numeric) est = iteration_work(L, p, 1, 0);
-        else {   /* predicted once per pattern: a skipped walk asks again next round */
-            if (L->pred_work == 0.0 && !predict_lu(WB, d, &pe, &pf))
-                L->pred_work = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
-                                      NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
-            est = L->pred_work;
-        }
+        /* predicted once per pattern: a skipped walk asks again next round */
+        const double est = next_iteration_work(L, p, WB, d);
         if (est > 2.0 * (work_budget->limit - work_budget->used)) {
             budget_out = 1;
             ns_log(o, 2, "nsn: an iteration (%.3g model s) is beyond the turn's budget (%.3g)", est,
@@ -448,16 +456,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         if (guard) {
             t_it = ns_now();
             if (clk.start < 0.0) clk.start = t_it;
-            double est = t_last, pe, pf;
-            if (it == 1) {
-                if (L->numeric) est = iteration_work(L, p, 1, 0);
-                else {
-                    if (L->pred_work == 0.0 && !predict_lu(WB, d, &pe, &pf))
-                        L->pred_work = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
-                                              NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
-                    est = L->pred_work;
-                }
-            }
+            const double est = it == 1 ? next_iteration_work(L, p, WB, d) : t_last;
             if (est > clk.limit - (t_it - clk.start)) {
                 st = NS_TIME_LIMIT;
                 res->iterations = it - 1;

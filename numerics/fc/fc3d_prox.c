@@ -3,8 +3,8 @@
  * i.e. u + σ_k (r − r_k) = W r + q with the Coulomb law, whose fixed
  * points r_{k+1} = r_k are the solutions of (W, q, μ). Each regularised
  * problem (better conditioned: W + σI) is solved by the global Newton
- * nsn-ac, then by nsgs-ac (PROX_SWEEPS sweeps) when Newton misses, to the inner tolerance
- * max(0.1·tol, 0.1·e_k) on its own error. Adaptive σ: σ_0 = max_α W_αα,NN;
+ * nsn-ac, then by nsgs-ac (PROX_SWEEPS sweeps) when Newton misses, to the
+ * inner tolerance max(0.1·tol, 0.1·e_k) on its own error. Adaptive σ: σ_0 = max_α W_αα,NN;
  * σ ← max(min(σ/10, e·σ_0), 1e-14·σ_0) after an inner success, e the FC
  * error of the original problem (ns_fc_error; it need not fall
  * monotonically along the prox path): close to the solution σ follows the

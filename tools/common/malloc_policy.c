@@ -5,11 +5,13 @@
 #include <malloc.h>
 #endif
 
+enum { TOP_PAD = 64 << 20 };   /* free memory kept at the heap's top */
+
 void ns_tool_malloc_policy(void)
 {
 #if defined(__GLIBC__)
     if (getenv("GLIBC_TUNABLES")) return;
-    mallopt(M_TOP_PAD, 64 << 20);
+    mallopt(M_TOP_PAD, TOP_PAD);
     mallopt(M_TRIM_THRESHOLD, 256 << 20);
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
 #endif
@@ -19,7 +21,7 @@ void ns_tool_malloc_policy_cap(double bytes)
 {
 #if defined(__GLIBC__)
     if (getenv("GLIBC_TUNABLES")) return;
-    if (bytes < (double)(64 << 20)) mallopt(M_TOP_PAD, bytes > 0 ? (int)bytes : 0);
+    if (bytes < (double)TOP_PAD) mallopt(M_TOP_PAD, bytes > 0 ? (int)bytes : 0);
 #else
     (void)bytes;
 #endif
