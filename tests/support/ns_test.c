@@ -1,5 +1,5 @@
 /* ns_test.c — helpers shared by the test programs. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -29,6 +30,46 @@ char *ns_test_data_path(char *buf, size_t len, const char *rel)
     return buf;
 }
 
+/* Every name handed out is removed (a file, or a directory with what is in
+ * it) when the test program exits, unless NS_TEST_KEEP is set: the tests
+ * run the examples and tools into such directories and leave nothing
+ * behind in /tmp. Only the process that made the names removes them (a
+ * forked child that exits must not). Test programs only: the library has
+ * no such state. */
+#define TMP_MAX_NAMES 1024
+static char *tmp_names[TMP_MAX_NAMES];
+static int tmp_count;
+static pid_t tmp_owner;
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st; (void)flag; (void)ftw;
+    remove(path);
+    return 0;
+}
+
+static void remove_tmp_names(void)
+{
+    if (getpid() != tmp_owner) return;
+    const char *keep = getenv("NS_TEST_KEEP");
+    for (int k = 0; k < tmp_count; k++) {
+        if (!(keep && *keep)) nftw(tmp_names[k], remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        free(tmp_names[k]);
+    }
+    tmp_count = 0;
+}
+
+static void remember_tmp_name(const char *name)
+{
+    if (tmp_count == 0 && !tmp_owner) {
+        tmp_owner = getpid();
+        atexit(remove_tmp_names);
+    }
+    if (tmp_count >= TMP_MAX_NAMES) return;
+    char *c = strdup(name);
+    if (c) tmp_names[tmp_count++] = c;
+}
+
 char *ns_test_tmpname(char *buf, size_t len, const char *suffix)
 {
     static const char *dflt = "/tmp";
@@ -38,6 +79,7 @@ char *ns_test_tmpname(char *buf, size_t len, const char *suffix)
     int fd = mkstemp(tmpl);
     if (fd >= 0) { close(fd); unlink(tmpl); }
     snprintf(buf, len, "%s%s", tmpl, suffix ? suffix : "");
+    remember_tmp_name(buf);
     return buf;
 }
 

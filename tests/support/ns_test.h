@@ -11,7 +11,9 @@ const char *ns_test_data_dir(void);
 /** Joins the data root and a relative path into buf; returns buf. */
 char *ns_test_data_path(char *buf, size_t len, const char *rel);
 
-/** A fresh temporary file name (file not created) under $TMPDIR or /tmp. */
+/** A fresh temporary name (nothing created) under $TMPDIR or /tmp; whatever
+ *  the test makes there (file or directory tree) is removed when the test
+ *  program exits, unless NS_TEST_KEEP is set. */
 char *ns_test_tmpname(char *buf, size_t len, const char *suffix);
 
 /** Deterministic pseudo-random numbers (xorshift64*), no global state. */
