@@ -1,7 +1,14 @@
 /* vi_projection.c — projection methods for the VI  x ∈ X,
  * ⟨F(x), y − x⟩ ≥ 0 ∀y ∈ X, i.e. x = P_X(x − ρF(x)):
  *
- *  fpp  fixed-point projection x⁺ = P(x − ρF(x)); the step ρ is
+ *  fpp  fixed-point projection x⁺ = P(x − ρF(x)); each step first tries
+ *       the spectral length ρ = ⟨s, s⟩/⟨s, y⟩ of the last move (s = x − x₋,
+ *       y = F(x) − F(x₋); Barzilai–Borwein), kept when the natural
+ *       residual falls below (1 − 1e-4) times the largest of the last
+ *       SPEC_MEMORY (non-monotone, as spectral projected gradient methods
+ *       test their merit): one evaluation of F a step where it is kept,
+ *       and on the VI families of benchmarks/ncp half the steps of the
+ *       self-adaptive length alone. Otherwise the step ρ is
  *       self-adaptive: a trial x̄ is accepted when
  *       ρ‖F(x̄) − F(x)‖ ≤ ν‖x̄ − x‖ (ν = 0.9; else ρ ← ρ/2 and retry) and ρ
  *       grows by 3/2 after a step whose ratio was below 0.5 (Khobotov's
@@ -29,6 +36,9 @@
 
 /* eg's relaxation of the optimal corrector length, in (0, 2) */
 #define EG_GAMMA 1.9
+/* fpp's non-monotone window: a spectral step is kept when the natural
+ * residual stays below the largest of this many last iterates' */
+#define SPEC_MEMORY 10
 
 int ns_vi_project(const ns_vi_set *X, ns_int n, const double *x, double *px)
 {
@@ -94,9 +104,10 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
     size_t sz = (size_t)n;
     double *xb = ns_malloc(sz, sizeof(double)), *Fb = ns_malloc(sz, sizeof(double)),
            *y = ns_malloc(sz, sizeof(double)), *w = ns_malloc(sz, sizeof(double)),
-           *best = ns_malloc(sz, sizeof(double)), *bestF = ns_malloc(sz, sizeof(double));
+           *best = ns_malloc(sz, sizeof(double)), *bestF = ns_malloc(sz, sizeof(double)),
+           *xp = ns_malloc(sz, sizeof(double)), *Fp = ns_malloc(sz, sizeof(double));
     ns_status st = NS_MAX_ITER;
-    if (!xb || !Fb || !y || !w || !best || !bestF) {
+    if (!xb || !Fb || !y || !w || !best || !bestF || !xp || !Fp) {
         st = ns_fail(res->message, NS_NO_MEMORY, "%s: out of memory", nm);
         goto done;
     }
@@ -105,9 +116,13 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
     memcpy(x, y, sz * sizeof(double));
     if (ns_cp_eval(f, x, F)) { st = ns_fail(res->message, NS_FAILED, "%s: F cannot be evaluated at the start", nm); goto done; }
     double rho = 1.0, ebest = INFINITY, t0 = ns_now();
+    double ehist[SPEC_MEMORY], e_next = NAN;
+    int nh = 0, have_prev = 0;
     int k;
     for (k = 0; k < o->max_iter; k++) {
-        double e = ns_vi_natural_residual(X, n, x, F, w);
+        double e = isnan(e_next) ? ns_vi_natural_residual(X, n, x, F, w) : e_next;
+        e_next = NAN;
+        ehist[nh++ % SPEC_MEMORY] = e;
         if (e < ebest) {
             ebest = e;
             memcpy(best, x, sz * sizeof(double));
@@ -171,6 +186,35 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
             }
             continue;
         }
+        if (m == NS_VI_FPP && have_prev) {
+            /* fpp's spectral trial: ρ = ⟨s, s⟩/⟨s, y⟩ from the last move
+             * (s = x − x₋, y = F(x) − F(x₋)), kept when the natural
+             * residual stays below the largest of the last SPEC_MEMORY */
+            double ss = 0.0, sy = 0.0;
+            for (ns_int i = 0; i < n; i++) {
+                double si = x[i] - xp[i], yi = F[i] - Fp[i];
+                ss += si * si;
+                sy += si * yi;
+            }
+            const double rs = sy > 0.0 ? ss / sy : 0.0;
+            if (rs > 0.0 && isfinite(rs)) {
+                for (ns_int i = 0; i < n; i++) w[i] = x[i] - rs * F[i];
+                if (!ns_vi_project(X, n, w, xb) && !ns_cp_eval(f, xb, Fb)) {
+                    const double es = ns_vi_natural_residual(X, n, xb, Fb, y);
+                    double ref = e;
+                    for (int h = 0; h < (nh < SPEC_MEMORY ? nh : SPEC_MEMORY); h++)
+                        if (ehist[h] > ref) ref = ehist[h];
+                    if (es <= (1.0 - 1e-4) * ref) {
+                        memcpy(xp, x, sz * sizeof(double));
+                        memcpy(Fp, F, sz * sizeof(double));
+                        memcpy(x, xb, sz * sizeof(double));
+                        memcpy(F, Fb, sz * sizeof(double));
+                        e_next = es;
+                        continue;
+                    }
+                }
+            }
+        }
         /* trial x̄ = P(x − ρF(x)) with the self-adaptive rule */
         int ok = 0;
         double ratio = 0.0;
@@ -185,6 +229,9 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
         }
         if (!ok) { st = ns_fail(res->message, NS_FAILED, "%s: step search failed at iteration %d", nm, k); break; }
         if (m == NS_VI_FPP) {
+            memcpy(xp, x, sz * sizeof(double));
+            memcpy(Fp, F, sz * sizeof(double));
+            have_prev = 1;
             memcpy(x, xb, sz * sizeof(double));
             memcpy(F, Fb, sz * sizeof(double));
         } else {
@@ -218,6 +265,6 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
     if (st == NS_MAX_ITER && !res->message[0])
         ns_fail(res->message, st, "%s: %d iterations, residual %.3e", nm, k, e);
 done:
-    free(xb); free(Fb); free(y); free(w); free(best); free(bestF);
+    free(xb); free(Fb); free(y); free(w); free(best); free(bestF); free(xp); free(Fp);
     return st;
 }
