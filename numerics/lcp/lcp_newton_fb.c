@@ -12,7 +12,9 @@
  * (σ = 1e-4) on the merit Ψ = ½‖Φ‖². Safeguards: when H is singular or d is
  * not a descent direction (∇Ψᵀd > −ρ‖d‖^2.1, ρ = 1e-8), a Levenberg–
  * Marquardt direction (HᵀH + ‖Φ‖ I) d = −∇Ψ (Cholesky), and if that fails
- * too the steepest descent −∇Ψ = −HᵀΦ. The circuit MLCPs deltasigma* need
+ * too the steepest descent −∇Ψ = −HᵀΦ; the same direction replaces a full
+ * Newton step that multiplied Ψ by more than SINGULAR_BLOWUP (a nearly
+ * singular H) when it divides Ψ by ten. The circuit MLCPs deltasigma* need
  * the LM step: their H is nearly singular from the start (Newton steps of
  * norm 1e9, gradient steps of 1e-11).
  * Cold starts (z = 0, positive diagonal) begin with a few PGS sweeps
@@ -144,6 +146,15 @@ NS_SIMD_CLONES static void axpy(ns_int n, double a, const double *x, double *y)
  * convergence in 100 → 1 with the active-set solve). Returns 1 when z was
  * replaced (res->error updated), 0 when not applicable. */
 #define PGS_SWEEPS 10
+
+/* A full Newton step that multiplies the merit by more than this is the
+ * sign of a nearly singular H (see the line search): on lcp_psd-range_n10
+ * and lcp_degenerate_n10 the factors are 4e4-2.5e6 and the
+ * Levenberg-Marquardt steps solve them in 4 and 2 iterations instead of 9
+ * and 8; the circuit MLCPs' damped steps (factors 4-520) are left to the
+ * backtracking, where Levenberg-Marquardt steps would slow them down
+ * (PD_mlcp 4 -> 7 iterations, deltasigma past 100). */
+#define SINGULAR_BLOWUP 1e4
 static int pgs_start(ns_int n, const double *M, const unsigned char *eq,
                      double *z, double *w, double *zs, double *ws,
                      ns_kernel_error_fn err, const void *ctx, ns_result *res)
@@ -176,6 +187,33 @@ static int pgs_start(ns_int n, const double *M, const unsigned char *eq,
     memcpy(z, zs, (size_t)n * sizeof(double));
     res->error = err(ctx, z, w);                        /* exact w = M z + q */
     return 1;
+}
+
+/* Levenberg–Marquardt direction (HᵀH + μI) d = −∇Ψ, μ = ‖Φ‖ = √(2Ψ), with
+ * H = D_a + D_b M: a descent direction that stays meaningful when H is
+ * (nearly) singular, where the Newton step is huge and the gradient step
+ * tiny. HH: 2n² doubles of workspace. Returns 1 with d and gd = ∇Ψᵀd when
+ * it is a finite descent direction, 0 otherwise (d then undefined). */
+static int lm_direction(ns_int n, const double *M, const double *Da, const double *Db,
+                        double psi, const double *g, double *HH, double *d, double *gd)
+{
+    const size_t nn = (size_t)n * (size_t)n;
+    double *Hf = HH, *N = HH + nn;
+    for (ns_int j = 0; j < n; j++) {
+        const double *Mj = M + (size_t)j * n;
+        double *Hj = Hf + (size_t)j * n;
+        for (ns_int i = 0; i < n; i++) Hj[i] = Db[i] * Mj[i];
+        Hj[j] += Da[j];
+    }
+    cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, n, n, 1.0, Hf, n, 0.0, N, n);
+    const double mu = sqrt(2.0 * psi);
+    for (ns_int i = 0; i < n; i++) N[i + (size_t)i * n] += mu;
+    for (ns_int i = 0; i < n; i++) d[i] = -g[i];
+    if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, N, n) != 0) return 0;
+    LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', n, 1, N, n, d, n);
+    if (!ns_all_finite(d, (size_t)n)) return 0;
+    *gd = cblas_ddot(n, g, 1, d, 1);
+    return *gd < 0.0;
 }
 
 static ns_status newton_run(ns_int n, const double *M, const double *q,
@@ -286,30 +324,8 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         int newton = info == 0 && ns_all_finite(d, (size_t)n) &&
                      gd <= -1e-8 * pow(dn, 2.1);
         int lm = 0;
-        if (!newton && !HH) HH = ns_malloc(2 * nn, sizeof(double));   /* may fail: gradient */
-        if (!newton && HH) {
-            /* Levenberg–Marquardt: (HᵀH + μI) d = −∇Ψ, μ = ‖Φ‖ — a descent
-             * direction that stays meaningful when H is (nearly) singular,
-             * where the Newton step is huge and the gradient step tiny */
-            double *Hf = HH, *N = HH + nn;
-            for (ns_int j = 0; j < n; j++) {
-                const double *Mj = M + (size_t)j * n;
-                double *Hj = Hf + (size_t)j * n;
-                for (ns_int i = 0; i < n; i++) Hj[i] = Db[i] * Mj[i];
-                Hj[j] += Da[j];
-            }
-            cblas_dsyrk(CblasColMajor, CblasUpper, CblasTrans, n, n, 1.0, Hf, n, 0.0, N, n);
-            double mu = sqrt(2.0 * psi);
-            for (ns_int i = 0; i < n; i++) N[i + (size_t)i * n] += mu;
-            for (ns_int i = 0; i < n; i++) d[i] = -g[i];
-            if (LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, N, n) == 0) {
-                LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', n, 1, N, n, d, n);
-                if (ns_all_finite(d, (size_t)n)) {
-                    gd = cblas_ddot(n, g, 1, d, 1);
-                    lm = gd < 0.0;
-                }
-            }
-        }
+        if (!newton && !HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));   /* may fail: gradient */
+        if (!newton && HH) lm = lm_direction(n, M, Da, Db, psi, g, HH, d, &gd);
         if (!newton && !lm) {
             for (ns_int i = 0; i < n; i++) d[i] = -g[i];
             gd = -cblas_ddot(n, g, 1, g, 1);
@@ -324,6 +340,29 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
             for (ns_int i = 0; i < n; i++) { zt[i] = z[i] + t * d[i]; wt[i] = w[i] + t * Md[i]; }
             psit = merit(n, eq, minmap, zt, wt, F);
             if (psit <= psi + 1e-4 * t * gd) { accepted = 1; break; }
+            if (ls == 0 && newton && psit > SINGULAR_BLOWUP * psi) {
+                /* the full Newton step multiplied Ψ by more than
+                 * SINGULAR_BLOWUP where its model predicted 0: H is nearly
+                 * singular along d (a solution set that is not a point, as
+                 * a PSD M's). The Levenberg–Marquardt step, whose
+                 * regularisation ‖Φ‖ keeps it short along the near-null
+                 * directions, is taken instead when it alone divides Ψ by
+                 * ten or more; otherwise the backtracking goes on. */
+                if (!HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));
+                double *d2 = HH ? HH + 2 * nn : NULL, *Md2 = d2 ? d2 + un : NULL, gd2 = 0.0;
+                if (HH && lm_direction(n, M, Da, Db, psi, g, HH, d2, &gd2)) {
+                    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, M, n, d2, 1, 0.0, Md2, 1);
+                    for (ns_int i = 0; i < n; i++) { zt[i] = z[i] + d2[i]; wt[i] = w[i] + Md2[i]; }
+                    const double p2 = merit(n, eq, minmap, zt, wt, F);
+                    if (p2 <= 0.1 * psi && p2 <= psi + 1e-4 * gd2) {
+                        psit = p2;
+                        accepted = 1;
+                        lm = 1;
+                        newton = 0;
+                        break;
+                    }
+                }
+            }
         }
         if (!accepted) {
             if (++stalled >= 3 || psit > psi) {
