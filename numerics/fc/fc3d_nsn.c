@@ -23,7 +23,19 @@
  * Rover files 1–2 fewer, Capsules-i122-1617 15 instead of 38), and over
  * ../shared/data every nsn variant and auto solve as many problems as with
  * λ_1 > 0 (some hard ones take more iterations: RockPile_tob1 169 instead
- * of 97). (The Φ term keeps λ small where the
+ * of 97). On the dense path (n ≤ NSN_DENSE_MAX) the later steps are tried
+ * plain too, and the plain step is kept only when the line search takes
+ * it whole (t = 1); otherwise the step is redone damped, at the cost of a
+ * second small factorization: near a solution the plain steps converge
+ * quadratically where λ_k ∝ e_k slows the first of them (Rover4493: 5
+ * iterations to 4, the path of Siconos' NSN_AC to the digit; seven other
+ * Rover files and three fc2d/fc3d files one to three fewer, none more
+ * over ../shared/data). Plain steps shortened by the line search stay
+ * out: kept on BoxesStack1 they took it from 13 iterations to 141; and
+ * on the sparse path even full plain steps took the granular flow
+ * 07002_00801 from 167 iterations to more than 700. Not for the fb
+ * residual either (BoxesStack1 474 → 656 iterations, one OneObject file
+ * 57 → 69, the other 132 → 13). (The Φ term keeps λ small where the
  * residual is already small although e_k is not: FB with μ = 1e6 otherwise
  * crawls at e ≈ 0.4 with λ ≈ 0.4 ≫ the 1/μ-sized part of J.) Without it the plain step needed line
  * search steps of 1e-6 for hundreds of iterations on KaplasTower,
@@ -480,7 +492,12 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
          * RockPile_tob1 the race then took 100k iterations and 9.5-15 s
          * instead of 30k and 3.4 s */
         const double lambda_damped = fmin(fmin(1.0, err), sqrt(2.0 * th) / fmax(phi0, ns_norm2(r, m)));
-        double lambda = it == 1 && !in_chain ? 0.0 : lambda_damped;
+        /* on the dense path (small problems, a factorization costs little)
+         * every later step is first tried plain, kept only at its full
+         * length, else redone damped (see the header) */
+        const int plain_try = it > 1 && !in_chain && lambda_damped > 0.0 && L->n <= NSN_DENSE_MAX &&
+                              phi != ns_fc_phi_fb;
+        double lambda = (it == 1 && !in_chain) || plain_try ? 0.0 : lambda_damped;
         hist[nh++ % 10] = th;
         double thref = th; /* non-monotone reference: max of the last 10 */
         if (ls_kind == LS_ARMIJO)
@@ -497,6 +514,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             lu_fill(L, WB, d, AB, fmax(reg, lambda));
             int ls = lu_solve(L, rhs, dl, ferr);
             if (ls == 2) { st = ns_fail(res->message, NS_NO_MEMORY, "nsn: %s", ferr); goto out; }
+            if (ls == 1 && plain_try && lambda == 0.0) { lambda = lambda_damped; redo = 1; attempt--; continue; }
             if (ls == 1) { singular = 1; continue; }
             singular = 0;
             ns_matrix_gemv(1.0, p->W, dl, 0.0, Wd);
@@ -507,6 +525,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
                     for (size_t i = 0; i < m; i++) { rt[i] = r[i] + t * dl[i]; ut[i] = u[i] + t * Wd[i]; }
                     double tht = merit(p, cs, phi, rt, ut, Fw);
                     if (tht <= thref - 2e-4 * t * th) { ok = 1; break; }
+                    if (plain_try && lambda == 0.0) break;   /* only the full plain step */
                 }
             } else { /* Goldstein–Price, t ∈ (0, 1] */
                 const double m1 = 0.1, m2 = 0.9;
@@ -540,6 +559,13 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
              * A well-conditioned J keeps its plain step, shortened or not
              * (Capsules-i122-1617, rcond 2e-11: 15 iterations, 38 damped);
              * the dense path (n ≤ NSN_DENSE_MAX) always does. */
+            if (plain_try && lambda == 0.0 && (!ok || t < 1.0)) {
+                lambda = lambda_damped;
+                ok = 0;
+                redo = 1;
+                attempt--;
+                continue;
+            }
             if (ok && lambda == 0.0 && t < 1.0 && lambda_damped > 0.0 && L->n > NSN_DENSE_MAX &&
                 !(L->info[UMFPACK_RCOND] >= 1e-12)) {
                 lambda = lambda_damped;
