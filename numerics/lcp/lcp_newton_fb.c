@@ -216,6 +216,27 @@ static int lm_direction(ns_int n, const double *M, const double *Da, const doubl
     return *gd < 0.0;
 }
 
+/* The Levenberg–Marquardt step taken whole from (z, w), kept when it
+ * divides Ψ by ten or more (and meets Armijo's condition): then zt, wt, F
+ * hold the new point and its Φ, *psit its merit, and 1 is returned. *HH is
+ * the workspace (2n² + 2n, allocated on first use). */
+static int lm_try(ns_int n, const double *M, const unsigned char *eq, int minmap,
+                  const double *Da, const double *Db, double psi, const double *g,
+                  const double *z, const double *w, size_t nn, size_t un, double **HH,
+                  double *zt, double *wt, double *F, double *psit)
+{
+    if (!*HH) *HH = ns_malloc(2 * nn + 2 * un, sizeof(double));
+    if (!*HH) return 0;
+    double *d2 = *HH + 2 * nn, *Md2 = d2 + un, gd2 = 0.0;
+    if (!lm_direction(n, M, Da, Db, psi, g, *HH, d2, &gd2)) return 0;
+    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, M, n, d2, 1, 0.0, Md2, 1);
+    for (ns_int i = 0; i < n; i++) { zt[i] = z[i] + d2[i]; wt[i] = w[i] + Md2[i]; }
+    const double p2 = merit(n, eq, minmap, zt, wt, F);
+    if (!(p2 <= 0.1 * psi && p2 <= psi + 1e-4 * gd2)) return 0;
+    *psit = p2;
+    return 1;
+}
+
 static ns_status newton_run(ns_int n, const double *M, const double *q,
                             const unsigned char *eq, int minmap, int warm,
                             double *z, double *w, const ns_options *o,
@@ -259,7 +280,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
     const double it_work = (double)n * (double)n * ((double)n / 3.0 + 4.0);
     ns_clock clk;
     ns_clock_start(&clk, o->time_limit, it_work);
-    int stalled = 0, lu_ok = 0;
+    int stalled = 0, lu_ok = 0, lm_streak = 0;
     for (int it = 0; it < o->max_iter; it++) {
         if (res->error <= o->tol) { st = NS_CONVERGED; break; }
         if (ns_clock_over(&clk, it_work)) { st = NS_TIME_LIMIT; break; }
@@ -283,82 +304,83 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         /* g = ∇Ψ = Hᵀ Φ = D_a Φ + Mᵀ (D_b Φ) */
         for (ns_int i = 0; i < n; i++) { d[i] = Db[i] * F[i]; g[i] = Da[i] * F[i]; }
         cblas_dgemv(CblasColMajor, CblasTrans, n, n, 1.0, M, n, d, 1, 1.0, g, 1);
-        /* Newton d = −H⁻¹ Φ. Rows with D_b,i = 0 (FB: z_i = 0 < w_i; min-map:
-         * z_i ≤ w_i) are D_a,i e_iᵀ: d_i = −Φ_i / D_a,i exactly, and only the
-         * other rows J need a factorization: H_JJ d_J = −Φ_J − D_b,J M_JI d_I.
-         * The inactive rows of an LCP are about half of them, so the LU is
-         * about 8× cheaper than on the whole H. */
-        ns_int nj = 0;
-        int dI_nonzero = 0;
-        for (ns_int i = 0; i < n; i++) {
-            if (Db[i] == 0.0 && Da[i] != 0.0) {
-                d[i] = -F[i] / Da[i];
-                if (d[i] != 0.0) dI_nonzero = 1;
-                A[i] = -1;
-            } else {
-                A[i] = nj;
-                J[nj++] = i;
-            }
-        }
-        for (ns_int b = 0; b < nj; b++) {
-            const double *Mj = M + (size_t)J[b] * n;
-            double *Hj = LU + (size_t)b * nj;
-            for (ns_int a = 0; a < nj; a++) Hj[a] = Db[J[a]] * Mj[J[a]];
-            Hj[b] += Da[J[b]];
-        }
-        double *rj = LU + (size_t)nj * nj;
-        for (ns_int a = 0; a < nj; a++) rj[a] = -F[J[a]];
-        if (dI_nonzero)
+        /* after a Levenberg–Marquardt step taken for a nearly singular H
+         * (see the line search) the next step is that one first: H stays
+         * nearly singular along the same directions */
+        int newton = 0, lm = 0, accepted = 0;
+        double gd = 0.0, t = 1.0, psit = psi;
+        if (lm_streak && lm_try(n, M, eq, minmap, Da, Db, psi, g, z, w, nn, un, &HH, zt, wt, F, &psit)) {
+            accepted = 1;
+            lm = 1;
+        } else {
+            lm_streak = 0;
+            /* Newton d = −H⁻¹ Φ. Rows with D_b,i = 0 (FB: z_i = 0 < w_i; min-map:
+             * z_i ≤ w_i) are D_a,i e_iᵀ: d_i = −Φ_i / D_a,i exactly, and only the
+             * other rows J need a factorization: H_JJ d_J = −Φ_J − D_b,J M_JI d_I.
+             * The inactive rows of an LCP are about half of them, so the LU is
+             * about 8× cheaper than on the whole H. */
+            ns_int nj = 0;
+            int dI_nonzero = 0;
             for (ns_int i = 0; i < n; i++) {
-                if (A[i] >= 0 || d[i] == 0.0) continue;
-                const double *Mi = M + (size_t)i * n;
-                for (ns_int a = 0; a < nj; a++) rj[a] -= Db[J[a]] * Mi[J[a]] * d[i];
+                if (Db[i] == 0.0 && Da[i] != 0.0) {
+                    d[i] = -F[i] / Da[i];
+                    if (d[i] != 0.0) dI_nonzero = 1;
+                    A[i] = -1;
+                } else {
+                    A[i] = nj;
+                    J[nj++] = i;
+                }
             }
-        int info = ns_kernel_lu(nj, LU, nj, piv);
-        if (info == 0) {
-            ns_kernel_lu_solve(nj, LU, nj, piv, rj);
-            for (ns_int a = 0; a < nj; a++) d[J[a]] = rj[a];
-        }
-        double gd = cblas_ddot(n, g, 1, d, 1);
-        double dn = cblas_dnrm2(n, d, 1);
-        int newton = info == 0 && ns_all_finite(d, (size_t)n) &&
-                     gd <= -1e-8 * pow(dn, 2.1);
-        int lm = 0;
-        if (!newton && !HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));   /* may fail: gradient */
-        if (!newton && HH) lm = lm_direction(n, M, Da, Db, psi, g, HH, d, &gd);
-        if (!newton && !lm) {
-            for (ns_int i = 0; i < n; i++) d[i] = -g[i];
-            gd = -cblas_ddot(n, g, 1, g, 1);
-        }
-        /* Armijo backtracking on Ψ; the min-map Ψ is not smooth, so its
-         * sufficient decrease uses the Newton model ∇Ψᵀd = −2Ψ */
-        if (minmap && newton) gd = -2.0 * psi;
-        cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, M, n, d, 1, 0.0, Md, 1);
-        double t = 1.0, psit = psi;
-        int accepted = 0;
-        for (int ls = 0; ls < 40; ls++, t *= 0.5) {
-            for (ns_int i = 0; i < n; i++) { zt[i] = z[i] + t * d[i]; wt[i] = w[i] + t * Md[i]; }
-            psit = merit(n, eq, minmap, zt, wt, F);
-            if (psit <= psi + 1e-4 * t * gd) { accepted = 1; break; }
-            if (ls == 0 && newton && psit > SINGULAR_BLOWUP * psi) {
-                /* the full Newton step multiplied Ψ by more than
-                 * SINGULAR_BLOWUP where its model predicted 0: H is nearly
-                 * singular along d (a solution set that is not a point, as
-                 * a PSD M's). The Levenberg–Marquardt step, whose
-                 * regularisation ‖Φ‖ keeps it short along the near-null
-                 * directions, is taken instead when it alone divides Ψ by
-                 * ten or more; otherwise the backtracking goes on. */
-                if (!HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));
-                double *d2 = HH ? HH + 2 * nn : NULL, *Md2 = d2 ? d2 + un : NULL, gd2 = 0.0;
-                if (HH && lm_direction(n, M, Da, Db, psi, g, HH, d2, &gd2)) {
-                    cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, M, n, d2, 1, 0.0, Md2, 1);
-                    for (ns_int i = 0; i < n; i++) { zt[i] = z[i] + d2[i]; wt[i] = w[i] + Md2[i]; }
-                    const double p2 = merit(n, eq, minmap, zt, wt, F);
-                    if (p2 <= 0.1 * psi && p2 <= psi + 1e-4 * gd2) {
-                        psit = p2;
+            for (ns_int b = 0; b < nj; b++) {
+                const double *Mj = M + (size_t)J[b] * n;
+                double *Hj = LU + (size_t)b * nj;
+                for (ns_int a = 0; a < nj; a++) Hj[a] = Db[J[a]] * Mj[J[a]];
+                Hj[b] += Da[J[b]];
+            }
+            double *rj = LU + (size_t)nj * nj;
+            for (ns_int a = 0; a < nj; a++) rj[a] = -F[J[a]];
+            if (dI_nonzero)
+                for (ns_int i = 0; i < n; i++) {
+                    if (A[i] >= 0 || d[i] == 0.0) continue;
+                    const double *Mi = M + (size_t)i * n;
+                    for (ns_int a = 0; a < nj; a++) rj[a] -= Db[J[a]] * Mi[J[a]] * d[i];
+                }
+            int info = ns_kernel_lu(nj, LU, nj, piv);
+            if (info == 0) {
+                ns_kernel_lu_solve(nj, LU, nj, piv, rj);
+                for (ns_int a = 0; a < nj; a++) d[J[a]] = rj[a];
+            }
+            gd = cblas_ddot(n, g, 1, d, 1);
+            double dn = cblas_dnrm2(n, d, 1);
+            newton = info == 0 && ns_all_finite(d, (size_t)n) &&
+                         gd <= -1e-8 * pow(dn, 2.1);
+            if (!newton && !HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));   /* may fail: gradient */
+            if (!newton && HH) lm = lm_direction(n, M, Da, Db, psi, g, HH, d, &gd);
+            if (!newton && !lm) {
+                for (ns_int i = 0; i < n; i++) d[i] = -g[i];
+                gd = -cblas_ddot(n, g, 1, g, 1);
+            }
+            /* Armijo backtracking on Ψ; the min-map Ψ is not smooth, so its
+             * sufficient decrease uses the Newton model ∇Ψᵀd = −2Ψ */
+            if (minmap && newton) gd = -2.0 * psi;
+            cblas_dgemv(CblasColMajor, CblasNoTrans, n, n, 1.0, M, n, d, 1, 0.0, Md, 1);
+            for (int ls = 0; ls < 40; ls++, t *= 0.5) {
+                for (ns_int i = 0; i < n; i++) { zt[i] = z[i] + t * d[i]; wt[i] = w[i] + t * Md[i]; }
+                psit = merit(n, eq, minmap, zt, wt, F);
+                if (psit <= psi + 1e-4 * t * gd) { accepted = 1; break; }
+                if (ls == 0 && newton && psit > SINGULAR_BLOWUP * psi) {
+                    /* the full Newton step multiplied Ψ by more than
+                     * SINGULAR_BLOWUP where its model predicted 0: H is nearly
+                     * singular along d (a solution set that is not a point, as
+                     * a PSD M's). The Levenberg–Marquardt step, whose
+                     * regularisation ‖Φ‖ keeps it short along the near-null
+                     * directions, is taken instead when it alone divides Ψ by
+                     * ten or more; otherwise the backtracking goes on. */
+                    if (lm_try(n, M, eq, minmap, Da, Db, psi, g, z, w, nn, un, &HH, zt, wt, F, &psit)) {
                         accepted = 1;
                         lm = 1;
                         newton = 0;
+                        lm_streak = 1;
                         break;
                     }
                 }
