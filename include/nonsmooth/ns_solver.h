@@ -74,7 +74,10 @@ typedef struct ns_options {
                                 k >= 1: contacts swept colour by colour (no two
                                 contacts of a colour share a body) by k OpenMP
                                 threads, same iterates for every k (1 without
-                                OpenMP) */
+                                OpenMP); admm: at most k threads, used when W
+                                (local) or H (global) holds 131 072 stored
+                                values or more, serial below (same iterates
+                                either way) */
     unsigned seed;           /* for shuffle */
     const char *local_solver;/* one-block solver name, NULL = default */
     int record_history;      /* 1: ns_result.history gets one entry per iteration of

@@ -103,4 +103,18 @@ static inline int ns_clock_over(ns_clock *c, double work)
     c->work += work;
     return c->work >= NS_CLOCK_WORK ? ns_clock_read(c) : 0;
 }
+
+/** Threads for a solver whose threaded loops touch `work` stored entries a
+ *  pass: `threads` when work ≥ NS_THREADS_MIN_WORK, else 1. Each OpenMP
+ *  region costs its start and join (a few µs on two cores); on smaller
+ *  passes they cost more than the split saves. admm with 2 threads against
+ *  1 (docs/admm.md): W of 6·10³ to 1.2·10⁵ stored values (spheres_box_n100,
+ *  Capsules-i122-1617, RockPile_tob1, KaplasTower) 1.2–2× slower, the
+ *  GFC3D files' H of 7–9·10³ values 1.13–1.37× slower, the settled pile's
+ *  W of 1.8·10⁵ values 1.06× faster. */
+#define NS_THREADS_MIN_WORK 131072.0
+static inline int ns_threads_for(int threads, double work)
+{
+    return threads > 1 && work >= NS_THREADS_MIN_WORK ? threads : 1;
+}
 #endif

@@ -278,7 +278,9 @@ ns_status ns_fc3d_admm(const ns_fc *p, double *r, double *u, const ns_options *o
            *xih = work + 4 * m, *zk = work + 5 * m, *xik = work + 6 * m,
            *best = work + 7 * m, *trial_z = work + 8 * m, *trial_xi = work + 9 * m,
            *s = work + 10 * m, *eb = s + p->nc;
-    const int nt = o->threads;
+    const int nt = ns_threads_for(o->threads, (double)ns_matrix_nvalues(p->W));
+    if (o->threads > 1)
+        ns_log(o, 2, "admm: %d thread(s) (W: %zu stored values)", nt, ns_matrix_nvalues(p->W));
     const ns_fc_norm nm = (ns_fc_norm)o->fc_norm;
     const double qn = norm2(p->q, m), t0 = ns_now();
     /* ρ0: a tenth of the mean of W's diagonal (its mean eigenvalue) */

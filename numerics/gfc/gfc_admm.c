@@ -193,7 +193,9 @@ ns_status ns_gfc_admm(const ns_gfc *p, double *v, double *u, double *r,
     char ferr[NS_ERRMSG_LEN] = "";
     if (st) goto done;
 #ifdef _OPENMP
-    const int nt = o->threads;
+    const int nt = ns_threads_for(o->threads, (double)ns_matrix_nvalues(g.Hs));
+    if (o->threads > 1)
+        ns_log(o, 2, "admm: %d thread(s) (H: %zu stored values)", nt, ns_matrix_nvalues(g.Hs));
     if (nt > 1 && !(g.Ht = ns_csc_transpose(g.Hs))) { st = ns_fail(res->message, NS_NO_MEMORY, "admm: out of memory"); goto done; }
 #else
     const int nt = 0;

@@ -692,6 +692,125 @@ static void test_threads(void **state)
     }
 }
 
+/* A column of nb unit point masses (3 translations each), contact a
+ * between masses a and a + 1 (H's block +R on mass a and −R on mass a + 1,
+ * R a rotation), nc = nb − 1 contacts; q and the local problem's
+ * right-hand side pseudo-random. The local problem is the same column with
+ * R = I: W = HᵀH block tridiagonal (2I on the diagonal, −I beside it),
+ * stored in full 3×3 blocks. */
+static ns_problem *column_problem(int nb, int global)
+{
+    const ns_int nc = nb - 1, m = 3 * nc, n = 3 * (ns_int)nb;
+    double *mu = malloc((size_t)nc * sizeof *mu), *q = malloc((size_t)(global ? n : m) * sizeof *q);
+    assert_non_null(mu);
+    assert_non_null(q);
+    ns_rng rng;
+    ns_rng_seed(&rng, 17u + (uint64_t)global);
+    for (ns_int a = 0; a < nc; a++) mu[a] = ns_rng_range(&rng, 0.1, 0.8);
+    for (ns_int i = 0; i < (global ? n : m); i++) q[i] = ns_rng_range(&rng, -1.0, 1.0);
+    ns_problem *p;
+    if (global) {
+        /* contact frames rotated by R (a quarter turn about (1, 1, 1)/√3,
+         * orthogonal): full 3×3 blocks +R and −R, six values a column */
+        const double c3 = 1.0 / 3.0, s3 = 1.0 / sqrt(3.0);
+        const double R[9] = { c3, c3 + s3, c3 - s3, c3 - s3, c3, c3 + s3, c3 + s3, c3 - s3, c3 };
+        ns_matrix *H = ns_matrix_sparse_new(n, m, 6 * m), *M = ns_matrix_sparse_new(n, n, n);
+        assert_non_null(H);
+        assert_non_null(M);
+        for (ns_int j = 0; j < m; j++) {   /* column j: contact j / 3, direction j % 3 */
+            const ns_int c = j / 3, dir = j % 3;
+            H->csc.p[j] = 6 * j;
+            for (int i = 0; i < 3; i++) {
+                H->csc.i[6 * j + i] = 3 * c + i;
+                H->csc.x[6 * j + i] = R[i + 3 * dir];
+                H->csc.i[6 * j + 3 + i] = 3 * c + 3 + i;
+                H->csc.x[6 * j + 3 + i] = -R[i + 3 * dir];
+            }
+        }
+        H->csc.p[m] = 6 * m;
+        for (ns_int j = 0; j <= n; j++) M->csc.p[j] = j;
+        for (ns_int j = 0; j < n; j++) { M->csc.i[j] = j; M->csc.x[j] = 1.0; }
+        double *b = calloc((size_t)m, sizeof *b);
+        assert_non_null(b);
+        p = ns_problem_from_gfc(ns_gfc_new(3, nc, M, H, q, b, mu));
+        free(b);
+    } else {
+        ns_matrix *W = ns_matrix_sparse_new(m, m, 27 * nc);
+        assert_non_null(W);
+        ns_int k = 0;
+        for (ns_int j = 0; j < m; j++) {   /* full 3×3 blocks, zeros stored */
+            const ns_int cb = j / 3;
+            W->csc.p[j] = k;
+            for (ns_int rb = cb - 1; rb <= cb + 1; rb++) {
+                if (rb < 0 || rb >= nc) continue;
+                for (int i = 0; i < 3; i++) {
+                    W->csc.i[k] = 3 * rb + i;
+                    W->csc.x[k++] = 3 * rb + i == j ? 2.0 : (3 * rb + i - j == 3 || j - (3 * rb + i) == 3) ? -1.0 : 0.0;
+                }
+            }
+        }
+        W->csc.p[m] = k;
+        W->csc.nnz = k;
+        p = ns_problem_from_fc(ns_fc_new(3, nc, W, q, mu));
+    }
+    free(mu);
+    free(q);
+    assert_non_null(p);
+    return p;
+}
+
+typedef struct { int threads; } thread_note;
+static void note_threads(void *user, int level, const char *msg)
+{
+    (void)level;
+    thread_note *t = user;
+    int k;
+    if (sscanf(msg, "admm: %d thread(s)", &k) == 1) t->threads = k;
+}
+
+/* Problems large enough for the threads to be used (W and H above
+ * NS_THREADS_MIN_WORK stored values: the file problems above run serially
+ * whatever the thread count asked): 2 and 4 threads, checked in use from
+ * the solver's message, give the serial iterates' bits. */
+static void test_threads_large(void **state)
+{
+    (void)state;
+    for (int global = 0; global < 2; global++) {
+        ns_problem *p = column_problem(global ? 8001 : 6001, global);
+        ns_solution *ref = ns_solution_new(p), *sol = ns_solution_new(p);
+        ns_options o;
+        ns_options_default(&o);
+        o.max_iter = 40;
+        o.tol = 1e-14;
+        ns_result r0, res;
+        ns_status s0 = ns_solve(p, "admm", &o, ref, &r0);
+        const int nts[] = { 2, 4 };
+        for (int t = 0; t < 2; t++) {
+            thread_note note = { 0 };
+            o.threads = nts[t];
+            o.verbosity = 2;
+            o.log = note_threads;
+            o.log_user = &note;
+            ns_status st = ns_solve(p, "admm", &o, sol, &res);
+#ifdef NS_HAVE_OPENMP
+            assert_int_equal(note.threads, nts[t]);
+#else
+            assert_int_equal(note.threads, 1);
+#endif
+            assert_int_equal(st, s0);
+            assert_int_equal(res.iterations, r0.iterations);
+            assert_true(memcmp(&res.error, &r0.error, sizeof(double)) == 0);
+            for (int v = 0; v < sol->nvec; v++)
+                assert_true(memcmp(sol->vec[v], ref->vec[v], (size_t)sol->len[v] * sizeof(double)) == 0);
+            ns_result_clear(&res);
+        }
+        ns_result_clear(&r0);
+        ns_solution_free(sol);
+        ns_solution_free(ref);
+        ns_problem_free(p);
+    }
+}
+
 /* ---- progress messages ---- */
 
 typedef struct { int n, max_level; } log_count;
@@ -783,6 +902,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_threads_large),
         cmocka_unit_test(test_log),
         cmocka_unit_test(test_rho_trial),
     };
