@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include "nonsmooth/nonsmooth.h"
+#include "malloc_policy.h"
 
 static double cpu_now(void)
 {
@@ -93,6 +94,7 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+    ns_tool_malloc_policy();   /* the heap nsolve and nsbench read with */
     double min_time = 0.2;
     ns_kind kind = NS_KIND_NONE;
     list files = { 0 };

@@ -154,12 +154,6 @@ static ns_status want_reals_open(hid_t f, const char *file, const char *path, hs
     return st;
 }
 
-static ns_status want_reals(hid_t f, const char *file, const char *path, hssize_t want,
-                            char *err)
-{
-    return want_reals_open(f, file, path, want, NULL, err);
-}
-
 /* A group whose links HDF5 can list. libfclib probes optional members with
  * H5LTfind_dataset, which reports a failed listing as "found" and then
  * exits on the read: a corrupt group must be refused before. */
@@ -251,14 +245,18 @@ static ns_status read_ints_ds(hid_t ds, const char *file, const char *path, hssi
 typedef struct mat_shape {
     int m, n, nz, nzmax;
     int *p, *i;
+    double *x;
     hssize_t ilen;   /* elements of i */
+    hssize_t xlen;   /* elements of x */
 } mat_shape;
 
 static void shape_free(mat_shape *s)
 {
     free(s->p);
     free(s->i);
+    free(s->x);
     s->p = s->i = NULL;
+    s->x = NULL;
 }
 
 /* Checks the matrix group at `grp` (formats.md §4.2) so that libfclib's
@@ -275,6 +273,7 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     ds_desc d = { 0 };
     hid_t ds;
     s->p = s->i = NULL;
+    s->x = NULL;
 #define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
     if ((st = check_group(f, file, grp, 1, err))) return st;
     if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
@@ -357,14 +356,25 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     s->p = p;
     s->i = ix;
     s->ilen = d.len;
-    /* x: need ≤ len ≤ nzmax (libfclib's buffer is nzmax) */
-    if ((st = describe(f, file, P("x"), &d, err))) return st;
-    if (d.cls != H5T_FLOAT)
+    /* x: need ≤ len ≤ nzmax (libfclib's buffer is nzmax); read here, from
+     * the dataset this check opened */
+    if ((st = describe_open(f, file, P("x"), &d, &ds, err))) return st;
+    if (d.cls != H5T_FLOAT) {
+        H5Dclose(ds);
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: floating-point dataset expected", file,
                        P("x"));
-    if (d.len < need || d.len > s->nzmax)
+    }
+    if (d.len < need || d.len > s->nzmax) {
+        H5Dclose(ds);
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: %lld values, expected between %lld and "
                        "%d", file, P("x"), (long long)d.len, (long long)need, s->nzmax);
+    }
+    s->x = ns_malloc((size_t)(d.len > 0 ? d.len : 1), sizeof(double));
+    if (!s->x) { H5Dclose(ds); return ns_fail(err, NS_NO_MEMORY, "%s: %s: out of memory", file, path); }
+    s->xlen = d.len;
+    herr_t hx = d.len > 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->x) : 0;
+    H5Dclose(ds);
+    if (hx < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
     /* optional matrix information: libfclib reads all of it when conditioning
      * is present */
     if (member_listed(f, grp, "conditioning")) {
@@ -387,11 +397,10 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     return NS_OK;
 }
 
-/* 0 when the fixed-length string dataset at path (tsize bytes) reads. */
-static int read_string_ok(hid_t f, const char *path, size_t tsize)
+/* 0 when the open fixed-length string dataset did (tsize bytes) reads;
+ * closes did. */
+static int read_string_ok(hid_t did, size_t tsize)
 {
-    hid_t did = H5Dopen2(f, path, H5P_DEFAULT);
-    if (did < 0) return -1;
     hid_t tid = H5Dget_type(did);
     char *buf = tid >= 0 ? malloc(tsize + 1) : NULL;
     herr_t rc = buf ? H5Dread(did, tid, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : -1;
@@ -414,15 +423,18 @@ static ns_status check_info(hid_t f, const char *file, const char *root, char *e
         snprintf(path, sizeof path, "%s/%s", info, names[k]);
         if (!member_listed(f, info, names[k])) continue;
         ds_desc d = { 0 };
-        ns_status st = describe(f, file, path, &d, err);
+        hid_t ds;
+        ns_status st = describe_open(f, file, path, &d, &ds, err);
         if (st) return st;
         if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
-            d.tsize > NS_FCLIB_MAX_STRING)
+            d.tsize > NS_FCLIB_MAX_STRING) {
+            H5Dclose(ds);
             return ns_fail(err, NS_BAD_INPUT, "%s: %s: one fixed-length string (at most "
                            "%u bytes) expected", file, path, NS_FCLIB_MAX_STRING);
+        }
         /* read it once here: libfclib exits the process when the read fails
          * (a corrupt data block behind a sound header) */
-        if (read_string_ok(f, path, d.tsize) != 0)
+        if (read_string_ok(ds, d.tsize) != 0)
             return ns_fail(err, NS_BAD_INPUT, "%s: %s: the string's data cannot be read", file, path);
     }
     return NS_OK;
@@ -458,8 +470,7 @@ static ns_status check_local(hid_t f, const char *file, int *dim, mat_shape *W, 
     if (W->m % *dim)
         return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_local/W: order %d not divisible by "
                        "spacedim %d", file, W->m, *dim);
-    if ((st = want_reals(f, file, "/fclib_local/vectors/q", W->m, err))) return st;
-    if ((st = want_reals(f, file, "/fclib_local/vectors/mu", W->m / *dim, err))) return st;
+    /* the vectors are checked (class, length, values) as read_checked reads them */
     return check_info(f, file, "/fclib_local", err);
 }
 
@@ -485,9 +496,7 @@ static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
     if (H->n % *dim)
         return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global/H: %d columns not divisible by "
                        "spacedim %d", file, H->n, *dim);
-    if ((st = want_reals(f, file, "/fclib_global/vectors/f", M->m, err))) return st;
-    if ((st = want_reals(f, file, "/fclib_global/vectors/w", H->n, err))) return st;
-    if ((st = want_reals(f, file, "/fclib_global/vectors/mu", H->n / *dim, err))) return st;
+    /* the vectors are checked (class, length, values) as read_checked reads them */
     return check_info(f, file, "/fclib_global", err);
 }
 
@@ -557,35 +566,21 @@ static ns_status read_reals_exact(hid_t f, const char *file, const char *path, n
                                   double *x, char *err);
 
 /* The arrays of a matrix group check_matrix accepted, into m (freed by the
- * caller with free(m->p), free(m->i), free(m->x)): p and i are the arrays
- * check_matrix read, handed over from s; x is read here. */
-static ns_status read_matrix_arrays(hid_t f, const char *file, const char *grp,
-                                    mat_shape *s, struct fclib_matrix *m, char *err)
+ * caller with free(m->p), free(m->i), free(m->x)): p, i and x are the arrays
+ * check_matrix read, handed over from s; the entries in use must be
+ * finite. */
+static ns_status read_matrix_arrays(const char *file, const char *grp, mat_shape *s,
+                                    struct fclib_matrix *m, char *err)
 {
-    char path[256];
     memset(m, 0, sizeof *m);
     m->m = s->m; m->n = s->n; m->nz = s->nz; m->nzmax = s->nzmax;
-    const hssize_t ilen = s->ilen;
     m->p = s->p;
     m->i = s->i;
+    m->x = s->x;
     s->p = s->i = NULL;
-    ns_status st;
-    snprintf(path, sizeof path, "%s/x", grp);
-    ds_desc d = { 0 };
-    hid_t ds;
-    if ((st = describe_open(f, file, path, &d, &ds, err))) return st;
-    if (d.cls != H5T_FLOAT || d.len < ilen) {
-        H5Dclose(ds);
-        return ns_fail(err, NS_BAD_INPUT, "%s: %s: at least %lld floating-point values "
-                       "expected", file, path, (long long)ilen);
-    }
-    m->x = ns_malloc((size_t)(d.len > 0 ? d.len : 1), sizeof(double));
-    if (!m->x) { H5Dclose(ds); return ns_fail(err, NS_NO_MEMORY, "%s: %s: out of memory", file, path); }
-    herr_t h = d.len > 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m->x) : 0;
-    H5Dclose(ds);
-    if (h < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
-    long k = ns_first_nonfinite(m->x, (size_t)ilen);
-    if (k >= 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s[%ld] is not finite", file, path, k);
+    s->x = NULL;
+    long k = ns_first_nonfinite(m->x, (size_t)s->ilen);
+    if (k >= 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s/x[%ld] is not finite", file, grp, k);
     return NS_OK;
 }
 
@@ -635,8 +630,8 @@ static ns_status read_global_rolling_checked(hid_t f, const char *file, const ch
                          file, mu[a] < 0 ? "mu" : "mu_r", a);
             goto done;
         }
-    if ((st = read_matrix_arrays(f, file, "/fclib_global_rolling/M", sM, &fm, err)) ||
-        (st = read_matrix_arrays(f, file, "/fclib_global_rolling/H", sH, &fh, err)))
+    if ((st = read_matrix_arrays(file, "/fclib_global_rolling/M", sM, &fm, err)) ||
+        (st = read_matrix_arrays(file, "/fclib_global_rolling/H", sH, &fh, err)))
         goto done;
     M = to_csc(&fm);
     H = to_csc(&fh);
@@ -689,9 +684,9 @@ static ns_status read_checked(hid_t f, const char *file, int local, int dim,
     snprintf(path, sizeof path, "%s/vectors/mu", root);
     if ((st = read_reals_exact(f, file, path, nc, mu, err))) goto done;
     if (local) {
-        if ((st = read_matrix_arrays(f, file, "/fclib_local/W", s1, &fa, err))) goto done;
-    } else if ((st = read_matrix_arrays(f, file, "/fclib_global/M", s1, &fa, err)) ||
-               (st = read_matrix_arrays(f, file, "/fclib_global/H", s2, &fb, err))) {
+        if ((st = read_matrix_arrays(file, "/fclib_local/W", s1, &fa, err))) goto done;
+    } else if ((st = read_matrix_arrays(file, "/fclib_global/M", s1, &fa, err)) ||
+               (st = read_matrix_arrays(file, "/fclib_global/H", s2, &fb, err))) {
         goto done;
     }
     A = to_csc(&fa);
@@ -887,12 +882,11 @@ ns_status ns_fclib_write(const char *path, const ns_problem *p, char *err)
 static ns_status read_reals_exact(hid_t f, const char *file, const char *path, ns_int len,
                                   double *x, char *err)
 {
-    ns_status st = want_reals(f, file, path, len, err);
+    hid_t ds;
+    ns_status st = want_reals_open(f, file, path, len, &ds, err);
     if (st) return st;
-    if (len == 0) return NS_OK;
-    hid_t ds = H5Dopen2(f, path, H5P_DEFAULT);
-    herr_t h = ds >= 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) : -1;
-    if (ds >= 0) H5Dclose(ds);
+    herr_t h = len > 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, x) : 0;
+    H5Dclose(ds);
     if (h < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
     long k = ns_first_nonfinite(x, (size_t)len);
     if (k >= 0)
