@@ -658,6 +658,56 @@ static void test_limits(void **state)
  * and H t as gathers, the error's terms contact by contact, summed in
  * contact order) compute every entry by the same code and in the same
  * order whatever the split: 0, 1, 2 and 4 threads give the same bits. */
+typedef struct { int threads; } thread_note;
+static void note_threads(void *user, int level, const char *msg)
+{
+    (void)level;
+    thread_note *t = user;
+    int k;
+    if (sscanf(msg, "admm: %d thread(s)", &k) == 1) t->threads = k;
+}
+
+/* admm on p with each thread count of nts gives the serial solve's status,
+ * iteration count, error and vectors to the bit; with check_used, the
+ * solver's message says it ran on that many threads (1 without OpenMP). */
+static void same_bits_for_threads(ns_problem *p, int max_iter, double tol, const int *nts, int nnt,
+                                  int check_used)
+{
+    ns_solution *ref = ns_solution_new(p), *sol = ns_solution_new(p);
+    ns_options o;
+    ns_options_default(&o);
+    o.max_iter = max_iter;
+    o.tol = tol;
+    ns_result r0, res;
+    ns_status s0 = ns_solve(p, "admm", &o, ref, &r0);
+    for (int t = 0; t < nnt; t++) {
+        thread_note note = { 0 };
+        o.threads = nts[t];
+        if (check_used) {
+            o.verbosity = 2;
+            o.log = note_threads;
+            o.log_user = &note;
+        }
+        ns_status st = ns_solve(p, "admm", &o, sol, &res);
+        if (check_used) {
+#ifdef NS_HAVE_OPENMP
+            assert_int_equal(note.threads, nts[t]);
+#else
+            assert_int_equal(note.threads, 1);
+#endif
+        }
+        assert_int_equal(st, s0);
+        assert_int_equal(res.iterations, r0.iterations);
+        assert_true(memcmp(&res.error, &r0.error, sizeof(double)) == 0);
+        for (int v = 0; v < sol->nvec; v++)
+            assert_true(memcmp(sol->vec[v], ref->vec[v], (size_t)sol->len[v] * sizeof(double)) == 0);
+        ns_result_clear(&res);
+    }
+    ns_result_clear(&r0);
+    ns_solution_free(sol);
+    ns_solution_free(ref);
+}
+
 static void test_threads(void **state)
 {
     (void)state;
@@ -665,29 +715,10 @@ static void test_threads(void **state)
     const char *files[] = { "fc3d/Capsules-i101-404.dat", "fc3d/KaplasTower-i1061-4.hdf5.dat",
                             "fclib/global/Spheres-i099-356-679.hdf5",
                             "fclib/global/LMGC_GlobalFrictionContactProblem00046.hdf5" };
+    const int nts[] = { 1, 2, 4 };
     for (int k = 0; k < 4; k++) {
         ns_problem *p = read_or_skip(files[k]);
-        ns_solution *ref = ns_solution_new(p), *sol = ns_solution_new(p);
-        ns_options o;
-        ns_options_default(&o);
-        o.max_iter = 300;
-        o.tol = 1e-12;
-        ns_result r0, res;
-        ns_status s0 = ns_solve(p, "admm", &o, ref, &r0);
-        const int nts[] = { 1, 2, 4 };
-        for (int t = 0; t < 3; t++) {
-            o.threads = nts[t];
-            ns_status st = ns_solve(p, "admm", &o, sol, &res);
-            assert_int_equal(st, s0);
-            assert_int_equal(res.iterations, r0.iterations);
-            assert_true(memcmp(&res.error, &r0.error, sizeof(double)) == 0);
-            for (int v = 0; v < sol->nvec; v++)
-                assert_true(memcmp(sol->vec[v], ref->vec[v], (size_t)sol->len[v] * sizeof(double)) == 0);
-            ns_result_clear(&res);
-        }
-        ns_result_clear(&r0);
-        ns_solution_free(sol);
-        ns_solution_free(ref);
+        same_bits_for_threads(p, 300, 1e-12, nts, 3, 0);
         ns_problem_free(p);
     }
 }
@@ -759,15 +790,6 @@ static ns_problem *column_problem(int nb, int global)
     return p;
 }
 
-typedef struct { int threads; } thread_note;
-static void note_threads(void *user, int level, const char *msg)
-{
-    (void)level;
-    thread_note *t = user;
-    int k;
-    if (sscanf(msg, "admm: %d thread(s)", &k) == 1) t->threads = k;
-}
-
 /* Problems large enough for the threads to be used (W and H above
  * NS_THREADS_MIN_WORK stored values: the file problems above run serially
  * whatever the thread count asked): 2 and 4 threads, checked in use from
@@ -775,38 +797,10 @@ static void note_threads(void *user, int level, const char *msg)
 static void test_threads_large(void **state)
 {
     (void)state;
+    const int nts[] = { 2, 4 };
     for (int global = 0; global < 2; global++) {
         ns_problem *p = column_problem(global ? 8001 : 6001, global);
-        ns_solution *ref = ns_solution_new(p), *sol = ns_solution_new(p);
-        ns_options o;
-        ns_options_default(&o);
-        o.max_iter = 40;
-        o.tol = 1e-14;
-        ns_result r0, res;
-        ns_status s0 = ns_solve(p, "admm", &o, ref, &r0);
-        const int nts[] = { 2, 4 };
-        for (int t = 0; t < 2; t++) {
-            thread_note note = { 0 };
-            o.threads = nts[t];
-            o.verbosity = 2;
-            o.log = note_threads;
-            o.log_user = &note;
-            ns_status st = ns_solve(p, "admm", &o, sol, &res);
-#ifdef NS_HAVE_OPENMP
-            assert_int_equal(note.threads, nts[t]);
-#else
-            assert_int_equal(note.threads, 1);
-#endif
-            assert_int_equal(st, s0);
-            assert_int_equal(res.iterations, r0.iterations);
-            assert_true(memcmp(&res.error, &r0.error, sizeof(double)) == 0);
-            for (int v = 0; v < sol->nvec; v++)
-                assert_true(memcmp(sol->vec[v], ref->vec[v], (size_t)sol->len[v] * sizeof(double)) == 0);
-            ns_result_clear(&res);
-        }
-        ns_result_clear(&r0);
-        ns_solution_free(sol);
-        ns_solution_free(ref);
+        same_bits_for_threads(p, 40, 1e-14, nts, 2, 1);
         ns_problem_free(p);
     }
 }
