@@ -352,8 +352,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
             }
             gd = cblas_ddot(n, g, 1, d, 1);
             double dn = cblas_dnrm2(n, d, 1);
-            newton = info == 0 && ns_all_finite(d, (size_t)n) &&
-                         gd <= -1e-8 * pow(dn, 2.1);
+            newton = info == 0 && ns_all_finite(d, (size_t)n) && gd <= -1e-8 * pow(dn, 2.1);
             if (!newton && !HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));   /* may fail: gradient */
             if (!newton && HH) lm = lm_direction(n, M, Da, Db, psi, g, HH, d, &gd);
             if (!newton && !lm) {
