@@ -4,9 +4,11 @@
  *   φ(a, b) = √(a² + b²) − a − b   (Fischer–Burmeister: φ = 0 ⇔ 0 ≤ a ⊥ b ≥ 0)
  *   or φ(a, b) = min(a, b)        (min-map variant, lcp_newton_min.c),
  * and Φ_i = w_i on equality rows. Each step solves H d = −Φ with an element
- * H = D_a + D_b M of the generalised Jacobian (D_a, D_b diagonal; at the kink
- * a = b = 0 the FB element of the direction (0, 1), D_a = −1, D_b = 0, an
- * element of the B-subdifferential). Rows with D_b,i = 0 are D_a,i e_iᵀ and
+ * H = D_a + D_b M of the generalised Jacobian (D_a, D_b diagonal; at the
+ * kink a = b = 0 first De Luca–Facchinei–Kanzow's element, then, when that H
+ * is singular or its step no descent direction, the FB element of the
+ * direction (0, 1), D_a = −1, D_b = 0, an element of the
+ * B-subdifferential). Rows with D_b,i = 0 are D_a,i e_iᵀ and
  * are eliminated exactly, so the LU (ns_kernel_lu) is of the other rows only
  * (at an LCP's solution about half of them). Then Armijo backtracking
  * (σ = 1e-4) on the merit Ψ = ½‖Φ‖². Safeguards: when H is singular or d is
@@ -237,6 +239,33 @@ static int lm_try(ns_int n, const double *M, const unsigned char *eq, int minmap
     return 1;
 }
 
+/* 1 when (a, b) is at the kink of the Fischer–Burmeister function as the
+ * element loop judges it. */
+static int at_kink(double a, double b)
+{
+    const double r = norm2d(a, b);
+    return !(r > 1e-300 && r > 1e-14 * (fabs(a) + fabs(b) + 1e-280));
+}
+
+/* The element of the generalized Jacobian on the kink rows (z_i = w_i = 0,
+ * not equalities): De Luca–Facchinei–Kanzow's along ζ = 1 on those rows
+ * (dfk), (a_i, b_i) = (1, (Mζ)_i)/‖(1, (Mζ)_i)‖ − 1, or the element of the
+ * direction (0, 1), (−1, 0). */
+static void kink_element(ns_int n, const double *M, const unsigned char *eq, const double *z,
+                         const double *w, int dfk, double *Da, double *Db)
+{
+    for (ns_int i = 0; i < n; i++) {
+        if ((eq && eq[i]) || !at_kink(z[i], w[i])) continue;
+        if (!dfk) { Da[i] = -1.0; Db[i] = 0.0; continue; }
+        double s = 0.0;
+        for (ns_int j = 0; j < n; j++)
+            if (!(eq && eq[j]) && at_kink(z[j], w[j])) s += M[i + (size_t)j * n];
+        const double r = sqrt(1.0 + s * s);
+        Da[i] = 1.0 / r - 1.0;
+        Db[i] = s / r - 1.0;
+    }
+}
+
 static ns_status newton_run(ns_int n, const double *M, const double *q,
                             const unsigned char *eq, int minmap, int warm,
                             double *z, double *w, const ns_options *o,
@@ -286,6 +315,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
         if (ns_clock_over(&clk, it_work)) { st = NS_TIME_LIMIT; break; }
         if (ns_cancelled(o)) { st = NS_INTERRUPTED; break; }
         /* H = D_a + D_b M */
+        ns_int nkink = 0;
         for (ns_int i = 0; i < n; i++) {
             if (eq && eq[i]) { Da[i] = 0.0; Db[i] = 1.0; continue; }
             if (minmap) {
@@ -299,6 +329,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
                 Db[i] = w[i] / r - 1.0;
             } else {
                 Da[i] = -1.0; Db[i] = 0.0;
+                nkink++;
             }
         }
         /* g = ∇Ψ = Hᵀ Φ = D_a Φ + Mᵀ (D_b Φ) */
@@ -319,40 +350,51 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
              * other rows J need a factorization: H_JJ d_J = −Φ_J − D_b,J M_JI d_I.
              * The inactive rows of an LCP are about half of them, so the LU is
              * about 8× cheaper than on the whole H. */
-            ns_int nj = 0;
-            int dI_nonzero = 0;
-            for (ns_int i = 0; i < n; i++) {
-                if (Db[i] == 0.0 && Da[i] != 0.0) {
-                    d[i] = -F[i] / Da[i];
-                    if (d[i] != 0.0) dI_nonzero = 1;
-                    A[i] = -1;
-                } else {
-                    A[i] = nj;
-                    J[nj++] = i;
-                }
-            }
-            for (ns_int b = 0; b < nj; b++) {
-                const double *Mj = M + (size_t)J[b] * n;
-                double *Hj = LU + (size_t)b * nj;
-                for (ns_int a = 0; a < nj; a++) Hj[a] = Db[J[a]] * Mj[J[a]];
-                Hj[b] += Da[J[b]];
-            }
-            double *rj = LU + (size_t)nj * nj;
-            for (ns_int a = 0; a < nj; a++) rj[a] = -F[J[a]];
-            if (dI_nonzero)
+            /* At a kink (z_i = w_i = 0) the first try takes De Luca,
+             * Facchinei and Kanzow's element, along ζ = 1 on the kink rows:
+             * (a_i, b_i) = (1, (Mζ)_i)/‖(1, (Mζ)_i)‖ − 1, which moves z_i off
+             * 0 where the problem asks it; when that H is singular or its
+             * step no descent direction, the second try takes the element
+             * of the direction (0, 1), (−1, 0), which keeps z_i = 0 and is
+             * always regular on those rows. */
+            for (int pass = nkink > 0 ? 0 : 1; pass < 2; pass++) {
+                if (nkink > 0) kink_element(n, M, eq, z, w, pass == 0, Da, Db);
+                ns_int nj = 0;
+                int dI_nonzero = 0;
                 for (ns_int i = 0; i < n; i++) {
-                    if (A[i] >= 0 || d[i] == 0.0) continue;
-                    const double *Mi = M + (size_t)i * n;
-                    for (ns_int a = 0; a < nj; a++) rj[a] -= Db[J[a]] * Mi[J[a]] * d[i];
+                    if (Db[i] == 0.0 && Da[i] != 0.0) {
+                        d[i] = -F[i] / Da[i];
+                        if (d[i] != 0.0) dI_nonzero = 1;
+                        A[i] = -1;
+                    } else {
+                        A[i] = nj;
+                        J[nj++] = i;
+                    }
                 }
-            int info = ns_kernel_lu(nj, LU, nj, piv);
-            if (info == 0) {
-                ns_kernel_lu_solve(nj, LU, nj, piv, rj);
-                for (ns_int a = 0; a < nj; a++) d[J[a]] = rj[a];
+                for (ns_int b = 0; b < nj; b++) {
+                    const double *Mj = M + (size_t)J[b] * n;
+                    double *Hj = LU + (size_t)b * nj;
+                    for (ns_int a = 0; a < nj; a++) Hj[a] = Db[J[a]] * Mj[J[a]];
+                    Hj[b] += Da[J[b]];
+                }
+                double *rj = LU + (size_t)nj * nj;
+                for (ns_int a = 0; a < nj; a++) rj[a] = -F[J[a]];
+                if (dI_nonzero)
+                    for (ns_int i = 0; i < n; i++) {
+                        if (A[i] >= 0 || d[i] == 0.0) continue;
+                        const double *Mi = M + (size_t)i * n;
+                        for (ns_int a = 0; a < nj; a++) rj[a] -= Db[J[a]] * Mi[J[a]] * d[i];
+                    }
+                int info = ns_kernel_lu(nj, LU, nj, piv);
+                if (info == 0) {
+                    ns_kernel_lu_solve(nj, LU, nj, piv, rj);
+                    for (ns_int a = 0; a < nj; a++) d[J[a]] = rj[a];
+                }
+                gd = cblas_ddot(n, g, 1, d, 1);
+                double dn = cblas_dnrm2(n, d, 1);
+                newton = info == 0 && ns_all_finite(d, (size_t)n) && gd <= -1e-8 * pow(dn, 2.1);
+                if (newton) break;
             }
-            gd = cblas_ddot(n, g, 1, d, 1);
-            double dn = cblas_dnrm2(n, d, 1);
-            newton = info == 0 && ns_all_finite(d, (size_t)n) && gd <= -1e-8 * pow(dn, 2.1);
             if (!newton && !HH) HH = ns_malloc(2 * nn + 2 * un, sizeof(double));   /* may fail: gradient */
             if (!newton && HH) lm = lm_direction(n, M, Da, Db, psi, g, HH, d, &gd);
             if (!newton && !lm) {
