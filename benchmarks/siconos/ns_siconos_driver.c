@@ -195,7 +195,13 @@ static void finish(rec *r, int info, SolverOptions *o, double t)
     r->seconds = t;
     r->iterations = o->iparam[SICONOS_IPARAM_ITER_DONE];
     r->error = o->dparam[SICONOS_DPARAM_RESIDU];
-    if (info == 0) snprintf(r->status, sizeof r->status, "converged");
+    if (info == 0 && !isfinite(r->error)) {
+        /* Siconos' PGS on an LCP with a negative diagonal entry
+         * (data/lcp/lcp_infeasible_n30) returns info 0 with a NaN residual:
+         * no answer, whatever the flag says */
+        snprintf(r->status, sizeof r->status, "failed");
+        snprintf(r->message, sizeof r->message, "Siconos info 0 with a non-finite residual");
+    } else if (info == 0) snprintf(r->status, sizeof r->status, "converged");
     else if (r->iterations >= o->iparam[SICONOS_IPARAM_MAX_ITER])
         snprintf(r->status, sizeof r->status, "max_iter");
     else {
