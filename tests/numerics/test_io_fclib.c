@@ -371,6 +371,87 @@ static void test_forged_types_and_info(void **state)
     unlink(path);
 }
 
+static void set_double(hid_t f, const char *dset, int index, double value)
+{
+    hid_t ds = H5Dopen2(f, dset, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    hid_t sp = H5Dget_space(ds);
+    hsize_t start = (hsize_t)index, count = 1;
+    assert_true(H5Sselect_hyperslab(sp, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0);
+    hid_t mem = H5Screate_simple(1, &count, NULL);
+    assert_true(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, sp, H5P_DEFAULT, &value) >= 0);
+    H5Sclose(mem);
+    H5Sclose(sp);
+    H5Dclose(ds);
+}
+
+static hid_t global_file(const char *path)
+{
+    char err[NS_ERRMSG_LEN] = "";
+    ns_problem *P = global_problem();
+    assert_int_equal(ns_fclib_write(path, P, err), NS_OK);
+    ns_problem_free(P);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    assert_true(f >= 0);
+    return f;
+}
+
+/* A NaN or an infinity in a vector or in a matrix's values is refused with
+ * the dataset and the index; a vector of the wrong length or class too (the
+ * vectors are checked as they are read, the matrix values by the check of
+ * their group). */
+static void test_non_finite_and_short_vectors(void **state)
+{
+    (void)state;
+    char path[512];
+    ns_test_tmpname(path, sizeof path, ".hdf5");
+    static const struct { const char *dset; int index; } local[] = {
+        { "/fclib_local/vectors/q", 1 }, { "/fclib_local/vectors/mu", 0 }, { "/fclib_local/W/x", 2 } };
+    for (int k = 0; k < 3; k++)
+        for (int inf = 0; inf < 2; inf++) {
+            hid_t f = local_file(path);
+            set_double(f, local[k].dset, local[k].index, inf ? -INFINITY : NAN);
+            H5Fclose(f);
+            char want[80];
+            snprintf(want, sizeof want, "%s[%d]", local[k].dset, local[k].index);
+            expect_bad_file(path, NS_BAD_INPUT, want);
+        }
+    static const struct { const char *dset; int index; } global[] = {
+        { "/fclib_global/vectors/f", 5 }, { "/fclib_global/vectors/w", 0 },
+        { "/fclib_global/vectors/mu", 0 }, { "/fclib_global/M/x", 0 }, { "/fclib_global/H/x", 1 } };
+    for (int k = 0; k < 5; k++) {
+        hid_t f = global_file(path);
+        set_double(f, global[k].dset, global[k].index, INFINITY);
+        H5Fclose(f);
+        char want[80];
+        snprintf(want, sizeof want, "%s[%d]", global[k].dset, global[k].index);
+        expect_bad_file(path, NS_BAD_INPUT, want);
+    }
+    /* q two values short; mu stored as integers */
+    hid_t f = local_file(path);
+    assert_true(H5Ldelete(f, "/fclib_local/vectors/q", H5P_DEFAULT) >= 0);
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    hid_t ds = H5Dcreate2(f, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Fclose(f);
+    expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/vectors/q: 1 values, expected 6");
+    f = local_file(path);
+    assert_true(H5Ldelete(f, "/fclib_local/vectors/mu", H5P_DEFAULT) >= 0);
+    sp = H5Screate_simple(1, &one, NULL);
+    ds = H5Dcreate2(f, "/fclib_local/vectors/mu", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT,
+                    H5P_DEFAULT);
+    assert_true(ds >= 0);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Fclose(f);
+    expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/vectors/mu: floating-point dataset expected");
+    unlink(path);
+}
+
 static void test_bad_indices(void **state)
 {
     (void)state;
@@ -552,6 +633,7 @@ int main(void)
         cmocka_unit_test(test_missing_group_and_not_hdf5),
         cmocka_unit_test(test_spacedim_4),
         cmocka_unit_test(test_bad_indices),
+        cmocka_unit_test(test_non_finite_and_short_vectors),
         cmocka_unit_test(test_forged_types_and_info),
         cmocka_unit_test(test_unsupported_parts),
         cmocka_unit_test(test_large_file_read_in_place),
