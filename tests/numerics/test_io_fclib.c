@@ -244,10 +244,10 @@ static void test_collection(void **state)
 /* ------------------------------------------------------------- malformed */
 
 /* Writes the local test problem to path, reopens it read-write. */
-static hid_t local_file(const char *path)
+/* P (taken) written to path, then opened for writing (to forge). */
+static hid_t problem_file(const char *path, ns_problem *P)
 {
     char err[NS_ERRMSG_LEN] = "";
-    ns_problem *P = local_problem();
     assert_int_equal(ns_fclib_write(path, P, err), NS_OK);
     ns_problem_free(P);
     hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
@@ -255,7 +255,11 @@ static hid_t local_file(const char *path)
     return f;
 }
 
-static void set_int(hid_t f, const char *dset, int index, int value)
+static hid_t local_file(const char *path) { return problem_file(path, local_problem()); }
+static hid_t global_file(const char *path) { return problem_file(path, global_problem()); }
+
+/* Element `index` of dataset dset ← *value, given in memory type `type`. */
+static void set_value(hid_t f, const char *dset, int index, hid_t type, const void *value)
 {
     hid_t ds = H5Dopen2(f, dset, H5P_DEFAULT);
     assert_true(ds >= 0);
@@ -263,10 +267,31 @@ static void set_int(hid_t f, const char *dset, int index, int value)
     hsize_t start = (hsize_t)index, count = 1;
     assert_true(H5Sselect_hyperslab(sp, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0);
     hid_t mem = H5Screate_simple(1, &count, NULL);
-    assert_true(H5Dwrite(ds, H5T_NATIVE_INT, mem, sp, H5P_DEFAULT, &value) >= 0);
+    assert_true(H5Dwrite(ds, type, mem, sp, H5P_DEFAULT, value) >= 0);
     H5Sclose(mem);
     H5Sclose(sp);
     H5Dclose(ds);
+}
+
+/* A new one-element dataset of `type` at dset (its value left unwritten). */
+static void one_value_dataset(hid_t f, const char *dset, hid_t type)
+{
+    hsize_t one = 1;
+    hid_t sp = H5Screate_simple(1, &one, NULL);
+    hid_t ds = H5Dcreate2(f, dset, type, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    assert_true(ds >= 0);
+    H5Dclose(ds);
+    H5Sclose(sp);
+}
+
+static void set_int(hid_t f, const char *dset, int index, int value)
+{
+    set_value(f, dset, index, H5T_NATIVE_INT, &value);
+}
+
+static void set_double(hid_t f, const char *dset, int index, double value)
+{
+    set_value(f, dset, index, H5T_NATIVE_DOUBLE, &value);
 }
 
 static void expect_bad_file(const char *path, ns_status want, const char *word)
@@ -360,40 +385,10 @@ static void test_forged_types_and_info(void **state)
 
     /* info as a dataset instead of a group */
     f = local_file(path);
-    sp = H5Screate_simple(1, &one, NULL);
-    ds = H5Dcreate2(f, "/fclib_local/info", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT,
-                    H5P_DEFAULT);
-    assert_true(ds >= 0);
-    H5Dclose(ds);
-    H5Sclose(sp);
+    one_value_dataset(f, "/fclib_local/info", H5T_NATIVE_INT);
     H5Fclose(f);
     expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/info");
     unlink(path);
-}
-
-static void set_double(hid_t f, const char *dset, int index, double value)
-{
-    hid_t ds = H5Dopen2(f, dset, H5P_DEFAULT);
-    assert_true(ds >= 0);
-    hid_t sp = H5Dget_space(ds);
-    hsize_t start = (hsize_t)index, count = 1;
-    assert_true(H5Sselect_hyperslab(sp, H5S_SELECT_SET, &start, NULL, &count, NULL) >= 0);
-    hid_t mem = H5Screate_simple(1, &count, NULL);
-    assert_true(H5Dwrite(ds, H5T_NATIVE_DOUBLE, mem, sp, H5P_DEFAULT, &value) >= 0);
-    H5Sclose(mem);
-    H5Sclose(sp);
-    H5Dclose(ds);
-}
-
-static hid_t global_file(const char *path)
-{
-    char err[NS_ERRMSG_LEN] = "";
-    ns_problem *P = global_problem();
-    assert_int_equal(ns_fclib_write(path, P, err), NS_OK);
-    ns_problem_free(P);
-    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
-    assert_true(f >= 0);
-    return f;
 }
 
 /* A NaN or an infinity in a vector or in a matrix's values is refused with
@@ -427,26 +422,15 @@ static void test_non_finite_and_short_vectors(void **state)
         snprintf(want, sizeof want, "%s[%d]", global[k].dset, global[k].index);
         expect_bad_file(path, NS_BAD_INPUT, want);
     }
-    /* q two values short; mu stored as integers */
+    /* q of one value instead of six; mu stored as integers */
     hid_t f = local_file(path);
     assert_true(H5Ldelete(f, "/fclib_local/vectors/q", H5P_DEFAULT) >= 0);
-    hsize_t one = 1;
-    hid_t sp = H5Screate_simple(1, &one, NULL);
-    hid_t ds = H5Dcreate2(f, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
-                          H5P_DEFAULT, H5P_DEFAULT);
-    assert_true(ds >= 0);
-    H5Dclose(ds);
-    H5Sclose(sp);
+    one_value_dataset(f, "/fclib_local/vectors/q", H5T_NATIVE_DOUBLE);
     H5Fclose(f);
     expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/vectors/q: 1 values, expected 6");
     f = local_file(path);
     assert_true(H5Ldelete(f, "/fclib_local/vectors/mu", H5P_DEFAULT) >= 0);
-    sp = H5Screate_simple(1, &one, NULL);
-    ds = H5Dcreate2(f, "/fclib_local/vectors/mu", H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT,
-                    H5P_DEFAULT);
-    assert_true(ds >= 0);
-    H5Dclose(ds);
-    H5Sclose(sp);
+    one_value_dataset(f, "/fclib_local/vectors/mu", H5T_NATIVE_INT);
     H5Fclose(f);
     expect_bad_file(path, NS_BAD_INPUT, "/fclib_local/vectors/mu: floating-point dataset expected");
     unlink(path);
