@@ -28,9 +28,9 @@
  * it whole (t = 1); otherwise the step is redone damped, at the cost of a
  * second small factorization: near a solution the plain steps converge
  * quadratically where λ_k ∝ e_k slows the first of them (Rover4493: 5
- * iterations to 4, the path of Siconos' NSN_AC to the digit; seven other
- * Rover files and three fc2d/fc3d files one to three fewer, none more
- * over ../shared/data). Plain steps shortened by the line search stay
+ * iterations to 4, the path of Siconos' NSN_AC to the digit; six other
+ * Rover files and four other fc2d/fc3d files one to three fewer, none more
+ * over ../shared/data and data/). Plain steps shortened by the line search stay
  * out: kept on BoxesStack1 they took it from 13 iterations to 141; and
  * on the sparse path even full plain steps took the granular flow
  * 07002_00801 from 167 iterations to more than 700. Not for the fb
