@@ -196,7 +196,7 @@ static PyObject *py_ncp(PyObject *m, PyObject *args, PyObject *kw)
     }
     ns_int n;
     if (get_n(no, NULL, NULL, "ncp", &n) < 0) return NULL;
-    pycb *cb;
+    pycb *cb = NULL;
     PyObject *keep = make_keep(F, J, NULL, &cb);
     if (!keep) return NULL;
     return finish(ns_problem_from_ncp(ns_ncp_new(n, tramp_F, J ? tramp_J : NULL, cb)), keep);
@@ -312,7 +312,7 @@ static PyObject *py_cqp(PyObject *m, PyObject *args, PyObject *kw)
         PyMem_Free(start);
     }
     if (P) {
-        pycb *cb;
+        pycb *cb = NULL;
         if (!(keep = make_keep(NULL, NULL, P, &cb))) goto fail;
         ns_cqp_set_projection(c, tramp_P, cb);
     }
