@@ -558,16 +558,13 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
              * 168; damped, 102-113 iterations with each of three kernels).
              * A well-conditioned J keeps its plain step, shortened or not
              * (Capsules-i122-1617, rcond 2e-11: 15 iterations, 38 damped);
-             * the dense path (n ≤ NSN_DENSE_MAX) always does. */
-            if (plain_try && lambda == 0.0 && (!ok || t < 1.0)) {
-                lambda = lambda_damped;
-                ok = 0;
-                redo = 1;
-                attempt--;
-                continue;
-            }
-            if (ok && lambda == 0.0 && t < 1.0 && lambda_damped > 0.0 && L->n > NSN_DENSE_MAX &&
-                !(L->info[UMFPACK_RCOND] >= 1e-12)) {
+             * the dense path (n ≤ NSN_DENSE_MAX) always does. A later
+             * step's plain try (the header) is redone damped too, unless
+             * the line search took it whole. */
+            const int plain_refused = plain_try && (!ok || t < 1.0);
+            const int plain_illcond = ok && t < 1.0 && lambda_damped > 0.0 && L->n > NSN_DENSE_MAX &&
+                                      !(L->info[UMFPACK_RCOND] >= 1e-12);
+            if (lambda == 0.0 && (plain_refused || plain_illcond)) {
                 lambda = lambda_damped;
                 ok = 0;
                 redo = 1;

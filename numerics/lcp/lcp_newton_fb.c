@@ -239,30 +239,33 @@ static int lm_try(ns_int n, const double *M, const unsigned char *eq, int minmap
     return 1;
 }
 
-/* 1 when (a, b) is at the kink of the Fischer–Burmeister function as the
- * element loop judges it. */
-static int at_kink(double a, double b)
+/* 1 when (a, b), with r = √(a² + b²), is at the kink of the
+ * Fischer–Burmeister function (r zero, or lost in the rounding of a, b). */
+static int fb_kink(double r, double a, double b)
 {
-    const double r = norm2d(a, b);
     return !(r > 1e-300 && r > 1e-14 * (fabs(a) + fabs(b) + 1e-280));
 }
+
+static int at_kink(double a, double b) { return fb_kink(norm2d(a, b), a, b); }
 
 /* The element of the generalized Jacobian on the kink rows (z_i = w_i = 0,
  * not equalities): De Luca–Facchinei–Kanzow's along ζ = 1 on those rows
  * (dfk), (a_i, b_i) = (1, (Mζ)_i)/‖(1, (Mζ)_i)‖ − 1, or the element of the
- * direction (0, 1), (−1, 0). */
+ * direction (0, 1), (−1, 0). Mζ is summed column by column into work (n). */
 static void kink_element(ns_int n, const double *M, const unsigned char *eq, const double *z,
-                         const double *w, int dfk, double *Da, double *Db)
+                         const double *w, int dfk, double *Da, double *Db, double *work)
 {
+    if (dfk) {
+        memset(work, 0, (size_t)n * sizeof *work);
+        for (ns_int j = 0; j < n; j++)
+            if (!(eq && eq[j]) && at_kink(z[j], w[j])) axpy(n, 1.0, M + (size_t)j * n, work);
+    }
     for (ns_int i = 0; i < n; i++) {
         if ((eq && eq[i]) || !at_kink(z[i], w[i])) continue;
         if (!dfk) { Da[i] = -1.0; Db[i] = 0.0; continue; }
-        double s = 0.0;
-        for (ns_int j = 0; j < n; j++)
-            if (!(eq && eq[j]) && at_kink(z[j], w[j])) s += M[i + (size_t)j * n];
-        const double r = sqrt(1.0 + s * s);
+        const double r = sqrt(1.0 + work[i] * work[i]);
         Da[i] = 1.0 / r - 1.0;
-        Db[i] = s / r - 1.0;
+        Db[i] = work[i] / r - 1.0;
     }
 }
 
@@ -324,7 +327,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
                 continue;
             }
             double r = norm2d(z[i], w[i]);
-            if (r > 1e-300 && r > 1e-14 * (fabs(z[i]) + fabs(w[i]) + 1e-280)) {
+            if (!fb_kink(r, z[i], w[i])) {
                 Da[i] = z[i] / r - 1.0;
                 Db[i] = w[i] / r - 1.0;
             } else {
@@ -358,7 +361,7 @@ static ns_status newton_run(ns_int n, const double *M, const double *q,
              * of the direction (0, 1), (−1, 0), which keeps z_i = 0 and is
              * always regular on those rows. */
             for (int pass = nkink > 0 ? 0 : 1; pass < 2; pass++) {
-                if (nkink > 0) kink_element(n, M, eq, z, w, pass == 0, Da, Db);
+                if (nkink > 0) kink_element(n, M, eq, z, w, pass == 0, Da, Db, Md);
                 ns_int nj = 0;
                 int dI_nonzero = 0;
                 for (ns_int i = 0; i < n; i++) {
