@@ -26,6 +26,7 @@ static void run(const char *file, const char *solver, int verbosity, int with_lo
 {
     char path[1024], err[NS_ERRMSG_LEN] = "";
     ns_problem *p = NULL;
+    if (!ns_test_data_dir()) skip();   /* no ../shared/data beside the source */
     if (ns_problem_read(ns_test_data_path(path, sizeof path, file), NS_KIND_NONE, &p, err) != NS_OK)
         fail_msg("%s: %s", file, err);
     ns_solution *x = ns_solution_new(p);
