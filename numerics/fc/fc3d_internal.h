@@ -68,12 +68,6 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
  *  cannot be factored. */
 ns_status ns_fc_nsn_run(const ns_fc *view, double *r, double *u,
                         const ns_options *o, ns_fc_phi_fn phi, ns_result *res);
-/** The same, ended (NS_MAX_ITER) once `stall` > 0 iterations in a row
- *  have not lowered the error below 0.9 × its best value at the start of
- *  that run: for a caller with a fallback (prox's inner solves). */
-ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
-                              const ns_options *o, ns_fc_phi_fn phi, int stall,
-                              ns_result *res);
 
 /** The work of the chain's stages counted in model seconds: the time a
  *  stage would take on the reference machine, from counts the solver
@@ -110,6 +104,15 @@ typedef struct ns_fc_work {
 typedef struct ns_fc_nsn_cache ns_fc_nsn_cache;
 ns_fc_nsn_cache *ns_fc_nsn_cache_new(void);   /* NULL: out of memory */
 void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c);
+
+/** ns_fc_nsn_run ended (NS_MAX_ITER) once `stall` > 0 iterations in a row
+ *  have not lowered the error below 0.9 × its best value at the start of
+ *  that run: for a caller with a fallback (prox's inner solves, whose
+ *  problems W + σI keep W's pattern: one cache serves them all; cache may
+ *  be NULL). */
+ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
+                              const ns_options *o, ns_fc_phi_fn phi, int stall,
+                              ns_fc_nsn_cache *cache, ns_result *res);
 
 /** ns_fc_nsn_run for one turn of a race: the run also ends when w->limit
  *  is reached (w->used grows by the run's work; w may be NULL).

@@ -653,9 +653,9 @@ void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c)
 }
 
 ns_status ns_fc_nsn_run_stall(const ns_fc *p, double *r, double *u, const ns_options *o,
-                              ns_fc_phi_fn phi, int stall, ns_result *res)
+                              ns_fc_phi_fn phi, int stall, ns_fc_nsn_cache *cache, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, 0, NULL, NULL, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, 0, NULL, cache, res);
 }
 
 static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options *o,

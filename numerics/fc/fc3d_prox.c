@@ -16,8 +16,9 @@
  * every other step wasted: from the same start RockPile_tob1 went from
  * 1e-6 to 9e-7 in 60 s, with the hold to 5e-8; from zero prox now solves
  * it, ~320 steps). The best iterate is returned. max_iter counts the
- * outer steps. The regularised copy of W is made once per solve; the inner
- * solvers allocate their own workspace per call. Registered as "prox". */
+ * outer steps. The regularised copy of W is made once per solve, and so are
+ * the inner Newton's J pattern and UMFPACK analysis (W + σI has W's
+ * pattern whatever σ); the inner sweeps allocate their workspace per call. Registered as "prox". */
 #include "fc/fc3d_internal.h"
 #include "fc/fc3d_vi.h"
 #include "solve/solvers.h"
@@ -72,8 +73,9 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
     ns_fc pv = view;
     pv.W = ns_matrix_copy(view.W);
     double *work = ns_malloc(4 * m + 1, sizeof(double));
-    if (!pv.W || !work) {
-        ns_matrix_free(pv.W); free(work); ns_matrix_free(owned);
+    ns_fc_nsn_cache *lu = ns_fc_nsn_cache_new();   /* J's pattern and analysis, once per solve */
+    if (!pv.W || !work || !lu) {
+        ns_matrix_free(pv.W); free(work); ns_fc_nsn_cache_free(lu); ns_matrix_free(owned);
         return ns_fail(res->message, NS_NO_MEMORY, "prox: out of memory");
     }
     double *qs = work, *rk = work + m, *ui = work + 2 * m, *best = work + 3 * m;
@@ -112,7 +114,7 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         }
         ns_result ir;
         ns_result_init(&ir);
-        ns_status is = ns_fc_nsn_run_stall(&pv, r, ui, &io, ns_fc_phi_ac, PROX_STALL, &ir);
+        ns_status is = ns_fc_nsn_run_stall(&pv, r, ui, &io, ns_fc_phi_ac, PROX_STALL, lu, &ir);
         int nsn_it = ir.iterations, gs_it = 0;
         double nsn_err = ir.error;
         if (is == NS_NO_MEMORY) { st = ns_fail(res->message, is, "prox: %s", ir.message); break; }
@@ -150,6 +152,7 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
     }
     ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
     res->error = err;
+    ns_fc_nsn_cache_free(lu);
     ns_matrix_free(pv.W);
     free(work);
     ns_matrix_free(owned);
