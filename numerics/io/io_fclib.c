@@ -155,16 +155,31 @@ static ns_status want_reals_open(hid_t f, const char *file, const char *path, hs
 }
 
 /* A group whose links HDF5 can list. libfclib probes optional members with
- * H5LTfind_dataset, which reports a failed listing as "found" and then
- * exits on the read: a corrupt group must be refused before. */
-static herr_t no_op_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
+ * H5LTfind_dataset, which walks the group's links (in increasing name
+ * order), reports a failed walk as "found" and then exits on the read: a
+ * corrupt group must be refused before. The groups libfclib walks (matrix
+ * groups, info) are walked once here, in that order, and the walk records
+ * which of the optional members `names` (at most 32) it lists: a member
+ * found so must then pass describe(), which opens it by name. */
+typedef struct group_walk {
+    const char *const *names;
+    int n;
+    unsigned found;   /* bit k: names[k] is listed */
+} group_walk;
+
+static herr_t walk_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
 {
-    (void)g; (void)name; (void)info; (void)data;
+    (void)g; (void)info;
+    group_walk *w = data;
+    for (int k = 0; k < w->n; k++)
+        if (strcmp(name, w->names[k]) == 0) w->found |= 1u << k;
     return 0;
 }
 
+/* listed: walk the links, recording names[0..n) in *found (may be NULL
+ * when n = 0) */
 static ns_status check_group(hid_t f, const char *file, const char *path, int listed,
-                             char *err)
+                             const char *const *names, int n, unsigned *found, char *err)
 {
     H5O_info_t oi;
     /* a missing link or intermediate group makes the lookup fail; only the
@@ -173,39 +188,14 @@ static ns_status check_group(hid_t f, const char *file, const char *path, int li
         oi.type != H5O_TYPE_GROUP)
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing group", file, path);
     hsize_t idx = 0;
+    group_walk w = { names, n, 0u };
     /* walk only the groups libfclib walks (matrix groups, info): walking a
      * corrupt symbol table can itself overrun inside HDF5 1.10 */
-    if (listed && H5Literate_by_name(f, path, H5_INDEX_NAME, H5_ITER_NATIVE, &idx, no_op_link,
-                                     NULL, H5P_DEFAULT) < 0)
+    if (listed && H5Literate_by_name(f, path, H5_INDEX_NAME, H5_ITER_INC, &idx, walk_link, &w,
+                                     H5P_DEFAULT) < 0)
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: unreadable group", file, path);
+    if (found) *found = w.found;
     return NS_OK;
-}
-
-/* 1 if the group at gpath lists a link called name, the way libfclib's
- * H5LTfind_dataset looks for optional members: by walking the links, not by
- * a lookup of the name (the two disagree on corrupt files), and counting a
- * failed walk as "found" as it does. A member found this way must then pass
- * describe(), which opens it by name. */
-typedef struct member_probe {
-    const char *name;
-    int found;
-} member_probe;
-
-static herr_t probe_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
-{
-    (void)g; (void)info;
-    member_probe *m = data;
-    if (strcmp(name, m->name) == 0) { m->found = 1; return 1; }
-    return 0;
-}
-
-static int member_listed(hid_t f, const char *gpath, const char *name)
-{
-    member_probe m = { name, 0 };
-    hsize_t idx = 0;
-    herr_t r = H5Literate_by_name(f, gpath, H5_INDEX_NAME, H5_ITER_INC, &idx, probe_link, &m,
-                                  H5P_DEFAULT);
-    return r < 0 || m.found;
 }
 
 /* Reads a 1-element integer dataset. */
@@ -274,8 +264,10 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     hid_t ds;
     s->p = s->i = NULL;
     s->x = NULL;
+    static const char *const optional[] = { "conditioning", "comment" };
+    unsigned listed = 0;   /* the optional members the group lists */
 #define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
-    if ((st = check_group(f, file, grp, 1, err))) return st;
+    if ((st = check_group(f, file, grp, 1, optional, 2, &listed, err))) return st;
     if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
     if ((st = read_int1(f, file, P("n"), &s->n, err))) return st;
     if ((st = read_int1(f, file, P("nz"), &s->nz, err))) return st;
@@ -377,14 +369,14 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     if (hx < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
     /* optional matrix information: libfclib reads all of it when conditioning
      * is present */
-    if (member_listed(f, grp, "conditioning")) {
+    if (listed & 1u) {
         static const char *const num[] = { "conditioning", "determinant", "rank" };
         for (int k = 0; k < 3; k++) {
             if ((st = describe(f, file, P(num[k]), &d, err))) return st;
             if (d.len != 1 || (d.cls != H5T_FLOAT && d.cls != H5T_INTEGER))
                 return ns_fail(err, NS_BAD_INPUT, "%s: %s: one number expected", file, path);
         }
-        if (member_listed(f, grp, "comment")) {
+        if (listed & 2u) {
             P("comment");
             if ((st = describe(f, file, path, &d, err))) return st;
             if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
@@ -417,11 +409,12 @@ static ns_status check_info(hid_t f, const char *file, const char *root, char *e
     char path[300], info[256];
     snprintf(info, sizeof info, "%s/info", root);
     if (!link_exists(f, info)) return NS_OK;
-    ns_status gst = check_group(f, file, info, 1, err);
+    unsigned listed = 0;
+    ns_status gst = check_group(f, file, info, 1, names, 3, &listed, err);
     if (gst) return gst;
     for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/%s", info, names[k]);
-        if (!member_listed(f, info, names[k])) continue;
+        if (!(listed & (1u << k))) continue;
         ds_desc d = { 0 };
         hid_t ds;
         ns_status st = describe_open(f, file, path, &d, &ds, err);
@@ -460,8 +453,8 @@ static ns_status check_local(hid_t f, const char *file, int *dim, mat_shape *W, 
         return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_local/V, /fclib_local/R: local "
                        "problems with the extra unknowns lambda (V, R, s) are not supported",
                        file);
-    if ((st = check_group(f, file, "/fclib_local", 0, err))) return st;
-    if ((st = check_group(f, file, "/fclib_local/vectors", 0, err))) return st;
+    if ((st = check_group(f, file, "/fclib_local", 0, NULL, 0, NULL, err))) return st;
+    if ((st = check_group(f, file, "/fclib_local/vectors", 0, NULL, 0, NULL, err))) return st;
     if ((st = check_spacedim(f, file, "/fclib_local", dim, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_local/W", W, err))) return st;
     if (W->m != W->n)
@@ -482,8 +475,8 @@ static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
     if (link_exists(f, "/fclib_global/G"))
         return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_global/G: global problems with "
                        "equality constraints (G, b) are not supported", file);
-    if ((st = check_group(f, file, "/fclib_global", 0, err))) return st;
-    if ((st = check_group(f, file, "/fclib_global/vectors", 0, err))) return st;
+    if ((st = check_group(f, file, "/fclib_global", 0, NULL, 0, NULL, err))) return st;
+    if ((st = check_group(f, file, "/fclib_global/vectors", 0, NULL, 0, NULL, err))) return st;
     if ((st = check_spacedim(f, file, "/fclib_global", dim, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_global/M", M, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_global/H", H, err))) return st;
@@ -594,8 +587,8 @@ static ns_status read_global_rolling_checked(hid_t f, const char *file, const ch
 {
     int dim = 0;
     ns_status st;
-    if ((st = check_group(f, file, root, 0, err))) return st;
-    if ((st = check_group(f, file, "/fclib_global_rolling/vectors", 0, err))) return st;
+    if ((st = check_group(f, file, root, 0, NULL, 0, NULL, err))) return st;
+    if ((st = check_group(f, file, "/fclib_global_rolling/vectors", 0, NULL, 0, NULL, err))) return st;
     if ((st = read_int1(f, file, "/fclib_global_rolling/spacedim", &dim, err))) return st;
     if (dim != 5)
         return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/spacedim = %d: must be 5",
@@ -942,7 +935,7 @@ ns_status ns_fclib_guess_count(const char *path, int *count, char *err)
     ns_status st = NS_OK;
     if (link_exists(f, "/guesses")) {
         int n = 0;
-        if (!(st = check_group(f, path, "/guesses", 0, err)) &&
+        if (!(st = check_group(f, path, "/guesses", 0, NULL, 0, NULL, err)) &&
             !(st = read_int1(f, path, "/guesses/number_of_guesses", &n, err))) {
             if (n < 0)
                 st = ns_fail(err, NS_BAD_INPUT, "%s: /guesses/number_of_guesses: %d is "
@@ -973,7 +966,7 @@ ns_status ns_fclib_read_solution(const char *path, int guess, ns_solution *sol, 
     char grp[64];
     if (guess > 0) snprintf(grp, sizeof grp, "/guesses/%d", guess);
     else snprintf(grp, sizeof grp, "/solution");
-    st = check_group(f, path, grp, 0, err);
+    st = check_group(f, path, grp, 0, NULL, 0, NULL, err);
     /* read into scratch first: sol is left untouched on failure */
     double *tmp[NS_SOLUTION_MAXVEC] = { NULL };
     for (int k = 0; !st && k < sol->nvec; k++) {
