@@ -18,7 +18,8 @@
  * it, ~320 steps). The best iterate is returned. max_iter counts the
  * outer steps. The regularised copy of W is made once per solve, and so are
  * the inner Newton's J pattern and UMFPACK analysis (W + σI has W's
- * pattern whatever σ); the inner sweeps allocate their workspace per call. Registered as "prox". */
+ * pattern whatever σ); the inner sweeps allocate their workspace per
+ * call. Registered as "prox". */
 #include "fc/fc3d_internal.h"
 #include "fc/fc3d_vi.h"
 #include "solve/solvers.h"
