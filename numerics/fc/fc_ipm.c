@@ -360,7 +360,8 @@ ns_status ns_ipm_run(const ns_ipm_ops *ops, double *y, double *z, const ns_optio
          * more than the interior-point iterations made (at least 30): a
          * run stopped early by the rate rule does not hand a long Newton
          * run a point far from the solution */
-        const int finish_max = max_iter < 100 ? max_iter : iters > 100 ? 100 : iters < 30 ? 30 : iters;
+        int finish_max = iters < 30 ? 30 : iters > 100 ? 100 : iters;
+        if (max_iter < 100) finish_max = max_iter;
         double tl = o->time_limit > 0 ? o->time_limit - (ns_now() - t0) : 0.0;
         int fi = 0;
         double fe = ops->finish(ops->ctx, by, bz, o->tol, finish_max, tl, &fi);

@@ -176,10 +176,7 @@ static herr_t walk_link(hid_t g, const char *name, const H5L_info_t *info, void 
     return 0;
 }
 
-/* listed: walk the links, recording names[0..n) in *found (may be NULL
- * when n = 0) */
-static ns_status check_group(hid_t f, const char *file, const char *path, int listed,
-                             const char *const *names, int n, unsigned *found, char *err)
+static ns_status check_group(hid_t f, const char *file, const char *path, char *err)
 {
     H5O_info_t oi;
     /* a missing link or intermediate group makes the lookup fail; only the
@@ -187,14 +184,23 @@ static ns_status check_group(hid_t f, const char *file, const char *path, int li
     if (H5Oget_info_by_name2(f, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0 ||
         oi.type != H5O_TYPE_GROUP)
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing group", file, path);
+    return NS_OK;
+}
+
+/* check_group, then the walk of its links, recording names[0..n) in
+ * *found. Only the groups libfclib walks (matrix groups, info) are walked:
+ * walking a corrupt symbol table can itself overrun inside HDF5 1.10. */
+static ns_status walk_group(hid_t f, const char *file, const char *path,
+                            const char *const *names, int n, unsigned *found, char *err)
+{
+    ns_status st = check_group(f, file, path, err);
+    if (st) return st;
     hsize_t idx = 0;
     group_walk w = { names, n, 0u };
-    /* walk only the groups libfclib walks (matrix groups, info): walking a
-     * corrupt symbol table can itself overrun inside HDF5 1.10 */
-    if (listed && H5Literate_by_name(f, path, H5_INDEX_NAME, H5_ITER_INC, &idx, walk_link, &w,
-                                     H5P_DEFAULT) < 0)
+    if (H5Literate_by_name(f, path, H5_INDEX_NAME, H5_ITER_INC, &idx, walk_link, &w,
+                           H5P_DEFAULT) < 0)
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: unreadable group", file, path);
-    if (found) *found = w.found;
+    *found = w.found;
     return NS_OK;
 }
 
@@ -267,7 +273,7 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     static const char *const optional[] = { "conditioning", "comment" };
     unsigned listed = 0;   /* the optional members the group lists */
 #define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
-    if ((st = check_group(f, file, grp, 1, optional, 2, &listed, err))) return st;
+    if ((st = walk_group(f, file, grp, optional, 2, &listed, err))) return st;
     if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
     if ((st = read_int1(f, file, P("n"), &s->n, err))) return st;
     if ((st = read_int1(f, file, P("nz"), &s->nz, err))) return st;
@@ -410,7 +416,7 @@ static ns_status check_info(hid_t f, const char *file, const char *root, char *e
     snprintf(info, sizeof info, "%s/info", root);
     if (!link_exists(f, info)) return NS_OK;
     unsigned listed = 0;
-    ns_status gst = check_group(f, file, info, 1, names, 3, &listed, err);
+    ns_status gst = walk_group(f, file, info, names, 3, &listed, err);
     if (gst) return gst;
     for (int k = 0; k < 3; k++) {
         snprintf(path, sizeof path, "%s/%s", info, names[k]);
@@ -453,8 +459,8 @@ static ns_status check_local(hid_t f, const char *file, int *dim, mat_shape *W, 
         return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_local/V, /fclib_local/R: local "
                        "problems with the extra unknowns lambda (V, R, s) are not supported",
                        file);
-    if ((st = check_group(f, file, "/fclib_local", 0, NULL, 0, NULL, err))) return st;
-    if ((st = check_group(f, file, "/fclib_local/vectors", 0, NULL, 0, NULL, err))) return st;
+    if ((st = check_group(f, file, "/fclib_local", err))) return st;
+    if ((st = check_group(f, file, "/fclib_local/vectors", err))) return st;
     if ((st = check_spacedim(f, file, "/fclib_local", dim, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_local/W", W, err))) return st;
     if (W->m != W->n)
@@ -475,8 +481,8 @@ static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
     if (link_exists(f, "/fclib_global/G"))
         return ns_fail(err, NS_UNSUPPORTED, "%s: /fclib_global/G: global problems with "
                        "equality constraints (G, b) are not supported", file);
-    if ((st = check_group(f, file, "/fclib_global", 0, NULL, 0, NULL, err))) return st;
-    if ((st = check_group(f, file, "/fclib_global/vectors", 0, NULL, 0, NULL, err))) return st;
+    if ((st = check_group(f, file, "/fclib_global", err))) return st;
+    if ((st = check_group(f, file, "/fclib_global/vectors", err))) return st;
     if ((st = check_spacedim(f, file, "/fclib_global", dim, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_global/M", M, err))) return st;
     if ((st = check_matrix(f, file, "/fclib_global/H", H, err))) return st;
@@ -587,8 +593,8 @@ static ns_status read_global_rolling_checked(hid_t f, const char *file, const ch
 {
     int dim = 0;
     ns_status st;
-    if ((st = check_group(f, file, root, 0, NULL, 0, NULL, err))) return st;
-    if ((st = check_group(f, file, "/fclib_global_rolling/vectors", 0, NULL, 0, NULL, err))) return st;
+    if ((st = check_group(f, file, root, err))) return st;
+    if ((st = check_group(f, file, "/fclib_global_rolling/vectors", err))) return st;
     if ((st = read_int1(f, file, "/fclib_global_rolling/spacedim", &dim, err))) return st;
     if (dim != 5)
         return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global_rolling/spacedim = %d: must be 5",
@@ -935,7 +941,7 @@ ns_status ns_fclib_guess_count(const char *path, int *count, char *err)
     ns_status st = NS_OK;
     if (link_exists(f, "/guesses")) {
         int n = 0;
-        if (!(st = check_group(f, path, "/guesses", 0, NULL, 0, NULL, err)) &&
+        if (!(st = check_group(f, path, "/guesses", err)) &&
             !(st = read_int1(f, path, "/guesses/number_of_guesses", &n, err))) {
             if (n < 0)
                 st = ns_fail(err, NS_BAD_INPUT, "%s: /guesses/number_of_guesses: %d is "
@@ -966,7 +972,7 @@ ns_status ns_fclib_read_solution(const char *path, int guess, ns_solution *sol, 
     char grp[64];
     if (guess > 0) snprintf(grp, sizeof grp, "/guesses/%d", guess);
     else snprintf(grp, sizeof grp, "/solution");
-    st = check_group(f, path, grp, 0, NULL, 0, NULL, err);
+    st = check_group(f, path, grp, err);
     /* read into scratch first: sol is left untouched on failure */
     double *tmp[NS_SOLUTION_MAXVEC] = { NULL };
     for (int k = 0; !st && k < sol->nvec; k++) {
