@@ -67,6 +67,34 @@ static inline void block_mtv_add(double alpha, ns_int h, ns_int w, const double 
 
 enum { SMALL_ROWS = 16, SMALL_BLOCK = 64 };
 
+/* A block row of height 3 whose blocks are all 3×3 (the contact rows of
+ * FC3D): the sums held in registers (the general path below zeroes and
+ * reads back a 16-entry buffer and tests each block's shape), the same
+ * operations in the same order as block_mv_add. 0 (nothing written) when a
+ * block of the row is not 3 wide. */
+static inline int block_row3(double alpha, const ns_block *b, const double *x, double beta,
+                             double *yr, ns_int r)
+{
+    double a0 = 0.0, a1 = 0.0, a2 = 0.0;
+    for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
+        ns_int c = b->block_col[k], c0 = b->col_start[c];
+        if (b->col_start[c + 1] - c0 != 3) return 0;
+        const double *B = b->x + b->value_ptr[k], *xc = x + c0;
+        const double x0 = xc[0], x1 = xc[1], x2 = xc[2];
+        a0 += B[0] * x0 + B[3] * x1 + B[6] * x2;
+        a1 += B[1] * x0 + B[4] * x1 + B[7] * x2;
+        a2 += B[2] * x0 + B[5] * x1 + B[8] * x2;
+    }
+    if (beta == 0.0) {
+        yr[0] = alpha * a0; yr[1] = alpha * a1; yr[2] = alpha * a2;
+    } else {
+        yr[0] = alpha * a0 + beta * yr[0];
+        yr[1] = alpha * a1 + beta * yr[1];
+        yr[2] = alpha * a2 + beta * yr[2];
+    }
+    return 1;
+}
+
 /* y = αAx + βy, A in BLOCK storage: each block row accumulates into a local
  * buffer (small heights) or goes through CBLAS (tall block rows). */
 /* block row r of y = αAx + βy, A in BLOCK storage */
@@ -75,6 +103,7 @@ static inline void block_gemv_row(double alpha, const ns_block *b, const double 
 {
     ns_int r0 = b->row_start[r], h = b->row_start[r + 1] - r0;
     double *yr = y + r0;
+    if (h == 3 && block_row3(alpha, b, x, beta, yr, r)) return;
     if (h <= SMALL_ROWS) {
         double acc[SMALL_ROWS] = { 0 };
         for (ns_int k = b->row_ptr[r]; k < b->row_ptr[r + 1]; k++) {
