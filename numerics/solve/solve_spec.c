@@ -192,10 +192,21 @@ ns_status ns_solver_spec_parse(const char *spec, ns_kind kind, char *name_out,
             break;
         }
         if (!found) {
-            char keys[256];
+            char keys[256], other[256];
             valid_keys(cand[0], keys, sizeof keys);
+            int same = 1;   /* the kind not known yet: do the name's solvers take the same keys? */
+            for (size_t c = 1; c < ncand && same; c++) {
+                valid_keys(cand[c], other, sizeof other);
+                same = !strcmp(keys, other);
+            }
+            if (!same)
+                return ns_fail(err, NS_BAD_INPUT, "solver spec '%s': no solver named '%s' (of any "
+                               "of the %d kinds having one) has an option '%.*s'; a kind's keys: "
+                               "--list-solvers --options --kind KIND", spec, cand[0]->name,
+                               (int)ncand, (int)klen, item);
             return ns_fail(err, NS_BAD_INPUT, "solver spec '%s': %s (%s) has no option '%.*s' "
-                           "(valid: %s)", spec, cand[0]->name, ns_kind_name(cand[0]->kind),
+                           "(valid: %s)", spec, cand[0]->name,
+                           ncand > 1 ? "every kind" : ns_kind_name(cand[0]->kind),
                            (int)klen, item, keys);
         }
         p = next;

@@ -74,6 +74,12 @@ static void test_default_and_kind_none(void **state)
     assert_int_equal(parse("/tol=1", NS_KIND_NONE, name, &o, err), NS_BAD_INPUT);
     /* but for fc2d, nsgs has no 'local' */
     assert_int_equal(parse("nsgs/local=ac", NS_KIND_FC2D, name, &o, err), NS_BAD_INPUT);
+    /* a key none of the name's solvers takes: the message does not pin the
+     * name on one kind it happens to list first */
+    assert_int_equal(parse("auto/threads=2", NS_KIND_NONE, name, &o, err), NS_BAD_INPUT);
+    assert_non_null(strstr(err, "no solver named 'auto'"));
+    assert_non_null(strstr(err, "'threads'"));
+    assert_null(strstr(err, "auto (lcp)"));
 }
 
 static void test_errors_name_key_and_valid_keys(void **state)
