@@ -186,83 +186,62 @@ static inline void block_fill3(const double *A, const double *B, const double *W
     }
 }
 
-/* J ← blockdiag(A) + blockdiag(B) W + reg·D written into L->x, D the
- * diagonal of the row norms ‖J_i,:‖_∞ (so the regularization is relative
- * to each row: FB with a large μ has rows of size 1/μ). */
-static inline void lu_fill_d(nsn_lu *L, const ns_block *WB, const int d, const double *AB,
-                             double reg)
+/* Column j of one d×d block of J, B W_k e_j (+ A e_j on the diagonal
+ * block, A NULL off it), into Jc; rmax[i] ← max(rmax[i], |J_ij|). */
+static inline void block_fill_col(int d, const double *A, const double *B, const double *W, int j,
+                                  double *Jc, double *rmax)
 {
-    const ns_int nb = WB->block_rows;
-    for (ns_int a = 0; a < nb; a++) {
-        const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
-        double rmax[3] = { 0.0, 0.0, 0.0 };
-        for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
-            const double *Wk = WB->x + WB->value_ptr[k];
-            const ns_int b = WB->block_col[k];
-            const int dg = k == WB->diag[a];
-            if (d == 3) {
-                double *c0 = L->x + L->p[b * d] + L->slot[k] * d;
-                block_fill3(dg ? A : NULL, B, Wk, c0, L->x + L->p[b * d + 1] + L->slot[k] * d,
-                            L->x + L->p[b * d + 2] + L->slot[k] * d, rmax);
-                continue;
-            }
-            for (int j = 0; j < d; j++) {
-                double *Jc = L->x + L->p[b * d + j] + L->slot[k] * d;
-                const double *Wc = Wk + j * d;
-                for (int i = 0; i < d; i++) {
-                    double s = dg ? A[i + j * d] : 0.0;
-                    for (int l = 0; l < d; l++) s += B[i + l * d] * Wc[l];
-                    Jc[i] = s;
-                    const double as = fabs(s);   /* fmax without the call (s NaN: kept out) */
-                    if (as > rmax[i]) rmax[i] = as;
-                }
-            }
-        }
-        if (reg > 0) {
-            const ns_int k = WB->diag[a];
-            for (int i = 0; i < d; i++)
-                L->x[L->p[a * d + i] + L->slot[k] * d + i] += reg * (rmax[i] > 0 ? rmax[i] : 1.0);
-        }
+    const double *Wc = W + j * d;
+    for (int i = 0; i < d; i++) {
+        double s = A ? A[i + j * d] : 0.0;
+        for (int l = 0; l < d; l++) s += B[i + l * d] * Wc[l];
+        Jc[i] = s;
+        const double as = fabs(s);   /* fmax without the call (s NaN: kept out) */
+        if (as > rmax[i]) rmax[i] = as;
     }
 }
 
-/* The same J written into the column-major n×n array L->dense (the dense
- * path): each block B_α W_αβ (+ A_α) stored in its place, the rest zero.
- * Filling the CSC values and then scattering them cost ~35 instructions
- * per entry of J, a sixth of a 5-contact solve (Rover4609); this ~12. */
-static inline void lu_fill_dense_d(nsn_lu *L, const ns_block *WB, const int d, const double *AB,
-                                   double reg)
+/* J ← blockdiag(A) + blockdiag(B) W + reg·D, D the diagonal of the row
+ * norms ‖J_i,:‖_∞ (so the regularization is relative to each row: FB with
+ * a large μ has rows of size 1/μ), written into UMFPACK's CSC values L->x,
+ * or on the dense path into the column-major n×n array L->dense (each
+ * block in its place, the rest zero: filling the CSC values and then
+ * scattering them cost ~35 instructions per entry of J, a sixth of a
+ * 5-contact solve, Rover4609; this ~12). */
+static inline void lu_fill_d(nsn_lu *L, const ns_block *WB, const int d, const int to_dense,
+                             const double *AB, double reg)
 {
     const ns_int nb = WB->block_rows;
     const size_t n = (size_t)L->n;
-    memset(L->dense, 0, n * n * sizeof *L->dense);
+    double *dense = to_dense ? L->dense : NULL;
+    if (dense) memset(dense, 0, n * n * sizeof *dense);
     for (ns_int a = 0; a < nb; a++) {
         const double *A = AB + 2 * (size_t)a * d * d, *B = A + d * d;
         double rmax[3] = { 0.0, 0.0, 0.0 };
         for (ns_int k = WB->row_ptr[a]; k < WB->row_ptr[a + 1]; k++) {
             const double *Wk = WB->x + WB->value_ptr[k];
             const ns_int b = WB->block_col[k];
-            const int dg = k == WB->diag[a];
-            double *Jb = L->dense + (size_t)b * d * n + (size_t)a * d;
-            if (d == 3) {
-                block_fill3(dg ? A : NULL, B, Wk, Jb, Jb + n, Jb + 2 * n, rmax);
-                continue;
+            const double *Ak = k == WB->diag[a] ? A : NULL;
+            /* the block's first column in J and the step to the next one */
+            double *c0;
+            size_t step;
+            if (dense) {
+                c0 = dense + (size_t)b * d * n + (size_t)a * d;
+                step = n;
+            } else {   /* the block's columns lie p[j + 1] − p[j] apart, the same for each j of b */
+                c0 = L->x + L->p[b * d] + L->slot[k] * d;
+                step = (size_t)(L->p[b * d + 1] - L->p[b * d]);
             }
-            for (int j = 0; j < d; j++) {
-                const double *Wc = Wk + j * d;
-                double *Jc = Jb + (size_t)j * n;
-                for (int i = 0; i < d; i++) {
-                    double s = dg ? A[i + j * d] : 0.0;
-                    for (int l = 0; l < d; l++) s += B[i + l * d] * Wc[l];
-                    Jc[i] = s;
-                    const double as = fabs(s);
-                    if (as > rmax[i]) rmax[i] = as;
-                }
-            }
+            if (d == 3) block_fill3(Ak, B, Wk, c0, c0 + step, c0 + 2 * step, rmax);
+            else for (int j = 0; j < d; j++) block_fill_col(d, Ak, B, Wk, j, c0 + (size_t)j * step, rmax);
         }
         if (reg > 0) {
-            double *Jd = L->dense + (size_t)a * d * (n + 1);
-            for (int i = 0; i < d; i++) Jd[(size_t)i * (n + 1)] += reg * (rmax[i] > 0 ? rmax[i] : 1.0);
+            const ns_int k = WB->diag[a];
+            for (int i = 0; i < d; i++) {
+                double *Jii = dense ? dense + ((size_t)a * d + (size_t)i) * (n + 1)
+                                    : L->x + L->p[a * d + i] + L->slot[k] * d + i;
+                *Jii += reg * (rmax[i] > 0 ? rmax[i] : 1.0);
+            }
         }
     }
 }
@@ -270,17 +249,17 @@ static inline void lu_fill_dense_d(nsn_lu *L, const ns_block *WB, const int d, c
 /* d a constant in each call: the 3×3 (2×2) block products unrolled, ~3×
  * fewer instructions than with d read at run time (lu_fill was 27 % of a
  * 4-contact solve); same operations in the same order. */
+#if defined(__GNUC__)
+__attribute__((flatten))   /* each call below its own copy, d and to_dense constants in it */
+#endif
 static void lu_fill(nsn_lu *L, const ns_block *WB, int d, const double *AB, double reg)
 {
-    if (L->dense) {
-        if (d == 3) lu_fill_dense_d(L, WB, 3, AB, reg);
-        else if (d == 2) lu_fill_dense_d(L, WB, 2, AB, reg);
-        else lu_fill_dense_d(L, WB, d, AB, reg);
-        return;
-    }
-    if (d == 3) lu_fill_d(L, WB, 3, AB, reg);
-    else if (d == 2) lu_fill_d(L, WB, 2, AB, reg);
-    else lu_fill_d(L, WB, d, AB, reg);
+    const int dense = L->dense != NULL;   /* a constant in each call too */
+    if (d == 3 && dense) lu_fill_d(L, WB, 3, 1, AB, reg);
+    else if (d == 3) lu_fill_d(L, WB, 3, 0, AB, reg);
+    else if (d == 2 && dense) lu_fill_d(L, WB, 2, 1, AB, reg);
+    else if (d == 2) lu_fill_d(L, WB, 2, 0, AB, reg);
+    else lu_fill_d(L, WB, d, dense, AB, reg);
 }
 
 /* A run with a stall rule (prox's inner solves) also ends after NSN_FLAT
