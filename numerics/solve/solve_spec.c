@@ -25,19 +25,24 @@ static const ns_solver_option *find_key(const ns_solver_info *s, const char *key
     return NULL;
 }
 
-/* "tol, max_iter, time_limit, omega, ..." for the error messages. */
-static void valid_keys(const ns_solver_info *s, char *buf, size_t len)
+/* "tol, max_iter, time_limit, omega, ..." for the error messages: the keys
+ * the solvers cand[0..ncand) take (the common ones, then each solver's own
+ * not listed for an earlier one). */
+static void valid_keys(const ns_solver_info *const *cand, size_t ncand, char *buf, size_t len)
 {
     size_t n, used = 0;
     buf[0] = '\0';
-    const ns_solver_option *t = ns_solver_common_options(&n);
-    for (int pass = 0; pass < 2; pass++) {
+    for (size_t c = 0; c <= ncand; c++) {   /* c = 0: the common keys, else cand[c − 1]'s */
+        const ns_solver_option *t = c ? ns_solver_options(cand[c - 1], &n) : ns_solver_common_options(&n);
         for (size_t i = 0; i < n && used < len; i++) {
+            int seen = 0;
+            for (size_t e = 0; e + 1 < c && !seen; e++)
+                seen = find_key(cand[e], t[i].key, strlen(t[i].key)) != NULL;
+            if (seen) continue;
             int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", t[i].key);
             if (w < 0) break;
             used += (size_t)w;
         }
-        t = ns_solver_options(s, &n);
     }
 }
 
@@ -192,21 +197,13 @@ ns_status ns_solver_spec_parse(const char *spec, ns_kind kind, char *name_out,
             break;
         }
         if (!found) {
-            char keys[256], other[256];
-            valid_keys(cand[0], keys, sizeof keys);
-            int same = 1;   /* the kind not known yet: do the name's solvers take the same keys? */
-            for (size_t c = 1; c < ncand && same; c++) {
-                valid_keys(cand[c], other, sizeof other);
-                same = !strcmp(keys, other);
-            }
-            if (!same)
-                return ns_fail(err, NS_BAD_INPUT, "solver spec '%s': no solver named '%s' (of any "
-                               "of the %d kinds having one) has an option '%.*s'; a kind's keys: "
-                               "--list-solvers --options --kind KIND", spec, cand[0]->name,
-                               (int)ncand, (int)klen, item);
+            char keys[256];
+            valid_keys(cand, ncand, keys, sizeof keys);
+            /* before the kind is known the name stands for its solvers of
+             * every kind: the keys any of them takes */
             return ns_fail(err, NS_BAD_INPUT, "solver spec '%s': %s (%s) has no option '%.*s' "
                            "(valid: %s)", spec, cand[0]->name,
-                           ncand > 1 ? "every kind" : ns_kind_name(cand[0]->kind),
+                           ncand > 1 ? "any kind" : ns_kind_name(cand[0]->kind),
                            (int)klen, item, keys);
         }
         p = next;

@@ -77,9 +77,14 @@ static void test_default_and_kind_none(void **state)
     /* a key none of the name's solvers takes: the message does not pin the
      * name on one kind it happens to list first */
     assert_int_equal(parse("auto/threads=2", NS_KIND_NONE, name, &o, err), NS_BAD_INPUT);
-    assert_non_null(strstr(err, "no solver named 'auto'"));
-    assert_non_null(strstr(err, "'threads'"));
+    assert_non_null(strstr(err, "auto (any kind) has no option 'threads'"));
     assert_null(strstr(err, "auto (lcp)"));
+    /* the keys listed are those of the name's solvers of every kind: fc3d's
+     * nsgs-ac 'local' and 'threads' are among them */
+    assert_int_equal(parse("nsgs-ac/andersen=3", NS_KIND_NONE, name, &o, err), NS_BAD_INPUT);
+    assert_non_null(strstr(err, "valid: tol, max_iter, time_limit"));
+    assert_non_null(strstr(err, "anderson"));
+    assert_non_null(strstr(err, "threads"));
 }
 
 static void test_errors_name_key_and_valid_keys(void **state)
