@@ -124,15 +124,34 @@ static void row_rhs(const ns_block *B, const double *q, const double *r, ns_int 
     qa[1] = q1;
 }
 
-/* Σ_β W_αβ r_β + q_α over a DENSE W (column-major, order 2nc), every β
- * included: the caller zeroes r_α first (its new value is about to be
- * computed), so that W_αα adds exactly 0 and no branch breaks the loop.
- * With GCC/Clang's vector extension the two rows are summed as one
- * two-lane vector (the column pair of W_αβ is contiguous), in four partial
- * sums over alternating columns: a scalar sum of pairs waits on the latency
- * of one chained add per contact β, and a sweep of a dense W is the whole
- * cost of the small problems this path is for (FrictionContactProblem00374,
- * 28 contacts: 1.6 → 1.3 µs a solve). */
+/* q̃_α = q_α + Σ_{β≠α} W_αβ r_β over a DENSE W (column-major, order 2nc),
+ * as a scalar sum of pairs (small nc, or no vector extension). */
+static inline void row_rhs_dense_pairs(const ns_matrix *W, const double *q, const double *r,
+                                       ns_int a, double *qa)
+{
+    const size_t n = (size_t)W->rows, i0 = 2 * (size_t)a;
+    const ns_int nc = W->rows / 2;
+    const double *c = W->dense + i0;
+    double q0 = q[i0], q1 = q[i0 + 1];
+    for (ns_int b = 0; b < nc; b++, c += 2 * n) {
+        if (b == a) continue;
+        const double *rb = r + 2 * (size_t)b;
+        q0 += c[0] * rb[0] + c[n] * rb[1];
+        q1 += c[1] * rb[0] + c[n + 1] * rb[1];
+    }
+    qa[0] = q0;
+    qa[1] = q1;
+}
+
+/* The same sum. From RHS_VECTOR_NC contacts on, with GCC/Clang's vector
+ * extension, the two rows are summed as one two-lane vector (the column
+ * pair of W_αβ is contiguous) in four partial sums over alternating
+ * columns, every β included with r_α set to 0 meanwhile (W_αα then adds
+ * exactly 0, and no branch breaks the loop; r_α is restored): the scalar
+ * sum waits on the latency of one chained add per contact β, and the
+ * sweeps of a dense W are most of the small problems this path is for
+ * (FrictionContactProblem00374, 28 contacts: 1.63 → 1.40 µs a solve; the
+ * vector loop cost 00394, 6 contacts, ~10 %). */
 #if defined(__GNUC__)
 typedef double rhs_v2d __attribute__((vector_size(16)));
 enum { RHS_VECTOR_NC = 12 };
@@ -142,29 +161,16 @@ static inline rhs_v2d load_pair(const double *x)
     memcpy(&v, x, sizeof v);
     return v;
 }
-#endif
 
 static void row_rhs_dense(const ns_matrix *W, const double *q, double *r, ns_int a,
                           double *qa)
 {
     const size_t n = (size_t)W->rows, i0 = 2 * (size_t)a;
     const ns_int nc = W->rows / 2;
+    if (nc < RHS_VECTOR_NC) { row_rhs_dense_pairs(W, q, r, a, qa); return; }
     const double *c = W->dense + i0;
-#if defined(__GNUC__)
-    if (nc < RHS_VECTOR_NC) {
-        double q0 = q[i0], q1 = q[i0 + 1];
-        for (ns_int b = 0; b < nc; b++, c += 2 * n) {
-            if (b == a) continue;
-            const double *rb = r + 2 * (size_t)b;
-            q0 += c[0] * rb[0] + c[n] * rb[1];
-            q1 += c[1] * rb[0] + c[n + 1] * rb[1];
-        }
-        qa[0] = q0;
-        qa[1] = q1;
-        return;
-    }
     double *ra = r + i0, keep0 = ra[0], keep1 = ra[1];
-    ra[0] = ra[1] = 0.0;   /* W_αα then adds exactly 0: no branch in the loop */
+    ra[0] = ra[1] = 0.0;
     rhs_v2d s0 = { 0.0, 0.0 }, s1 = s0, s2 = s0, s3 = s0;
     ns_int b = 0;
     for (; b + 2 <= nc; b += 2, c += 4 * n) {
@@ -184,18 +190,14 @@ static void row_rhs_dense(const ns_matrix *W, const double *q, double *r, ns_int
     qa[1] = q[i0 + 1] + s0[1];
     ra[0] = keep0;
     ra[1] = keep1;
-#else
-    double q0 = q[i0], q1 = q[i0 + 1];
-    for (ns_int b = 0; b < nc; b++, c += 2 * n) {
-        if (b == a) continue;
-        const double *rb = r + 2 * (size_t)b;
-        q0 += c[0] * rb[0] + c[n] * rb[1];
-        q1 += c[1] * rb[0] + c[n + 1] * rb[1];
-    }
-    qa[0] = q0;
-    qa[1] = q1;
-#endif
 }
+#else
+static void row_rhs_dense(const ns_matrix *W, const double *q, double *r, ns_int a,
+                          double *qa)
+{
+    row_rhs_dense_pairs(W, q, r, a, qa);
+}
+#endif
 
 /* Problems of up to DENSE_NC contacts with a DENSE W are swept on W as it
  * is: converting it to blocks cost more than the sweeps that solve them
