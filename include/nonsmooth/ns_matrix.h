@@ -121,11 +121,12 @@ ns_status ns_matrix_validate(const ns_matrix *A, const char *name, char *err);
 
 /* ---- products ---- */
 
-/** y = alpha*A*x + beta*y (x: cols, y: rows). beta = 0 ignores y's content. */
+/** y = alpha*A*x + beta*y (x: cols, y: rows). beta = 0 ignores y's content.
+ *  x and y must not overlap (as in BLAS). */
 void ns_matrix_gemv(double alpha, const ns_matrix *A, const double *x,
                     double beta, double *y);
 
-/** y = alpha*Aᵀ*x + beta*y (x: rows, y: cols). */
+/** y = alpha*Aᵀ*x + beta*y (x: rows, y: cols); x and y must not overlap. */
 void ns_matrix_gemv_t(double alpha, const ns_matrix *A, const double *x,
                       double beta, double *y);
 
