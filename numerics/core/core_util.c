@@ -66,9 +66,6 @@ int ns_all_finite(const double *x, size_t n)
  * branch per element: about 1 instruction per element against ~8 for an
  * isfinite test per element. Only a bad chunk is searched element by
  * element. */
-#if defined(__GNUC__)
-typedef double ns_v2d __attribute__((vector_size(16)));
-#endif
 long ns_first_nonfinite(const double *x, size_t n)
 {
     enum { CHUNK = 512 };
@@ -79,10 +76,10 @@ long ns_first_nonfinite(const double *x, size_t n)
 #if defined(__GNUC__)
         ns_v2d a0 = { 0.0, 0.0 }, a1 = a0, a2 = a0, a3 = a0, v0, v1, v2, v3;
         for (; k + 8 <= e; k += 8) {
-            memcpy(&v0, x + k, sizeof v0);
-            memcpy(&v1, x + k + 2, sizeof v1);
-            memcpy(&v2, x + k + 4, sizeof v2);
-            memcpy(&v3, x + k + 6, sizeof v3);
+            v0 = ns_v2d_load(x + k);
+            v1 = ns_v2d_load(x + k + 2);
+            v2 = ns_v2d_load(x + k + 4);
+            v3 = ns_v2d_load(x + k + 6);
             a0 += v0 * 0.0;
             a1 += v1 * 0.0;
             a2 += v2 * 0.0;

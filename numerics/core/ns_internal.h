@@ -11,6 +11,20 @@
 #define NS_PRINTF(a, b)
 #endif
 
+/* Two-lane double vectors (GCC/Clang's vector extension: SSE2, the x86-64
+ * baseline) and their unaligned load; code using them keeps a scalar path
+ * for other compilers. */
+#if defined(__GNUC__)
+#include <string.h>
+typedef double ns_v2d __attribute__((vector_size(16)));
+static inline ns_v2d ns_v2d_load(const double *x)
+{
+    ns_v2d v;
+    memcpy(&v, x, sizeof v);
+    return v;
+}
+#endif
+
 /** Writes a formatted message into err (NS_ERRMSG_LEN bytes) if err is not
  *  NULL; returns st so that `return ns_fail(err, NS_BAD_INPUT, "...")`. */
 ns_status ns_fail(char *err, ns_status st, const char *fmt, ...) NS_PRINTF(3, 4);

@@ -108,9 +108,8 @@ void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c);
 /** ns_fc_nsn_run ended (NS_MAX_ITER) once `stall` > 0 iterations in a row
  *  have not lowered the error below 0.9 × its best value at the start of
  *  that run, or 7 in a row below 0.99 × it: for a caller with a fallback
- *  (prox's inner solves, whose
- *  problems W + σI keep W's pattern: one cache serves them all; cache may
- *  be NULL). */
+ *  (prox's inner solves, whose problems W + σI keep W's pattern: one cache
+ *  serves them all; cache may be NULL). */
 ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
                               const ns_options *o, ns_fc_phi_fn phi, int stall,
                               ns_fc_nsn_cache *cache, ns_result *res);

@@ -165,8 +165,8 @@ static int lu_pattern(nsn_lu *L, const ns_block *WB, int d)
 
 /* One 3×3 block of J, B W_k (+ A on the diagonal block, A NULL off it),
  * into the columns c0, c1, c2; rmax[i] ← max(rmax[i], |row i|). Unrolled
- * by hand, the same operations in the same order as the loops of
- * lu_fill_d (GCC keeps those rolled: ~330 instructions a block, ~80
+ * by hand, the same operations in the same order as block_fill_col's loops
+ * (GCC keeps those rolled even for d = 3: ~330 instructions a block, ~80
  * here). */
 static inline void block_fill3(const double *A, const double *B, const double *W, double *c0,
                                double *c1, double *c2, double *rmax)

@@ -153,14 +153,7 @@ static inline void row_rhs_dense_pairs(const ns_matrix *W, const double *q, cons
  * (FrictionContactProblem00374, 28 contacts: 1.63 → 1.40 µs a solve; the
  * vector loop cost 00394, 6 contacts, ~10 %). */
 #if defined(__GNUC__)
-typedef double rhs_v2d __attribute__((vector_size(16)));
 enum { RHS_VECTOR_NC = 12 };
-static inline rhs_v2d load_pair(const double *x)
-{
-    rhs_v2d v;
-    memcpy(&v, x, sizeof v);
-    return v;
-}
 
 static void row_rhs_dense(const ns_matrix *W, const double *q, double *r, ns_int a,
                           double *qa)
@@ -171,19 +164,19 @@ static void row_rhs_dense(const ns_matrix *W, const double *q, double *r, ns_int
     const double *c = W->dense + i0;
     double *ra = r + i0, keep0 = ra[0], keep1 = ra[1];
     ra[0] = ra[1] = 0.0;
-    rhs_v2d s0 = { 0.0, 0.0 }, s1 = s0, s2 = s0, s3 = s0;
+    ns_v2d s0 = { 0.0, 0.0 }, s1 = s0, s2 = s0, s3 = s0;
     ns_int b = 0;
     for (; b + 2 <= nc; b += 2, c += 4 * n) {
         const double *rb = r + 2 * (size_t)b;
-        s0 += load_pair(c) * rb[0];
-        s1 += load_pair(c + n) * rb[1];
-        s2 += load_pair(c + 2 * n) * rb[2];
-        s3 += load_pair(c + 3 * n) * rb[3];
+        s0 += ns_v2d_load(c) * rb[0];
+        s1 += ns_v2d_load(c + n) * rb[1];
+        s2 += ns_v2d_load(c + 2 * n) * rb[2];
+        s3 += ns_v2d_load(c + 3 * n) * rb[3];
     }
     if (b < nc) {
         const double *rb = r + 2 * (size_t)b;
-        s0 += load_pair(c) * rb[0];
-        s1 += load_pair(c + n) * rb[1];
+        s0 += ns_v2d_load(c) * rb[0];
+        s1 += ns_v2d_load(c + n) * rb[1];
     }
     s0 = (s0 + s1) + (s2 + s3);
     qa[0] = q[i0] + s0[0];

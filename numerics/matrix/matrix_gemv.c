@@ -6,6 +6,7 @@
  * the product itself below ~16×16, and small problems (one time step of a
  * few contacts) compute several products per solve. */
 #include "matrix/matrix_internal.h"
+#include "core/ns_internal.h"
 #include <cblas.h>
 #include <string.h>
 
@@ -166,14 +167,6 @@ static inline void small_finish(double alpha, double beta, const double *acc, ns
  * checks and remainders on every column: a 12×12 product took ~690
  * instructions that way, ~590 this way. */
 #if defined(__GNUC__)
-typedef double gemv_v2d __attribute__((vector_size(16)));
-static inline gemv_v2d load_v2(const double *p)
-{
-    gemv_v2d v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
 static void small_dense_gemv(double alpha, ns_int r, ns_int c, const double *A,
                              const double *x, double beta, double *y)
 {
@@ -181,14 +174,14 @@ static void small_dense_gemv(double alpha, ns_int r, ns_int c, const double *A,
     double acc[8];
     ns_int i = 0;
     for (; i + 8 <= r; i += 8) {
-        gemv_v2d s0 = { 0.0, 0.0 }, s1 = s0, s2 = s0, s3 = s0;
+        ns_v2d s0 = { 0.0, 0.0 }, s1 = s0, s2 = s0, s3 = s0;
         const double *a = A + i;
         for (ns_int j = 0; j < c; j++, a += ld) {
             const double xj = x[j];
-            s0 += load_v2(a) * xj;
-            s1 += load_v2(a + 2) * xj;
-            s2 += load_v2(a + 4) * xj;
-            s3 += load_v2(a + 6) * xj;
+            s0 += ns_v2d_load(a) * xj;
+            s1 += ns_v2d_load(a + 2) * xj;
+            s2 += ns_v2d_load(a + 4) * xj;
+            s3 += ns_v2d_load(a + 6) * xj;
         }
         memcpy(acc, &s0, sizeof s0);
         memcpy(acc + 2, &s1, sizeof s1);
@@ -197,14 +190,14 @@ static void small_dense_gemv(double alpha, ns_int r, ns_int c, const double *A,
         small_finish(alpha, beta, acc, 8, y + i);
     }
     for (; i + 2 <= r; i += 2) {
-        gemv_v2d s0 = { 0.0, 0.0 }, s1 = s0;   /* even and odd columns */
+        ns_v2d s0 = { 0.0, 0.0 }, s1 = s0;   /* even and odd columns */
         const double *a = A + i;
         ns_int j = 0;
         for (; j + 2 <= c; j += 2, a += 2 * ld) {
-            s0 += load_v2(a) * x[j];
-            s1 += load_v2(a + ld) * x[j + 1];
+            s0 += ns_v2d_load(a) * x[j];
+            s1 += ns_v2d_load(a + ld) * x[j + 1];
         }
-        if (j < c) s0 += load_v2(a) * x[j];
+        if (j < c) s0 += ns_v2d_load(a) * x[j];
         s0 += s1;
         memcpy(acc, &s0, sizeof s0);
         small_finish(alpha, beta, acc, 2, y + i);

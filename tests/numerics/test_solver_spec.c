@@ -79,8 +79,8 @@ static void test_default_and_kind_none(void **state)
     assert_int_equal(parse("auto/threads=2", NS_KIND_NONE, name, &o, err), NS_BAD_INPUT);
     assert_non_null(strstr(err, "auto (any kind) has no option 'threads'"));
     assert_null(strstr(err, "auto (lcp)"));
-    /* the keys listed are those of the name's solvers of every kind: fc3d's
-     * nsgs-ac 'local' and 'threads' are among them */
+    /* the keys listed are those of the name's solvers of every kind (fc3d's
+     * nsgs-ac takes 'anderson' and 'threads') */
     assert_int_equal(parse("nsgs-ac/andersen=3", NS_KIND_NONE, name, &o, err), NS_BAD_INPUT);
     assert_non_null(strstr(err, "valid: tol, max_iter, time_limit"));
     assert_non_null(strstr(err, "anderson"));
