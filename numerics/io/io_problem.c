@@ -36,9 +36,13 @@ static ns_status check_regular(const char *path, const struct stat *sb, char *er
     return NS_OK;
 }
 
-/* Checks path (stat, then fstat on the descriptor opened without blocking)
- * and opens it; *fd and *size on success. O_NONBLOCK stays set: it changes
- * nothing for the regular files that pass the fstat. */
+/* Checks path (stat: a regular file within the size limit) and opens it;
+ * *fd and *size on success. Special files are refused before any open (a
+ * device can act on being opened). The descriptor is opened without
+ * blocking, so that a path swapped for a FIFO after the stat cannot hang
+ * the open or the reads (they then fail or find no bytes), and it is not
+ * checked again: whatever it reads is bounded by the size the stat gave
+ * and by NS_IO_MAX_FILE. O_NONBLOCK changes nothing for regular files. */
 static ns_status open_in(const char *path, int *fd, off_t *size, char *err)
 {
     struct stat sb;
@@ -49,19 +53,10 @@ static ns_status open_in(const char *path, int *fd, off_t *size, char *err)
                        strerror(errno));
     ns_status st = check_regular(path, &sb, err);
     if (st) return st;
-    /* O_NONBLOCK: should the path be swapped for a FIFO after the stat,
-     * open still returns at once and the fstat below refuses it */
     int d = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (d < 0)
         return ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot open: %s", path,
                        strerror(errno));
-    if (fstat(d, &sb) != 0) {
-        st = ns_fail(err, NS_IO_ERROR, "%s:0: file: cannot stat: %s", path,
-                     strerror(errno));
-        close(d);
-        return st;
-    }
-    if ((st = check_regular(path, &sb, err))) { close(d); return st; }
     *fd = d;
     *size = sb.st_size;
     return NS_OK;
@@ -99,7 +94,7 @@ static int hdf5_signature(int fd, const char *head, size_t n, off_t size)
  * would otherwise be loaded, GBs, only for its first token to fail). With
  * hdf5 non-NULL, a binary file with an HDF5 signature is not read further:
  * *hdf5 = 1 and *buf = NULL (HDF5 reads it itself); otherwise *hdf5 = 0.
- * A small text file costs stat, open, fstat, one read, close. */
+ * A small text file costs stat, open, one read, close. */
 static ns_status read_all_or_hdf5(const char *path, char **buf, size_t *len, int *hdf5,
                                   char *err)
 {
