@@ -31,13 +31,20 @@ static ns_status no_memory(ns_lexer *lx, const char *field)
     return NS_NO_MEMORY;
 }
 
-/* "M: what" into buf (cut to cap − 1 bytes; no printf: every layout the
- * detection tries names its fields). */
-static const char *fld(char *buf, size_t cap, const char *field, const char *what)
+/* "M: what" into buf (cut to cap − 1 bytes), the name a message gives the
+ * field. A lexer without a message buffer (the detection's quiet pass, which
+ * tries every layout) writes no message: the name is then not built. */
+static const char *fld(const ns_lexer *lx, char *buf, size_t cap, const char *field,
+                       const char *what)
 {
+    if (!lx->err) return field;
     size_t n = 0;
-    for (const char *parts[3] = { field, ": ", what }, **p = parts; p < parts + 3; p++)
-        for (const char *c = *p; *c && n + 1 < cap; c++) buf[n++] = *c;
+    for (const char *parts[3] = { field, ": ", what }, **p = parts; p < parts + 3; p++) {
+        size_t k = strlen(*p);
+        if (k > cap - 1 - n) k = cap - 1 - n;
+        memcpy(buf + n, *p, k);
+        n += k;
+    }
     buf[n] = '\0';
     return buf;
 }
@@ -66,16 +73,16 @@ static ns_status read_dense(ns_lexer *lx, const char *field, ns_int rows,
     char f[128];
     ns_int r2, c2;
     ns_status st;
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "rows (second copy)"), &r2)))
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "rows (second copy)"), &r2)))
         return st;
     if (r2 != rows)
         return ns_lex_fail(lx, f, "%d disagrees with the header's %d rows", r2, rows);
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "cols (second copy)"), &c2)))
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "cols (second copy)"), &c2)))
         return st;
     if (c2 != cols)
         return ns_lex_fail(lx, f, "%d disagrees with the header's %d columns", c2, cols);
     uint64_t n = (uint64_t)rows * (uint64_t)cols;
-    fld(f, sizeof f, field, "values");
+    fld(lx, f, sizeof f, field, "values");
     if (n > (uint64_t)ns_lex_left(lx))
         return ns_lex_fail(lx, f, "%d x %d matrix needs %llu values but only %zu "
                            "bytes of data are left", rows, cols,
@@ -106,7 +113,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
     ns_int *rowend = NULL, *colend = NULL;
     *out = NULL;
 
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "SBM: nbblocks"), &nb))) return st;
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "SBM: nbblocks"), &nb))) return st;
     if (nb == 0) {
         /* empty matrix: the block ends here; keep the header's size as one
          * block row and column without stored blocks */
@@ -136,11 +143,11 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
         *out = A;
         return NS_OK;
     }
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "SBM: blockrows"), &br))) return st;
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "SBM: blockcols"), &bc))) return st;
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "SBM: blockrows"), &br))) return st;
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "SBM: blockcols"), &bc))) return st;
     if (br == 0 || bc == 0)
         return ns_lex_fail(lx, f, "%d blocks in a %d x %d block grid", nb, br, bc);
-    if ((st = ns_lex_need(lx, fld(f, sizeof f, field, "SBM: boundaries"),
+    if ((st = ns_lex_need(lx, fld(lx, f, sizeof f, field, "SBM: boundaries"),
                           (size_t)br + (size_t)bc, 2)))
         return st;
     A = shell(NS_BLOCK, 0, 0);
@@ -154,7 +161,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
     if (!B->row_start || !B->col_start || !B->row_ptr) goto nomem;
     rowend = B->row_start + 1;
     colend = B->col_start + 1;
-    if ((st = read_ints(lx, fld(f, sizeof f, field, "SBM: rowend"), br, 1,
+    if ((st = read_ints(lx, fld(lx, f, sizeof f, field, "SBM: rowend"), br, 1,
                         NS_INT_MAX_DIM, rowend)))
         goto fail;
     for (ns_int r = 1; r < br; r++)
@@ -163,7 +170,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
                              "(rowend[%d] = %d after %d)", r, rowend[r], rowend[r - 1]);
             goto fail;
         }
-    if ((st = read_ints(lx, fld(f, sizeof f, field, "SBM: colend"), bc, 1,
+    if ((st = read_ints(lx, fld(lx, f, sizeof f, field, "SBM: colend"), bc, 1,
                         NS_INT_MAX_DIM, colend)))
         goto fail;
     for (ns_int c = 1; c < bc; c++)
@@ -175,23 +182,23 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
     A->rows = rowend[br - 1];
     A->cols = colend[bc - 1];
     if (rows >= 0 && (A->rows != rows || A->cols != cols)) {
-        st = ns_lex_fail(lx, fld(f, sizeof f, field, "SBM: size"),
+        st = ns_lex_fail(lx, fld(lx, f, sizeof f, field, "SBM: size"),
                          "block boundaries give %d x %d, the header says %d x %d",
                          A->rows, A->cols, rows, cols);
         goto fail;
     }
-    if ((st = ns_lex_int_range(lx, fld(f, sizeof f, field, "SBM: nptr"), 1,
+    if ((st = ns_lex_int_range(lx, fld(lx, f, sizeof f, field, "SBM: nptr"), 1,
                                br + 1, &nptr)))
         goto fail;
-    if ((st = ns_lex_int(lx, fld(f, sizeof f, field, "SBM: nidx"), &nidx))) goto fail;
+    if ((st = ns_lex_int(lx, fld(lx, f, sizeof f, field, "SBM: nidx"), &nidx))) goto fail;
     if (nidx != nb) {
         st = ns_lex_fail(lx, f, "%d column indices for %d blocks", nidx, nb);
         goto fail;
     }
-    if ((st = ns_lex_need(lx, fld(f, sizeof f, field, "SBM: blocks"),
+    if ((st = ns_lex_need(lx, fld(lx, f, sizeof f, field, "SBM: blocks"),
                           (size_t)nptr + (size_t)nb * 3, 2)))
         goto fail;
-    if ((st = read_ints(lx, fld(f, sizeof f, field, "SBM: rowptr"), nptr, 0, nb,
+    if ((st = read_ints(lx, fld(lx, f, sizeof f, field, "SBM: rowptr"), nptr, 0, nb,
                         B->row_ptr)))
         goto fail;
     if (B->row_ptr[0] != 0) {
@@ -215,7 +222,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
     B->value_ptr = ns_malloc((size_t)nb + 1, sizeof(ns_int));
     B->diag = ns_malloc((size_t)br, sizeof(ns_int));
     if (!B->block_col || !B->value_ptr || !B->diag) goto nomem;
-    if ((st = read_ints(lx, fld(f, sizeof f, field, "SBM: blockcol"), nb, 0, bc - 1,
+    if ((st = read_ints(lx, fld(lx, f, sizeof f, field, "SBM: blockcol"), nb, 0, bc - 1,
                         B->block_col)))
         goto fail;
     /* block sizes, diagonal blocks, column order inside each block row */
@@ -235,7 +242,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
             if (c == r) B->diag[r] = k;
             total += (uint64_t)h * (uint64_t)(B->col_start[c + 1] - B->col_start[c]);
             if (total > (uint64_t)ns_lex_left(lx) || total > (uint64_t)NS_INT_MAX_DIM) {
-                st = ns_lex_fail(lx, fld(f, sizeof f, field, "SBM: blocks"),
+                st = ns_lex_fail(lx, fld(lx, f, sizeof f, field, "SBM: blocks"),
                                  "blocks need more values than the %zu bytes left",
                                  ns_lex_left(lx));
                 goto fail;
@@ -243,7 +250,7 @@ static ns_status read_sbm(ns_lexer *lx, const char *field, ns_int rows,
             B->value_ptr[k + 1] = (ns_int)total;
         }
     }
-    if ((st = ns_lex_need(lx, fld(f, sizeof f, field, "SBM: blocks"),
+    if ((st = ns_lex_need(lx, fld(lx, f, sizeof f, field, "SBM: blocks"),
                           (size_t)total + (size_t)nb, 2)))
         goto fail;
     B->x = ns_malloc((size_t)total, sizeof(double));
@@ -454,7 +461,7 @@ static ns_status read_csc_lines(ns_lexer *lx, const char *field, ns_matrix *A,
         C->p[j + 1] = next;
     }
     if (next != C->nnz)
-        return ns_lex_fail(lx, fld(f, sizeof f, field, "locations"),
+        return ns_lex_fail(lx, fld(lx, f, sizeof f, field, "locations"),
                            "columns hold %d entries, the header says nnz = %d",
                            next, C->nnz);
     return NS_OK;
@@ -530,16 +537,16 @@ static ns_status read_sparse(ns_lexer *lx, const char *field, ns_int rows,
     ns_int origin, m, n, nzmax, nnz;
     const char *s;
     size_t len;
-    fld(f, sizeof f, field, "origin");
+    fld(lx, f, sizeof f, field, "origin");
     if ((st = ns_lex_int(lx, f, &origin))) return st;
     if (origin == 3)
         return ns_lex_fail(lx, f, "CSR (origin code 3) is not supported");
     if (origin != 1 && origin != 2)
         return ns_lex_fail(lx, f, "origin code %d is not 1 (triplet) or 2 (CSC)", origin);
     ns_lex_skip_line(lx);
-    if ((st = ns_lex_line(lx, fld(f, sizeof f, field, "banner"), &s, &len))) return st;
+    if ((st = ns_lex_line(lx, fld(lx, f, sizeof f, field, "banner"), &s, &len))) return st;
     int line = lx->line;
-    if ((st = ns_lex_line(lx, fld(f, sizeof f, field, "sparse header"), &s, &len)))
+    if ((st = ns_lex_line(lx, fld(lx, f, sizeof f, field, "sparse header"), &s, &len)))
         return st;
     if ((st = parse_sparse_header(lx, f, line, s, len, origin == 1, &m, &n, &nzmax,
                                   &nnz)))
@@ -594,12 +601,12 @@ static ns_status read_matrix(ns_lexer *lx, const char *field, ns_matrix **out,
     *out = NULL;
     if (nptr) *nptr = -1;
     lx->nm_header = 0;
-    if ((st = ns_lex_int(lx, fld(f, sizeof f, field, "storage"), &storage))) return st;
+    if ((st = ns_lex_int(lx, fld(lx, f, sizeof f, field, "storage"), &storage))) return st;
     if (storage < 0 || storage > 2)
         return ns_lex_fail(lx, f, "storage code %d is not 0 (dense), 1 (sparse block) "
                            "or 2 (sparse)", storage);
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "rows"), &rows))) return st;
-    if ((st = ns_lex_count(lx, fld(f, sizeof f, field, "cols"), &cols))) return st;
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "rows"), &rows))) return st;
+    if ((st = ns_lex_count(lx, fld(lx, f, sizeof f, field, "cols"), &cols))) return st;
     lx->nm_header = 1;
     lx->nm_storage = storage;
     lx->nm_rows = rows;
