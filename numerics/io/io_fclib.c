@@ -18,6 +18,7 @@
  */
 #include "io/io_fclib.h"
 #include "core/ns_internal.h"
+#include "matrix/matrix_internal.h"
 #include <hdf5.h>
 #include <fclib.h>
 #include <stdio.h>
@@ -261,6 +262,19 @@ static void shape_free(mat_shape *s)
  * nzmax for i and x) and at least as long as the entries need, compressed
  * pointers from 0, non-decreasing, within the arrays, every index in range,
  * optional matrix information complete. */
+/* Index of the first v[k] outside [0, lim), k < n, or -1. The array is
+ * scanned without a branch per entry (every valid file is checked whole,
+ * and the loop vectorises), and searched again only when it failed. */
+static hssize_t first_out_of_range(const int *v, hssize_t n, int lim)
+{
+    unsigned bad = 0;
+    for (hssize_t k = 0; k < n; k++) bad |= (unsigned)v[k] >= (unsigned)lim;
+    if (!bad) return -1;
+    for (hssize_t k = 0; k < n; k++)
+        if ((unsigned)v[k] >= (unsigned)lim) return k;
+    return -1;
+}
+
 static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_shape *s,
                               char *err)
 {
@@ -335,21 +349,19 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     if ((st = read_ints_ds(ds, file, path, d.len, &ix, err))) { free(p); return st; }
     /* index ranges: triplet i rows < m, p cols < n; CSC i rows < m; CSR i cols < n */
     const int ilim = s->nz == -2 ? s->n : s->m;
-    for (hssize_t k = 0; k < need; k++)
-        if (ix[k] < 0 || ix[k] >= ilim) {
-            int v = ix[k];
-            free(p); free(ix);
-            return ns_fail(err, NS_BAD_INPUT, "%s: %s[%lld] = %d out of range [0, %d)", file,
-                           P("i"), (long long)k, v, ilim);
-        }
-    if (triplet)
-        for (hssize_t k = 0; k < need; k++)
-            if (p[k] < 0 || p[k] >= s->n) {
-                int v = p[k];
-                free(p); free(ix);
-                return ns_fail(err, NS_BAD_INPUT, "%s: %s[%lld] = %d out of range [0, %d)",
-                               file, P("p"), (long long)k, v, s->n);
-            }
+    hssize_t bad = first_out_of_range(ix, need, ilim);
+    if (bad >= 0) {
+        int v = ix[bad];
+        free(p); free(ix);
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s[%lld] = %d out of range [0, %d)", file,
+                       P("i"), (long long)bad, v, ilim);
+    }
+    if (triplet && (bad = first_out_of_range(p, need, s->n)) >= 0) {
+        int v = p[bad];
+        free(p); free(ix);
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s[%lld] = %d out of range [0, %d)",
+                       file, P("p"), (long long)bad, v, s->n);
+    }
     /* kept for read_matrix_arrays: the arrays libfclib's reader would read */
     s->p = p;
     s->i = ix;
@@ -501,23 +513,52 @@ static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
 
 /* ------------------------------------------------------------- conversion */
 
-/* New CSC copy of a validated libfclib matrix: triplet (i rows, p columns),
- * CSC or CSR; values copied bit for bit, entries of a column in the order
- * they appear (triplet, CSC) or by increasing row (CSR); no summation. */
-static ns_matrix *to_csc(const struct fclib_matrix *a)
+/* Whether the triplet's columns p[0..nnz) never decrease (a triplet written
+ * from a column-major matrix, the usual case). */
+static int columns_sorted(const int *p, ns_int nnz)
+{
+    int bad = 0;
+    for (ns_int k = 1; k < nnz; k++) bad |= p[k] < p[k - 1];
+    return !bad;
+}
+
+/* The CSC matrix of a validated libfclib matrix: triplet (i rows, p
+ * columns), CSC or CSR; values bit for bit, entries of a column in the
+ * order they appear (triplet, CSC) or by increasing row (CSR); no
+ * summation. A CSC matrix, or a triplet whose columns never decrease, is
+ * already in the order CSC stores: its arrays are taken over (a's pointers
+ * set to NULL; i and x may be longer than nnz) instead of copied. */
+static ns_matrix *to_csc(struct fclib_matrix *a)
 {
     const ns_int m = a->m, n = a->n;
     ns_int nnz = a->nz >= 0 ? a->nz : a->p[a->nz == -1 ? n : m];
+    if (nnz > 0 && a->i && a->x &&
+        (a->nz == -1 || (a->nz >= 0 && columns_sorted(a->p, nnz)))) {
+        ns_matrix *A = ns_matrix_shell(NS_SPARSE, m, n);
+        if (!A) return NULL;
+        if (a->nz == -1) {
+            A->csc.p = a->p;
+            a->p = NULL;
+        } else {
+            ns_int *cp = ns_calloc((size_t)n + 1, sizeof(ns_int));
+            if (!cp) { ns_matrix_free(A); return NULL; }
+            for (ns_int k = 0; k < nnz; k++) cp[a->p[k] + 1]++;
+            for (ns_int j = 0; j < n; j++) cp[j + 1] += cp[j];
+            A->csc.p = cp;
+        }
+        A->csc.i = a->i;
+        A->csc.x = a->x;
+        a->i = NULL;
+        a->x = NULL;
+        A->csc.nnz = nnz;
+        return A;
+    }
     ns_matrix *A = ns_matrix_sparse_new(m, n, nnz);
     if (!A) return NULL;
     ns_int *cp = A->csc.p;
     if (a->nz == -1) {
         memcpy(cp, a->p, ((size_t)n + 1) * sizeof(ns_int));
-        if (nnz) {
-            memcpy(A->csc.i, a->i, (size_t)nnz * sizeof(ns_int));
-            memcpy(A->csc.x, a->x, (size_t)nnz * sizeof(double));
-        }
-        return A;
+        return A;   /* nnz = 0 */
     }
     ns_int *next = ns_calloc((size_t)n + 1, sizeof(ns_int));
     if (!next) { ns_matrix_free(A); return NULL; }

@@ -3,6 +3,16 @@
 #include "problems/problem_check.h"
 #include "core/ns_internal.h"
 #include <stdlib.h>
+#include <string.h>
+
+/* A new array of n doubles: a copy of x, or zeros when x is NULL. */
+static double *copy_or_zero(const double *x, ns_int n)
+{
+    if (!x) return ns_calloc((size_t)n, sizeof(double));
+    double *y = ns_malloc((size_t)n, sizeof(double));
+    if (y && n > 0) memcpy(y, x, (size_t)n * sizeof(double));
+    return y;
+}
 
 ns_gfc *ns_gfc_new(int dim, ns_int nc, ns_matrix *M, ns_matrix *H,
                    const double *q, const double *b, const double *mu)
@@ -17,13 +27,9 @@ ns_gfc *ns_gfc_new(int dim, ns_int nc, ns_matrix *M, ns_matrix *H,
     p->M = M;
     p->H = H;
     M = H = NULL;
-    p->q = ns_calloc((size_t)p->n, sizeof(double));
-    p->b = ns_calloc((size_t)p->H->cols, sizeof(double));
-    p->mu = ns_calloc((size_t)nc, sizeof(double));
-    if (!p->q || !p->b || !p->mu) goto fail;
-    if (q) for (ns_int i = 0; i < p->n; i++) p->q[i] = q[i];
-    if (b) for (ns_int i = 0; i < p->H->cols; i++) p->b[i] = b[i];
-    if (mu) for (ns_int a = 0; a < nc; a++) p->mu[a] = mu[a];
+    if (!(p->q = copy_or_zero(q, p->n)) || !(p->b = copy_or_zero(b, p->H->cols)) ||
+        !(p->mu = copy_or_zero(mu, nc)))
+        goto fail;
     return p;
 fail:
     ns_matrix_free(M);
