@@ -7,8 +7,10 @@
 
 #if defined(__GNUC__)
 #define NS_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define NS_NOINLINE __attribute__((noinline))
 #else
 #define NS_PRINTF(a, b)
+#define NS_NOINLINE
 #endif
 
 /* Two-lane double vectors (GCC/Clang's vector extension: SSE2, the x86-64

@@ -26,6 +26,7 @@
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_factor.h"
 #include "nonsmooth/ns_residual.h"
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -126,19 +127,24 @@ static void row_rhs(const ns_block *B, const double *q, const double *r, ns_int 
 
 /* q̃_α = q_α + Σ_{β≠α} W_αβ r_β over a DENSE W (column-major, order 2nc),
  * as a scalar sum of pairs (small nc, or no vector extension). */
-static inline void row_rhs_dense_pairs(const ns_matrix *W, const double *q, const double *r,
+static inline void row_rhs_dense_pairs(const ns_matrix *W, const double *q, double *r,
                                        ns_int a, double *qa)
 {
     const size_t n = (size_t)W->rows, i0 = 2 * (size_t)a;
     const ns_int nc = W->rows / 2;
     const double *c = W->dense + i0;
     double q0 = q[i0], q1 = q[i0 + 1];
+    /* r_α set to 0 meanwhile: W_αα adds exactly 0 and no branch is taken
+     * per contact (r_α is restored) */
+    double *ra = r + i0, keep0 = ra[0], keep1 = ra[1];
+    ra[0] = ra[1] = 0.0;
     for (ns_int b = 0; b < nc; b++, c += 2 * n) {
-        if (b == a) continue;
         const double *rb = r + 2 * (size_t)b;
         q0 += c[0] * rb[0] + c[n] * rb[1];
         q1 += c[1] * rb[0] + c[n + 1] * rb[1];
     }
+    ra[0] = keep0;
+    ra[1] = keep1;
     qa[0] = q0;
     qa[1] = q1;
 }
@@ -198,6 +204,43 @@ static void row_rhs_dense(const ns_matrix *W, const double *q, double *r, ns_int
  * block copy is made only if an active-set try needs it. */
 enum { DENSE_NC = 32 };
 
+/* The checks ns_fc_blocked makes, for contact c of a DENSE W whose
+ * diagonal block is Wd (column-major 2 × 2): mu finite and ≥ 0, the block
+ * positive definite. The usual case is decided inline (the comparisons
+ * fail on any NaN or infinite entry: then W_NN·W_TT − b² is NaN or not
+ * above the infinite bound); a contact that fails them goes to
+ * check_contact_slow for the verdict and the message. */
+static NS_NOINLINE ns_status check_contact_slow(const ns_fc *P, ns_int c, const double *Wd,
+                                                char *msg)
+{
+    const double mu = P->mu[c];
+    if (!(mu >= 0) || !isfinite(mu))
+        return ns_fail(msg, NS_BAD_INPUT, "fc: mu[%d] = %g is not a finite number >= 0", (int)c, mu);
+    int bad = ns_fc_check_diag_block(2, Wd);
+    if (bad == 1)
+        return ns_fail(msg, NS_BAD_INPUT, "fc: contact %d: diagonal block has W_NN = %g <= 0",
+                       (int)c, Wd[0]);
+    if (bad == 2)
+        return ns_fail(msg, NS_BAD_INPUT, "fc: contact %d: diagonal block is indefinite", (int)c);
+    return NS_OK;
+}
+
+static inline ns_status check_dense_contact(const ns_fc *P, ns_int c, const double *Wd, char *msg)
+{
+    const double mu = P->mu[c];
+    const double a = Wd[0], b = 0.5 * (Wd[1] + Wd[2]), d = Wd[3], s2 = fabs(a) + fabs(d);
+    if (mu >= 0 && mu <= DBL_MAX && a > 0 && a * d - b * b > 1e-12 * s2 * s2) return NS_OK;
+    return check_contact_slow(P, c, Wd, msg);
+}
+
+/* Diagonal block of contact a of a DENSE W (order n) into Wd. */
+static inline void dense_diag(const ns_matrix *W, ns_int a, double *Wd)
+{
+    const size_t nn = (size_t)W->rows, i0 = 2 * (size_t)a;
+    const double *c0 = W->dense + i0 * nn + i0;
+    Wd[0] = c0[0]; Wd[1] = c0[1]; Wd[2] = c0[nn]; Wd[3] = c0[nn + 1];
+}
+
 static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *u,
                           const ns_options *o, ns_result *res)
 {
@@ -242,9 +285,19 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
      * (that costs a product with W, as much as a sweep on a dense W): if it
      * solves the problem, the first sweep keeps it and the first check
      * says so */
-    int cold = 1;
-    for (ns_int i = 0; i < n && cold; i++) cold = r[i] == 0.0;
-    if (!cold) {
+    /* a DENSE W comes unchecked (ns_fc2d_nsgs): its contacts are checked
+     * in the first sweep, which reads their blocks anyway, or here, before
+     * a start that is not zero is judged */
+    int checked = !dense;
+    int nonzero = 0;
+    for (ns_int i = 0; i < n; i++) nonzero |= r[i] != 0.0;
+    if (nonzero) {
+        for (ns_int c = 0; c < nc && !checked; c++) {
+            double Wd[4];
+            dense_diag(P->W, c, Wd);
+            if ((st = check_dense_contact(P, c, Wd, res->message))) goto done;
+        }
+        checked = 1;
         res->error = ns_fc_error(P, r, u, norm);
         if (res->error <= o->tol) { st = NS_CONVERGED; goto done; }
     }
@@ -261,9 +314,8 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
             double Wdd[4];
             const double *Wd;
             if (dense) {
-                const size_t nn = (size_t)n, i0 = 2 * (size_t)a;
-                const double *c0 = P->W->dense + i0 * nn + i0;
-                Wdd[0] = c0[0]; Wdd[1] = c0[1]; Wdd[2] = c0[nn]; Wdd[3] = c0[nn + 1];
+                dense_diag(P->W, a, Wdd);
+                if (!checked && (st = check_dense_contact(P, a, Wdd, res->message))) goto done;
                 Wd = Wdd;
                 row_rhs_dense(P->W, P->q, r, a, qa);
             } else {
@@ -277,6 +329,7 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
                 ra[1] = omega * ra[1] + (1.0 - omega) * ro1;
             }
         }
+        checked = 1;
         res->iterations = it;
         int late = ns_clock_over(&clk, sweep_work);
         /* default: also at sweeps 1, 2, 4, 8 (easy problems end early) */
@@ -330,21 +383,7 @@ ns_status ns_fc2d_nsgs(const ns_fc *p, double *r, double *u, const ns_options *o
         return ns_fail(res->message, NS_BAD_INPUT, "fc2d nsgs: problem of dimension %d", p->dim);
     if (p->W->storage == NS_DENSE && p->nc <= DENSE_NC && p->W->rows == 2 * p->nc
         && p->W->cols == 2 * p->nc) {
-        /* the checks of ns_fc_blocked, on W as it is */
-        for (ns_int c = 0; c < p->nc; c++) {
-            if (!(p->mu[c] >= 0) || !isfinite(p->mu[c]))
-                return ns_fail(res->message, NS_BAD_INPUT, "fc: mu[%d] = %g is not a finite number >= 0",
-                               (int)c, p->mu[c]);
-            const size_t n = (size_t)p->W->rows, i0 = 2 * (size_t)c;
-            const double *c0 = p->W->dense + i0 * n + i0;
-            double Wd[4] = { c0[0], c0[1], c0[n], c0[n + 1] };
-            int bad = ns_fc_check_diag_block(2, Wd);
-            if (bad == 1)
-                return ns_fail(res->message, NS_BAD_INPUT, "fc: contact %d: diagonal block has W_NN = %g <= 0",
-                               (int)c, Wd[0]);
-            if (bad == 2)
-                return ns_fail(res->message, NS_BAD_INPUT, "fc: contact %d: diagonal block is indefinite", (int)c);
-        }
+        /* W as it is; nsgs_run makes the checks of ns_fc_blocked */
         return nsgs_run(p, NULL, r, u, o, res);
     }
     ns_fc view;

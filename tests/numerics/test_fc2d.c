@@ -348,6 +348,42 @@ static void test_enum_degenerate_basis(void **state)
     }
 }
 
+/* NSGS on a dense W checks mu and the diagonal blocks itself (in its
+ * first sweep, or before judging a warm start): each bad contact is a
+ * clear NS_BAD_INPUT naming it, from a zero start and from a warm one that
+ * would satisfy the conditions of the good contacts. */
+static void test_nsgs_dense_checks(void **state)
+{
+    (void)state;
+    for (int bad = 0; bad < 3; bad++)
+        for (int warm = 0; warm < 2; warm++) {
+            /* three contacts, W = identity but for contact 2 */
+            double W[36] = { 0 }, q[6] = { -1, 0, -1, 0, -1, 0 }, mu[3] = { 0.5, 0.5, 0.5 };
+            for (int i = 0; i < 6; i++) W[i + 6 * i] = 1.0;
+            const char *want = "mu[2]";
+            if (bad == 0) mu[2] = -0.1;
+            if (bad == 1) { W[4 + 6 * 4] = -1.0; want = "W_NN"; }
+            if (bad == 2) { W[4 + 6 * 5] = 3.0; want = "indefinite"; }   /* sym part [1 1.5; 1.5 1] */
+            ns_matrix *A = ns_matrix_dense_new(6, 6);
+            memcpy(A->dense, W, sizeof W);
+            ns_problem *p = ns_problem_from_fc(ns_fc_new(2, 3, A, q, mu));
+            ns_solution *sol = ns_solution_new(p);
+            ns_options o;
+            ns_options_default(&o);
+            o.tol = 1e-10;
+            o.warm_start = warm;
+            for (int c = 0; c < 3 && warm; c++) sol->vec[0][2 * c] = 1.0;
+            ns_result res;
+            ns_result_init(&res);
+            assert_int_equal(ns_solve(p, "nsgs", &o, sol, &res), NS_BAD_INPUT);
+            assert_non_null(strstr(res.message, want));
+            if (bad) assert_non_null(strstr(res.message, "contact 2"));
+            ns_result_clear(&res);
+            ns_solution_free(sol);
+            ns_problem_free(p);
+        }
+}
+
 /* A diagonal block with an indefinite symmetric part (W = [1 3; 0 1],
  * sym = [1 1.5; 1.5 1]): the one-contact problems of the sweeps and of
  * Newton are not defined and those solvers refuse it, but the problem has
@@ -402,6 +438,7 @@ int main(void)
         cmocka_unit_test(test_lemke_scale_and_degeneracy),
         cmocka_unit_test(test_lemke_ties),
         cmocka_unit_test(test_nsgs_bad_input),
+        cmocka_unit_test(test_nsgs_dense_checks),
         cmocka_unit_test(test_enum_degenerate_basis),
         cmocka_unit_test(test_auto_indefinite_block),
     };
