@@ -4,6 +4,12 @@
  *
  *   ns_siconos_driver --kind KIND --solvers a,b [--tol T] [--max-iter N]
  *                     [--time-limit S] [--no-header] FILE...
+ *   ns_siconos_driver --read --kind KIND [--min-time S] [--no-header] FILE...
+ *
+ * --read times Siconos' readers instead (benchmarks/siconos/read-compare.sh
+ * puts them beside benchmarks/io/read_speed): per FILE one CSV row
+ * file,kind,bytes,reads,us_per_read, the file read again and again, warm,
+ * until S seconds (default 0.2) of CPU time are spent, each problem freed.
  *
  * Solvers are named as in our registry and mapped to Siconos solver ids
  * (table below); a name without a Siconos counterpart is skipped with a
@@ -43,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -57,6 +64,8 @@
 #include "siconos/numerics/RelayProblem.h"
 #include "siconos/numerics/FrictionContactProblem.h"
 #include "siconos/numerics/GlobalFrictionContactProblem.h"
+#include "siconos/numerics/RollingFrictionContactProblem.h"
+#include "siconos/numerics/GlobalRollingFrictionContactProblem.h"
 #include "siconos/numerics/MLCP_Solvers.h"
 #include "siconos/numerics/lcp_cst.h"
 #include "siconos/numerics/mlcp_cst.h"
@@ -70,7 +79,9 @@ GenericMechanicalProblem *genericMechanical_new_from_filename(const char *filena
 int gmp_driver(GenericMechanicalProblem *problem, double *reaction, double *velocity,
                SolverOptions *options);
 enum { GMP_NSGS_ID = 2000,            /* SICONOS_GENERIC_MECHANICAL_NSGS */
-       GMP_IPARAM_ISREDUCED = 2 };    /* SICONOS_GENERIC_MECHANICAL_IPARAM_ISREDUCED */
+       GMP_IPARAM_ISREDUCED = 2,      /* SICONOS_GENERIC_MECHANICAL_IPARAM_ISREDUCED */
+       GMP_FREE_MATRIX = 4 };         /* NUMERICS_GMP_FREE_MATRIX: M and q freed too */
+void genericMechanicalProblem_free(GenericMechanicalProblem *problem, unsigned int level);
 typedef struct gmp_head {             /* leading fields of GenericMechanicalProblem */
     int size, maxLocalSize;
     NumericsMatrix *M;
@@ -391,6 +402,103 @@ static void run(const char *kind, const char *file, int id, int variant, double 
     }
 }
 
+/* Siconos' reader of KIND on FILE once, the problem freed: 0, or -1 when
+ * the reader returned nothing. FCLIB files (.hdf5) go through libfclib,
+ * the reader Siconos' own FCLIB interface calls (not in Debian's build). */
+static int read_once(const char *kind, const char *file, int hdf5)
+{
+    if (hdf5) {
+        if (!strcmp(kind, "fc2d") || !strcmp(kind, "fc3d")) {
+            struct fclib_local *fl = fclib_read_local(file);
+            if (!fl) return -1;
+            fclib_delete_local(fl);
+            free(fl);
+            return 0;
+        }
+        struct fclib_global *fg = fclib_read_global(file);
+        if (!fg) return -1;
+        fclib_delete_global(fg);
+        free(fg);
+        return 0;
+    }
+    if (!strcmp(kind, "lcp")) {
+        LinearComplementarityProblem *p = newLCP();
+        linearComplementarity_newFromFilename(p, file);  /* 4.4 returns 1 on success */
+        int ok = p->M && p->size > 0;
+        freeLinearComplementarityProblem(p);
+        return ok ? 0 : -1;
+    }
+    if (!strcmp(kind, "mlcp")) {
+        MixedLinearComplementarityProblem *p = mixedLinearComplementarity_new();
+        int bad = mixedLinearComplementarity_newFromFilename(p, file);
+        mixedLinearComplementarity_free(p);
+        return bad ? -1 : 0;
+    }
+    if (!strcmp(kind, "relay")) {
+        RelayProblem *p = relay_new_from_filename(file);
+        if (!p) return -1;
+        freeRelay_problem(p);
+        return 0;
+    }
+    if (!strcmp(kind, "fc2d") || !strcmp(kind, "fc3d")) {
+        FrictionContactProblem *p = frictionContact_new_from_filename(file);
+        if (!p) return -1;
+        frictionContactProblem_free(p);
+        return 0;
+    }
+    if (!strcmp(kind, "gfc2d") || !strcmp(kind, "gfc3d")) {
+        GlobalFrictionContactProblem *p = globalFrictionContact_new_from_filename(file);
+        if (!p) return -1;
+        globalFrictionContact_free(p);
+        return 0;
+    }
+    if (!strcmp(kind, "rfc3d") || !strcmp(kind, "rfc2d")) {
+        RollingFrictionContactProblem *p = rollingFrictionContact_new_from_filename(file);
+        if (!p) return -1;
+        rollingFrictionContactProblem_free(p);
+        return 0;
+    }
+    if (!strcmp(kind, "grfc3d")) {
+        GlobalRollingFrictionContactProblem *p = globalRollingFrictionContact_new_from_filename(file);
+        if (!p) return -1;
+        globalRollingFrictionContactProblem_free(p);
+        return 0;
+    }
+    if (!strcmp(kind, "gmp")) {
+        GenericMechanicalProblem *p = genericMechanical_new_from_filename(file);
+        if (!p) return -1;
+        genericMechanicalProblem_free(p, GMP_FREE_MATRIX);
+        return 0;
+    }
+    return -1;
+}
+
+/* CPU time of the calling thread, as read_speed measures ours */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* --read: Siconos' reader timed on FILE as read_speed times ours (warm,
+ * CPU time, again and again until min_time): the seconds per read, or a
+ * negative value when the reader failed. In the forked child. */
+static double read_time(const char *kind, const char *file, long *count)
+{
+    int hdf5 = is_hdf5(file);
+    if (read_once(kind, file, hdf5)) return -1;   /* also warms the cache */
+    long reads = 0;
+    double t0 = cpu_now(), t;
+    do {
+        read_once(kind, file, hdf5);
+        reads++;
+        t = cpu_now() - t0;
+    } while (t < min_time);
+    *count = reads;
+    return t / (double)reads;
+}
+
 static void csv_field(const char *s)
 {
     if (!strpbrk(s, ",\"\n")) { fputs(s, stdout); return; }
@@ -419,35 +527,82 @@ static void print_row(const char *file, const char *kind, const char *solver, co
     fflush(stdout);
 }
 
+/* --read: one row per file, each measured in a forked child (a reader
+ * that crashes on a file is a row "crash"). */
+static int read_files(const char *kind, int nfiles, char **files, int header)
+{
+    if (header) printf("file,kind,bytes,reads,us_per_read,status\n");
+    for (int i = 0; i < nfiles; i++) {
+        int fd[2];
+        struct { double per; long reads; } m = { -2, 0 };
+        if (pipe(fd)) return 2;
+        fflush(stdout);
+        pid_t pid = fork();
+        if (pid == 0) {
+            close(fd[0]);
+            if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(4);
+            m.per = read_time(kind, files[i], &m.reads);
+            if (write(fd[1], &m, sizeof m) != (ssize_t)sizeof m) _exit(3);
+            _exit(0);
+        }
+        close(fd[1]);
+        ssize_t got = 0, n;
+        while ((n = read(fd[0], (char *)&m + got, sizeof m - (size_t)got)) > 0) got += n;
+        close(fd[0]);
+        waitpid(pid, NULL, 0);
+        struct stat sb;
+        long long bytes = stat(files[i], &sb) == 0 ? (long long)sb.st_size : -1;
+        csv_field(files[i]);
+        if (got != (ssize_t)sizeof m) printf(",%s,%lld,,,crash\n", kind, bytes);
+        else if (m.per < 0) printf(",%s,%lld,,,refused\n", kind, bytes);
+        else printf(",%s,%lld,%ld,%.3f,ok\n", kind, bytes, m.reads, 1e6 * m.per);
+        fflush(stdout);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *kind = NULL;
     char *names = NULL;
     double tol = 1e-8, limit = 60;
-    int max_iter = 0, header = 1, first = 0;
+    int max_iter = 0, header = 1, first = 0, reading = 0, time_set = 0;
     ns_tool_malloc_policy();   /* the heap policy nsbench's runs have */
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
+        if (!strcmp(argv[i], "--read")) reading = 1;
+        else if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
         else if (!strcmp(argv[i], "--solvers") && i + 1 < argc) names = argv[++i];
         else if (!strcmp(argv[i], "--tol") && i + 1 < argc) tol = atof(argv[++i]);
         else if (!strcmp(argv[i], "--max-iter") && i + 1 < argc) max_iter = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--time-limit") && i + 1 < argc) limit = atof(argv[++i]);
-        else if (!strcmp(argv[i], "--min-time") && i + 1 < argc) min_time = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--min-time") && i + 1 < argc) { min_time = atof(argv[++i]); time_set = 1; }
         else if (!strcmp(argv[i], "--min-repeat") && i + 1 < argc) min_repeat = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--no-header")) header = 0;
         else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             puts("Usage: ns_siconos_driver --kind KIND --solvers a,b [--tol T] [--max-iter N]\n"
                  "                         [--time-limit S] [--min-time S] [--min-repeat R] [--no-header] FILE...\n"
+                 "       ns_siconos_driver --read --kind KIND [--min-time S] [--no-header] FILE...\n"
                  "Runs Siconos numerics on each FILE with each solver (our names, mapped to\n"
                  "Siconos ids) and prints CSV rows in nsbench's columns. A converged solve\n"
                  "faster than --min-time (default 0.01 s) is repeated until that much is\n"
                  "measured; seconds is then the time per solve, solves the count.\n"
-                 "--min-repeat R makes that measurement R times and keeps the least.");
+                 "--min-repeat R makes that measurement R times and keeps the least.\n"
+                 "--read times Siconos' reader of KIND instead (libfclib's for .hdf5):\n"
+                 "file,kind,bytes,reads,us_per_read, warm, CPU time, each file read until\n"
+                 "--min-time (default 0.2 s) is spent.");
             return 0;
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "ns_siconos_driver: unknown option '%s'\n", argv[i]);
             return 2;
         } else { first = i; break; }
+    }
+    if (reading) {
+        if (!kind || !first || !(min_time >= 0)) {
+            fprintf(stderr, "ns_siconos_driver: --read needs --kind and FILE... (see --help)\n");
+            return 2;
+        }
+        if (!time_set) min_time = 0.2;
+        return read_files(kind, argc - first, argv + first, header);
     }
     if (!kind || !names || !first || !(tol > 0) || !(limit > 0) || !(min_time >= 0) ||
         min_repeat < 1) {
