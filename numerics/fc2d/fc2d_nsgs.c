@@ -289,8 +289,13 @@ static ns_status nsgs_run(const ns_fc *P, const ns_block *B, double *r, double *
      * in the first sweep, which reads their blocks anyway, or here, before
      * a start that is not zero is judged */
     int checked = !dense;
-    int nonzero = 0;
-    for (ns_int i = 0; i < n; i++) nonzero |= r[i] != 0.0;
+    /* r ≠ 0: any bit set but the sign's (−0.0 is a zero start) */
+    uint64_t nonzero = 0;
+    for (ns_int i = 0; i < n; i++) {
+        uint64_t bits;
+        memcpy(&bits, r + i, sizeof bits);
+        nonzero |= bits << 1;
+    }
     if (nonzero) {
         for (ns_int c = 0; c < nc && !checked; c++) {
             double Wd[4];
