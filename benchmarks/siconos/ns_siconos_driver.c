@@ -405,6 +405,15 @@ static void run(const char *kind, const char *file, int id, int variant, double 
 /* Siconos' reader of KIND on FILE once, the problem freed: 0, or -1 when
  * the reader returned nothing. FCLIB files (.hdf5) go through libfclib,
  * the reader Siconos' own FCLIB interface calls (not in Debian's build). */
+/* Returns -1 if READER gives nothing on file, else frees it and returns 0. */
+#define READ_FREE(T, READER, FREE)              \
+    do {                                        \
+        T *p_ = READER(file);                   \
+        if (!p_) return -1;                     \
+        FREE(p_);                               \
+        return 0;                               \
+    } while (0)
+
 static int read_once(const char *kind, const char *file, int hdf5)
 {
     if (hdf5) {
@@ -434,36 +443,21 @@ static int read_once(const char *kind, const char *file, int hdf5)
         mixedLinearComplementarity_free(p);
         return bad ? -1 : 0;
     }
-    if (!strcmp(kind, "relay")) {
-        RelayProblem *p = relay_new_from_filename(file);
-        if (!p) return -1;
-        freeRelay_problem(p);
-        return 0;
-    }
-    if (!strcmp(kind, "fc2d") || !strcmp(kind, "fc3d")) {
-        FrictionContactProblem *p = frictionContact_new_from_filename(file);
-        if (!p) return -1;
-        frictionContactProblem_free(p);
-        return 0;
-    }
-    if (!strcmp(kind, "gfc2d") || !strcmp(kind, "gfc3d")) {
-        GlobalFrictionContactProblem *p = globalFrictionContact_new_from_filename(file);
-        if (!p) return -1;
-        globalFrictionContact_free(p);
-        return 0;
-    }
-    if (!strcmp(kind, "rfc3d") || !strcmp(kind, "rfc2d")) {
-        RollingFrictionContactProblem *p = rollingFrictionContact_new_from_filename(file);
-        if (!p) return -1;
-        rollingFrictionContactProblem_free(p);
-        return 0;
-    }
-    if (!strcmp(kind, "grfc3d")) {
-        GlobalRollingFrictionContactProblem *p = globalRollingFrictionContact_new_from_filename(file);
-        if (!p) return -1;
-        globalRollingFrictionContactProblem_free(p);
-        return 0;
-    }
+    if (!strcmp(kind, "relay"))
+        READ_FREE(RelayProblem, relay_new_from_filename, freeRelay_problem);
+    if (!strcmp(kind, "fc2d") || !strcmp(kind, "fc3d"))
+        READ_FREE(FrictionContactProblem, frictionContact_new_from_filename,
+                  frictionContactProblem_free);
+    if (!strcmp(kind, "gfc2d") || !strcmp(kind, "gfc3d"))
+        READ_FREE(GlobalFrictionContactProblem, globalFrictionContact_new_from_filename,
+                  globalFrictionContact_free);
+    if (!strcmp(kind, "rfc3d") || !strcmp(kind, "rfc2d"))
+        READ_FREE(RollingFrictionContactProblem, rollingFrictionContact_new_from_filename,
+                  rollingFrictionContactProblem_free);
+    if (!strcmp(kind, "grfc3d"))
+        READ_FREE(GlobalRollingFrictionContactProblem,
+                  globalRollingFrictionContact_new_from_filename,
+                  globalRollingFrictionContactProblem_free);
     if (!strcmp(kind, "gmp")) {
         GenericMechanicalProblem *p = genericMechanical_new_from_filename(file);
         if (!p) return -1;
@@ -471,6 +465,7 @@ static int read_once(const char *kind, const char *file, int hdf5)
         return 0;
     }
     return -1;
+#undef READ_FREE
 }
 
 /* CPU time of the calling thread, as read_speed measures ours */
