@@ -256,15 +256,9 @@ static void shape_free(mat_shape *s)
     s->x = NULL;
 }
 
-/* Checks the matrix group at `grp` (formats.md §4.2) so that libfclib's
- * read_matrix can read it safely: scalars present and sane, every array no
- * longer than the buffer libfclib allocates (nz or n+1 / m+1 for p, nz or
- * nzmax for i and x) and at least as long as the entries need, compressed
- * pointers from 0, non-decreasing, within the arrays, every index in range,
- * optional matrix information complete. */
 /* Index of the first v[k] outside [0, lim), k < n, or -1. The array is
- * scanned without a branch per entry (every valid file is checked whole,
- * and the loop vectorises), and searched again only when it failed. */
+ * scanned without a branch per entry (every valid file is checked whole)
+ * and searched again only when the scan failed. */
 static hssize_t first_out_of_range(const int *v, hssize_t n, int lim)
 {
     unsigned bad = 0;
@@ -275,6 +269,12 @@ static hssize_t first_out_of_range(const int *v, hssize_t n, int lim)
     return -1;
 }
 
+/* Checks the matrix group at `grp` (formats.md §4.2) so that libfclib's
+ * read_matrix can read it safely: scalars present and sane, every array no
+ * longer than the buffer libfclib allocates (nz or n+1 / m+1 for p, nz or
+ * nzmax for i and x) and at least as long as the entries need, compressed
+ * pointers from 0, non-decreasing, within the arrays, every index in range,
+ * optional matrix information complete. */
 static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_shape *s,
                               char *err)
 {
