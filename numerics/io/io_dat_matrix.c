@@ -33,11 +33,14 @@ static ns_status no_memory(ns_lexer *lx, const char *field)
 
 /* "M: what" into buf (cut to cap − 1 bytes), the name a message gives the
  * field. A lexer without a message buffer (the detection's quiet pass, which
- * tries every layout) writes no message: the name is then not built. */
+ * tries every layout) writes no message: buf is then the empty name. */
 static const char *fld(const ns_lexer *lx, char *buf, size_t cap, const char *field,
                        const char *what)
 {
-    if (!lx->err) return field;
+    if (!lx->err) {
+        buf[0] = '\0';
+        return buf;
+    }
     size_t n = 0;
     for (const char *parts[3] = { field, ": ", what }, **p = parts; p < parts + 3; p++) {
         size_t k = strlen(*p);
