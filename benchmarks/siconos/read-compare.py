@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Our readers and Siconos' on the same files, side by side, in one run.
 
-    benchmarks/siconos/read-compare.py [--min-time S] [--rounds R] [--csv FILE] [PATH...]
+    benchmarks/siconos/read-compare.py [--min-time S] [--rounds R] [--cpu N|none]
+                                       [--csv FILE] [PATH...]
 
 Every problem file under the PATHs (default: data/ and ../shared/data, and
 ../shared/rolling-data when present) is read again and again, warm, by
@@ -20,21 +21,27 @@ file the µs per read of each, Siconos' time over ours, our MB/s, the µs of
 only opening and reading the bytes (read(2)); then the files where
 Siconos' reader is faster than ours by more than 1.1×, the geometric mean
 of the ratio, and the files ours reads below 200 MB/s. --csv FILE writes
-the table. Needs the build with libsiconos-numerics-dev (NS_BUILD_DIR
-picks the build directory).
+the table. --cpu N runs every reader on CPU N (taskset; default: the last
+CPU, as siconos-compare.sh: the CPUs of a shared VM differ in speed).
+Needs the build with libsiconos-numerics-dev (NS_BUILD_DIR picks the
+build directory).
 """
 import argparse
 import csv
 import math
 import os
+import shutil
 import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
+PIN = []
+
+
 def run_csv(cmd):
-    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+    out = subprocess.run(PIN + cmd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True, env=dict(os.environ, OPENBLAS_NUM_THREADS="1")).stdout
     return list(csv.DictReader(out.splitlines()))
 
@@ -47,7 +54,15 @@ def main():
     ap.add_argument("--min-time", type=float, default=0.2)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--csv", help="write the table to this CSV file")
+    ap.add_argument("--cpu", default="auto", help="CPU to run on (default: the last), or none")
     a = ap.parse_args()
+    if a.cpu != "none":
+        cpu = str(os.cpu_count() - 1) if a.cpu == "auto" else a.cpu
+        if shutil.which("taskset"):
+            PIN[:] = ["taskset", "-c", cpu]
+            print(f"every reader on CPU {cpu}", file=sys.stderr)
+        elif a.cpu != "auto":
+            sys.exit("read-compare: --cpu needs taskset (util-linux)")
     build = os.environ.get("NS_BUILD_DIR", os.path.join(ROOT, "build"))
     rs = os.path.join(build, "bin", "read_speed")
     drv = os.path.join(build, "bin", "ns_siconos_driver")

@@ -22,6 +22,11 @@
 #                       1; on a loaded machine a time only grows: R = 10
 #                       with --min-time 0.002 makes sub-ms ratios repeat)
 #     --out DIR         where the CSVs and the SVG go (default out/siconos)
+#     --cpu N|none      run both sides on CPU N (taskset; default: the last
+#                       CPU). On a shared VM the CPUs differ in speed by up
+#                       to 1.5x, steadily, so each side landing on another
+#                       CPU moves a ratio by more than the 10 % it is
+#                       judged by; none: let the scheduler place them
 #   PATH defaults to data/ and ../shared/data (when present).
 # Needs the build (tools/setup.sh) with libsiconos-numerics-dev installed,
 # so that build/bin/ns_siconos_driver exists. NS_BUILD_DIR picks the build.
@@ -33,7 +38,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${NS_BUILD_DIR:-$root/build}
 nsbench=$build/bin/nsbench
 driver=$build/bin/ns_siconos_driver
-solvers="" kind="" tol=1e-8 limit=10 mintime=0.01 minrep=1 out=$root/out/siconos
+solvers="" kind="" tol=1e-8 limit=10 mintime=0.01 minrep=1 out=$root/out/siconos cpu=auto
 paths=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -44,7 +49,8 @@ while [ $# -gt 0 ]; do
     --min-time) mintime=$2; shift 2 ;;
     --min-repeat) minrep=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --cpu) cpu=$2; shift 2 ;;
+    -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "siconos-compare: unknown option '$1' (see --help)" >&2; exit 2 ;;
     *) paths+=("$1"); shift ;;
   esac
@@ -56,6 +62,15 @@ fi
 [ -x "$nsbench" ] || { echo "siconos-compare: $nsbench not built (run tools/setup.sh)" >&2; exit 2; }
 [ -x "$driver" ] || { echo "siconos-compare: $driver not built: install libsiconos-numerics-dev and re-run tools/setup.sh" >&2; exit 2; }
 mkdir -p "$out"
+pin=()
+if [ "$cpu" = auto ]; then
+  if command -v taskset >/dev/null; then cpu=$(( $(nproc) - 1 )); else cpu=none; fi
+fi
+if [ "$cpu" != none ]; then
+  command -v taskset >/dev/null || { echo "siconos-compare: --cpu needs taskset (util-linux)" >&2; exit 2; }
+  pin=(taskset -c "$cpu")
+  echo "both sides on CPU $cpu" >&2
+fi
 # both sides repeat a solve faster than --min-time until that much is
 # measured and report the time per solve (warm against warm)
 args=(--tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep")
@@ -78,7 +93,7 @@ fi
 [ -n "$kind" ] && args+=(--kind "$kind")
 
 echo "== nsbench" >&2
-"$nsbench" "${args[@]}" --out "$out/nsbench.csv" "${paths[@]}" >"$out/nsbench-summary.txt"
+"${pin[@]}" "$nsbench" "${args[@]}" --out "$out/nsbench.csv" "${paths[@]}" >"$out/nsbench-summary.txt"
 
 echo "== Siconos numerics (ns_siconos_driver), same files and solvers" >&2
 printf 'file,kind,size,solver,status,iterations,error,seconds,solves,peak_kb,message\n' >"$out/siconos.csv"
@@ -87,7 +102,7 @@ for k in $(awk -F, 'NR > 1 && $4 != "" { print $2 }' "$out/nsbench.csv" | sort -
   ks=$(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$4]++ { printf "%s%s", n++ ? "," : "", $4 }' "$out/nsbench.csv")
   mapfile -t files < <(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$1]++ { print $1 }' "$out/nsbench.csv")
   echo "   $k: ${#files[@]} files, solvers $ks" >&2
-  "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep" --no-header \
+  "${pin[@]}" "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep" --no-header \
     "${files[@]}" >>"$out/siconos.csv"
 done
 
