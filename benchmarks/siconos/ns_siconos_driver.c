@@ -494,6 +494,19 @@ static double read_time(const char *kind, const char *file, long *count)
     return t / (double)reads;
 }
 
+typedef struct solve_job {
+    const char *kind, *file;
+    int id, variant;
+    double tol;
+    int max_iter;
+} solve_job;
+
+static void solve_in_child(void *ctx, void *out)
+{
+    const solve_job *j = ctx;
+    run(j->kind, j->file, j->id, j->variant, j->tol, j->max_iter, out);
+}
+
 static void csv_field(const char *s)
 {
     if (!strpbrk(s, ",\"\n")) { fputs(s, stdout); return; }
@@ -522,33 +535,62 @@ static void print_row(const char *file, const char *kind, const char *solver, co
     fflush(stdout);
 }
 
+/* Runs fn(ctx, out) in a forked child with its output silenced (Siconos
+ * prints), no core file and, when limit > 0, an alarm at limit seconds;
+ * the child sends the size bytes of *out back through a pipe. Returns 1
+ * when they all arrived (out filled), 0 when the child died first (*wstatus
+ * says how), -1 when no pipe could be made. */
+static int in_child(void (*fn)(void *ctx, void *out), void *ctx, void *out, size_t size,
+                    double limit, int *wstatus)
+{
+    int fd[2];
+    *wstatus = 0;
+    if (pipe(fd)) return -1;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        struct rlimit core = { 0, 0 };
+        setrlimit(RLIMIT_CORE, &core);
+        if (limit > 0) alarm((unsigned)ceil(limit));
+        if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(4);
+        fn(ctx, out);
+        if (write(fd[1], out, size) != (ssize_t)size) _exit(3);
+        _exit(0);
+    }
+    close(fd[1]);
+    ssize_t got = 0, n;
+    while ((n = read(fd[0], (char *)out + got, size - (size_t)got)) > 0) got += n;
+    close(fd[0]);
+    waitpid(pid, wstatus, 0);
+    return got == (ssize_t)size;
+}
+
+typedef struct read_job { const char *kind, *file; } read_job;
+typedef struct read_out { double per; long reads; } read_out;
+
+static void read_in_child(void *ctx, void *out)
+{
+    const read_job *j = ctx;
+    read_out *m = out;
+    m->per = read_time(j->kind, j->file, &m->reads);
+}
+
 /* --read: one row per file, each measured in a forked child (a reader
  * that crashes on a file is a row "crash"). */
 static int read_files(const char *kind, int nfiles, char **files, int header)
 {
     if (header) printf("file,kind,bytes,reads,us_per_read,status\n");
     for (int i = 0; i < nfiles; i++) {
-        int fd[2];
-        struct { double per; long reads; } m = { -2, 0 };
-        if (pipe(fd)) return 2;
-        fflush(stdout);
-        pid_t pid = fork();
-        if (pid == 0) {
-            close(fd[0]);
-            if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr)) _exit(4);
-            m.per = read_time(kind, files[i], &m.reads);
-            if (write(fd[1], &m, sizeof m) != (ssize_t)sizeof m) _exit(3);
-            _exit(0);
-        }
-        close(fd[1]);
-        ssize_t got = 0, n;
-        while ((n = read(fd[0], (char *)&m + got, sizeof m - (size_t)got)) > 0) got += n;
-        close(fd[0]);
-        waitpid(pid, NULL, 0);
+        read_job j = { kind, files[i] };
+        read_out m = { -2, 0 };
+        int wst;
+        int ok = in_child(read_in_child, &j, &m, sizeof m, 0, &wst);
+        if (ok < 0) return 2;
         struct stat sb;
         long long bytes = stat(files[i], &sb) == 0 ? (long long)sb.st_size : -1;
         csv_field(files[i]);
-        if (got != (ssize_t)sizeof m) printf(",%s,%lld,,,crash\n", kind, bytes);
+        if (!ok) printf(",%s,%lld,,,crash\n", kind, bytes);
         else if (m.per < 0) printf(",%s,%lld,,,refused\n", kind, bytes);
         else printf(",%s,%lld,%ld,%.3f,ok\n", kind, bytes, m.reads, 1e6 * m.per);
         fflush(stdout);
@@ -626,31 +668,13 @@ int main(int argc, char **argv)
         printf("file,kind,size,solver,status,iterations,error,seconds,solves,peak_kb,message\n");
     for (int i = first; i < argc; i++)
         for (int s = 0; s < ns; s++) {
-            int fd[2];
             rec r = { "", -1, -1, NAN, NAN, "", -1 };
-            if (pipe(fd)) return 2;
-            fflush(stdout);
+            solve_job j = { kind, argv[i], ids[s], variants[s], tol, max_iter };
             double t0 = now();
-            pid_t pid = fork();
-            if (pid == 0) {
-                close(fd[0]);
-                struct rlimit core = { 0, 0 };
-                setrlimit(RLIMIT_CORE, &core);
-                alarm((unsigned)ceil(limit));
-                /* Siconos prints */
-                if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-                    _exit(4);
-                run(kind, argv[i], ids[s], variants[s], tol, max_iter, &r);
-                if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r) _exit(3);
-                _exit(0);
-            }
-            close(fd[1]);
-            ssize_t got = 0, n;
-            while ((n = read(fd[0], (char *)&r + got, sizeof r - (size_t)got)) > 0) got += n;
-            close(fd[0]);
-            int st = 0;
-            waitpid(pid, &st, 0);
-            if (got != (ssize_t)sizeof r) {
+            int st;
+            int ok = in_child(solve_in_child, &j, &r, sizeof r, limit, &st);
+            if (ok < 0) return 2;
+            if (!ok) {
                 rec k = { "crash", -1, -1, NAN, now() - t0, "", -1 };
                 if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM) {
                     snprintf(k.status, sizeof k.status, "timeout");
