@@ -293,17 +293,26 @@ static void test_min_time_judges_a_warm_solve(void **state)
     if (access(a, R_OK) != 0) skip();
     snprintf(csv, sizeof csv, "%s/warm.csv", dir);
     snprintf(args, sizeof args, "--quiet --solvers nsn-ac --min-time 0.001 --out %s %s", csv, a);
-    assert_int_equal(run(NULL, args), 0);
     row rows[2];
-    assert_int_equal(read_csv(csv, rows, 2), 1);
-    assert_string_equal(rows[0].f[F_STATUS], "converged");
-    long m = atol(rows[0].f[F_SOLVES]);
-    double per = atof(rows[0].f[F_SECONDS]);
+    long m = 0;
+    double per = 0.0;
+    /* the second solve is a 20 us one: a preemption (a time slice is
+     * milliseconds) can make it slower than the first on a loaded machine,
+     * so the run is made up to three times; a rule that does not hold
+     * fails all three */
+    for (int attempt = 0; attempt < 3 && m < 2; attempt++) {
+        assert_int_equal(run(NULL, args), 0);
+        assert_int_equal(read_csv(csv, rows, 2), 1);
+        assert_string_equal(rows[0].f[F_STATUS], "converged");
+        m = atol(rows[0].f[F_SOLVES]);
+        per = atof(rows[0].f[F_SECONDS]);
+        if (m < 2) print_message("attempt %d: one solve timed (%.3g s)\n", attempt + 1, per);
+    }
     if (m < 2 && per > 0.010) {   /* a cold solve over 10 x --min-time stands by the rule (a loaded or sanitized build) */
         print_message("cold solve of %.3g s, over 10 x --min-time: not judged\n", per);
         skip();
     }
-    if (m < 2) fail_msg("one solve timed (%.3g s): the cold first solve stood", per);
+    if (m < 2) fail_msg("one solve timed (%.3g s) in three runs: the cold first solve stood", per);
     assert_true(per * (double)m >= 0.001 * 0.999);
     assert_true(per < 1e-3);
 }
