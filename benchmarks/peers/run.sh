@@ -12,7 +12,9 @@
 # Environment: OUT (default /tmp/ns_peers_nN: scene and raw outputs),
 # STEPS (default 2000) and SETTLED_FROM (default 1500) for short checks,
 # SKIP_OURS=1 (peers only, on an existing OUT/scene.txt), SKIP_PEERS=1:
-# the table is made from the outputs already in OUT (both: the table alone).
+# the table is made from the outputs already in OUT (both: the table alone);
+# CPU (default: the last CPU; none: unpinned): every engine runs on that CPU
+# (taskset), since the CPUs of a shared VM can differ steadily in speed.
 # A peer whose library was not found at build time is left out.
 set -eu
 build=${1:?usage: run.sh BUILD [N]}
@@ -24,12 +26,21 @@ bin="$build/bin"
 [ -x "$bin/spheres_box" ] || { echo "run.sh: $bin/spheres_box not built" >&2; exit 2; }
 mkdir -p "$out"
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+cpu=${CPU:-auto}
+pin=""
+if [ "$cpu" = auto ]; then
+  if command -v taskset >/dev/null; then cpu=$(( $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) - 1 )); else cpu=none; fi
+fi
+if [ "$cpu" != none ]; then
+  command -v taskset >/dev/null || { echo "run.sh: CPU=$cpu needs taskset (util-linux)" >&2; exit 2; }
+  pin="taskset -c $cpu"
+fi
 scene="$out/scene.txt"
 res="$out/results.txt"
-echo "run.sh: n = $n, $steps steps, settled from step $from; load: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores" >&2
+echo "run.sh: n = $n, $steps steps, settled from step $from; load: $(cut -d' ' -f1-3 /proc/loadavg) on $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores; CPU: $cpu" >&2
 if [ "${SKIP_OURS:-0}" != 1 ]; then
   echo "run.sh: nonsmooth (spheres_box) ..." >&2
-  "$bin/spheres_box" --scene pile --n "$n" --steps "$steps" --profile "$from" --accept-nonconverged \
+  $pin "$bin/spheres_box" --scene pile --n "$n" --steps "$steps" --profile "$from" --accept-nonconverged \
     --write-scene "$scene" > "$out/nonsmooth.txt" 2> "$out/nonsmooth.err" || \
     echo "run.sh: spheres_box failed (exit $?), see $out/nonsmooth.err" >&2
 fi
@@ -38,7 +49,7 @@ run_peer() {   # name, program, args...
   name=$1; prog=$2; shift 2
   if [ ! -x "$bin/$prog" ]; then echo "run.sh: $prog not built (library not found): skipped" >&2; return 0; fi
   echo "run.sh: $name ..." >&2
-  if "$bin/$prog" "$scene" --settled-from "$from" "$@" > "$out/$name.txt" 2> "$out/$name.err"; then :; else
+  if $pin "$bin/$prog" "$scene" --settled-from "$from" "$@" > "$out/$name.txt" 2> "$out/$name.err"; then :; else
     echo "run.sh: $prog failed: $(grep -v '^peer_mujoco: [0-9]* contacts' "$out/$name.err" | head -1)" >&2
   fi
 }

@@ -57,7 +57,7 @@ def main():
     ap.add_argument("--cpu", default="auto", help="CPU to run on (default: the last), or none")
     a = ap.parse_args()
     if a.cpu != "none":
-        cpu = str(os.cpu_count() - 1) if a.cpu == "auto" else a.cpu
+        cpu = str(max(os.sched_getaffinity(0))) if a.cpu == "auto" else a.cpu
         if shutil.which("taskset"):
             PIN[:] = ["taskset", "-c", cpu]
             print(f"every reader on CPU {cpu}", file=sys.stderr)

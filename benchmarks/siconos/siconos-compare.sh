@@ -64,7 +64,7 @@ fi
 mkdir -p "$out"
 pin=()
 if [ "$cpu" = auto ]; then
-  if command -v taskset >/dev/null; then cpu=$(( $(nproc) - 1 )); else cpu=none; fi
+  if command -v taskset >/dev/null; then cpu=$(( $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) - 1 )); else cpu=none; fi
 fi
 if [ "$cpu" != none ]; then
   command -v taskset >/dev/null || { echo "siconos-compare: --cpu needs taskset (util-linux)" >&2; exit 2; }
