@@ -191,11 +191,9 @@ static int pgs_start(ns_int n, const double *M, const unsigned char *eq,
     return 1;
 }
 
-/* Levenberg–Marquardt direction (HᵀH + μI) d = −∇Ψ, μ = ‖Φ‖ = √(2Ψ), with
- * H = D_a + D_b M: a descent direction that stays meaningful when H is
- * (nearly) singular, where the Newton step is huge and the gradient step
- * tiny. HH: 2n² doubles of workspace. Returns 1 with d and gd = ∇Ψᵀd when
- * it is a finite descent direction, 0 otherwise (d then undefined). */
+/* Up to LM_SMALL unknowns the Levenberg–Marquardt step forms HᵀH and
+ * solves with the factor without BLAS-3 calls, whose set-up outweighs the
+ * arithmetic at these sizes. */
 enum { LM_SMALL = 32 };
 
 /* xᵀy for short vectors, in two-lane partial sums where available. */
@@ -212,6 +210,11 @@ static inline double dot_small(ns_int n, const double *x, const double *y)
     return sum;
 }
 
+/* Levenberg–Marquardt direction (HᵀH + μI) d = −∇Ψ, μ = ‖Φ‖ = √(2Ψ), with
+ * H = D_a + D_b M: a descent direction that stays meaningful when H is
+ * (nearly) singular, where the Newton step is huge and the gradient step
+ * tiny. HH: 2n² doubles of workspace. Returns 1 with d and gd = ∇Ψᵀd when
+ * it is a finite descent direction, 0 otherwise (d then undefined). */
 static int lm_direction(ns_int n, const double *M, const double *Da, const double *Db,
                         double psi, const double *g, double *HH, double *d, double *gd)
 {
