@@ -522,6 +522,14 @@ static int columns_sorted(const int *p, ns_int nnz)
     return !bad;
 }
 
+/* cp[0..n] (zeroed by the caller) ← the column pointers of nnz entries
+ * whose columns are col[0..nnz): counts, then their running sums. */
+static void column_pointers(ns_int *cp, const int *col, ns_int nnz, ns_int n)
+{
+    for (ns_int k = 0; k < nnz; k++) cp[col[k] + 1]++;
+    for (ns_int j = 0; j < n; j++) cp[j + 1] += cp[j];
+}
+
 /* The CSC matrix of a validated libfclib matrix: triplet (i rows, p
  * columns), CSC or CSR; values bit for bit, entries of a column in the
  * order they appear (triplet, CSC) or by increasing row (CSR); no
@@ -542,8 +550,7 @@ static ns_matrix *to_csc(struct fclib_matrix *a)
         } else {
             ns_int *cp = ns_calloc((size_t)n + 1, sizeof(ns_int));
             if (!cp) { ns_matrix_free(A); return NULL; }
-            for (ns_int k = 0; k < nnz; k++) cp[a->p[k] + 1]++;
-            for (ns_int j = 0; j < n; j++) cp[j + 1] += cp[j];
+            column_pointers(cp, a->p, nnz, n);
             A->csc.p = cp;
         }
         A->csc.i = a->i;
@@ -562,12 +569,7 @@ static ns_matrix *to_csc(struct fclib_matrix *a)
     }
     ns_int *next = ns_calloc((size_t)n + 1, sizeof(ns_int));
     if (!next) { ns_matrix_free(A); return NULL; }
-    if (a->nz >= 0) {
-        for (ns_int k = 0; k < nnz; k++) cp[a->p[k] + 1]++;
-    } else {
-        for (ns_int k = 0; k < nnz; k++) cp[a->i[k] + 1]++;
-    }
-    for (ns_int j = 0; j < n; j++) cp[j + 1] += cp[j];
+    column_pointers(cp, a->nz >= 0 ? a->p : a->i, nnz, n);   /* triplet: p; CSR: i */
     memcpy(next, cp, (size_t)n * sizeof(ns_int));
     if (a->nz >= 0) {
         for (ns_int k = 0; k < nnz; k++) {
