@@ -3,15 +3,11 @@
 #include "problems/problem_check.h"
 #include "core/ns_internal.h"
 #include <stdlib.h>
-#include <string.h>
 
-/* A new array of n doubles: a copy of x, or zeros when x is NULL. */
+/* A new array of n doubles: a copy of x (ns_dup), or zeros when x is NULL. */
 static double *copy_or_zero(const double *x, ns_int n)
 {
-    if (!x) return ns_calloc((size_t)n, sizeof(double));
-    double *y = ns_malloc((size_t)n, sizeof(double));
-    if (y && n > 0) memcpy(y, x, (size_t)n * sizeof(double));
-    return y;
+    return x ? ns_dup(x, (size_t)n) : ns_calloc((size_t)n, sizeof(double));
 }
 
 ns_gfc *ns_gfc_new(int dim, ns_int nc, ns_matrix *M, ns_matrix *H,
