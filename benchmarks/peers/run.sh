@@ -26,15 +26,8 @@ bin="$build/bin"
 [ -x "$bin/spheres_box" ] || { echo "run.sh: $bin/spheres_box not built" >&2; exit 2; }
 mkdir -p "$out"
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-cpu=${CPU:-auto}
-pin=""
-if [ "$cpu" = auto ]; then
-  if command -v taskset >/dev/null; then cpu=$(( $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) - 1 )); else cpu=none; fi
-fi
-if [ "$cpu" != none ]; then
-  command -v taskset >/dev/null || { echo "run.sh: CPU=$cpu needs taskset (util-linux)" >&2; exit 2; }
-  pin="taskset -c $cpu"
-fi
+. "$(dirname "$0")/../pin_cpu.sh"
+pin_cpu "${CPU:-auto}" run.sh || exit 2
 scene="$out/scene.txt"
 res="$out/results.txt"
 echo "run.sh: n = $n, $steps steps, settled from step $from; load: $(cut -d' ' -f1-3 /proc/loadavg) on $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) cores; CPU: $cpu" >&2

@@ -62,15 +62,9 @@ fi
 [ -x "$nsbench" ] || { echo "siconos-compare: $nsbench not built (run tools/setup.sh)" >&2; exit 2; }
 [ -x "$driver" ] || { echo "siconos-compare: $driver not built: install libsiconos-numerics-dev and re-run tools/setup.sh" >&2; exit 2; }
 mkdir -p "$out"
-pin=()
-if [ "$cpu" = auto ]; then
-  if command -v taskset >/dev/null; then cpu=$(( $(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc) - 1 )); else cpu=none; fi
-fi
-if [ "$cpu" != none ]; then
-  command -v taskset >/dev/null || { echo "siconos-compare: --cpu needs taskset (util-linux)" >&2; exit 2; }
-  pin=(taskset -c "$cpu")
-  echo "both sides on CPU $cpu" >&2
-fi
+. "$root/benchmarks/pin_cpu.sh"
+pin_cpu "$cpu" siconos-compare || exit 2
+if [ -n "$pin" ]; then echo "both sides on CPU $cpu" >&2; fi
 # both sides repeat a solve faster than --min-time until that much is
 # measured and report the time per solve (warm against warm)
 args=(--tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep")
@@ -93,7 +87,7 @@ fi
 [ -n "$kind" ] && args+=(--kind "$kind")
 
 echo "== nsbench" >&2
-"${pin[@]}" "$nsbench" "${args[@]}" --out "$out/nsbench.csv" "${paths[@]}" >"$out/nsbench-summary.txt"
+$pin "$nsbench" "${args[@]}" --out "$out/nsbench.csv" "${paths[@]}" >"$out/nsbench-summary.txt"
 
 echo "== Siconos numerics (ns_siconos_driver), same files and solvers" >&2
 printf 'file,kind,size,solver,status,iterations,error,seconds,solves,peak_kb,message\n' >"$out/siconos.csv"
@@ -102,7 +96,7 @@ for k in $(awk -F, 'NR > 1 && $4 != "" { print $2 }' "$out/nsbench.csv" | sort -
   ks=$(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$4]++ { printf "%s%s", n++ ? "," : "", $4 }' "$out/nsbench.csv")
   mapfile -t files < <(awk -F, -v k="$k" 'NR > 1 && $2 == k && $4 != "" && !seen[$1]++ { print $1 }' "$out/nsbench.csv")
   echo "   $k: ${#files[@]} files, solvers $ks" >&2
-  "${pin[@]}" "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep" --no-header \
+  $pin "$driver" --kind "$k" --solvers "$ks" --tol "$tol" --time-limit "$limit" --min-time "$mintime" --min-repeat "$minrep" --no-header \
     "${files[@]}" >>"$out/siconos.csv"
 done
 
