@@ -3,6 +3,7 @@
  * routine works for d = 2 and d = 3. */
 #ifndef NS_FC3D_INTERNAL_H
 #define NS_FC3D_INTERNAL_H
+#include "nonsmooth/ns_residual.h"
 #include "nonsmooth/ns_solver.h"
 #include "fc/fc3d_local.h"
 
@@ -19,6 +20,9 @@ ns_status ns_fc_blocked_unchecked(const ns_fc *p, ns_fc *view, ns_matrix **owned
  *  missing, has W_NN ≤ 0 or an indefinite symmetric part, with the reason
  *  in err; −1 when every block is fine. */
 ns_int ns_fc_bad_diagonal(const ns_fc *view, char *err);
+/** ns_fc_error for a u = W r + q already at hand (no product with W):
+ *  p, r and u unchecked, dim 2 or 3. */
+double ns_fc_error_of(const ns_fc *p, const double *r, const double *u, ns_fc_norm norm);
 
 
 /** x ← P_K(x) contact by contact, nc contacts of dimension d with

@@ -71,6 +71,14 @@ double ns_fc_error(const ns_fc *p, const double *r, double *u, ns_fc_norm norm)
     size_t nz = 0;   /* r = 0 (a cold start's first check): u = q, no product */
     while (nz < m && r[nz] == 0.0) nz++;
     if (nz < m) ns_matrix_gemv(1.0, p->W, r, 1.0, u);
+    return ns_fc_error_of(p, r, u, norm);
+}
+
+/* The error of ns_fc_error for a u = W r + q the caller already has. */
+double ns_fc_error_of(const ns_fc *p, const double *r, const double *u, ns_fc_norm norm)
+{
+    const int d = p->dim;
+    const size_t m = (size_t)d * (size_t)p->nc;
     if (m <= 64) {
         /* Small problems (where this call is a good part of a solve): the
          * sums of squares of q, r, u in one pass; all three below 1e300
