@@ -6,7 +6,7 @@
 #include "core/ns_internal.h"
 #include <stdlib.h>
 
-int ns_iteration(const ns_options *o, ns_result *res, double err)
+int ns_iteration_record(const ns_options *o, ns_result *res, double err)
 {
     /* Only the result ns_solve armed records (a history buffer of
      * NS_HISTORY_FIRST): the results of a solver's inner solves do not. */
@@ -22,9 +22,4 @@ int ns_iteration(const ns_options *o, ns_result *res, double err)
     }
 ask:
     return ns_cancelled(o);
-}
-
-int ns_cancelled(const ns_options *o)
-{
-    return o->cancel && o->cancel(o->cancel_user) != 0;
 }

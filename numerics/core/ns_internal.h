@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdarg.h>
 #include "nonsmooth/ns_status.h"
+#include "nonsmooth/ns_solver.h"
 
 #if defined(__GNUC__)
 #define NS_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -39,16 +40,27 @@ struct ns_result;
  *  The one way solvers report progress. */
 void ns_log(const struct ns_options *o, int level, const char *fmt, ...) NS_PRINTF(3, 4);
 
-/** End of one iteration of a solver's main loop (core_progress.c): appends
- *  err to res->history when o->record_history (the solver's error at that
+/** ns_iteration's work when there is some: the history entry and the
+ *  question to o->cancel (core_progress.c). */
+int ns_iteration_record(const struct ns_options *o, struct ns_result *res, double err);
+/** End of one iteration of a solver's main loop: appends err to
+ *  res->history when o->record_history (the solver's error at that
  *  iteration: NaN where it computed none), then asks o->cancel. Returns 1
  *  when the caller asked to stop: the solver then ends with NS_INTERRUPTED
- *  (its iterate kept, as at a time limit). */
-int ns_iteration(const struct ns_options *o, struct ns_result *res, double err);
+ *  (its iterate kept, as at a time limit). Inline: with neither set (the
+ *  usual case) it costs two loads, not two calls per pivot or sweep. */
+static inline int ns_iteration(const struct ns_options *o, struct ns_result *res, double err)
+{
+    if (!o->record_history && !o->cancel) return 0;
+    return ns_iteration_record(o, res, err);
+}
 /** o->cancel asked (without recording anything): 1 when the caller asked to
  *  stop. For loops that keep no per-iteration error (pivots, stages of a
  *  chain); loops that have one call ns_iteration. */
-int ns_cancelled(const struct ns_options *o);
+static inline int ns_cancelled(const struct ns_options *o)
+{
+    return o->cancel && o->cancel(o->cancel_user) != 0;
+}
 /** Capacity of the history buffer ns_solve gives the result it fills when
  *  record_history is set (a power of two; ns_iteration doubles it). */
 #define NS_HISTORY_FIRST 64
