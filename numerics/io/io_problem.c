@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_IO_MAX_FILE ((size_t)1 << 31)   /* larger files are refused (fstat) */
+#define NS_IO_MAX_FILE ((size_t)1 << 31)   /* larger files are refused (stat) */
 
 static const char hdf5_sig[8] = { '\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n' };
 
@@ -87,7 +87,7 @@ static int hdf5_signature(int fd, const char *head, size_t n, off_t size)
 }
 
 /* Whole file into a new buffer *buf (caller frees), *len bytes. The size
- * is known from fstat; a file that grows while read is still cut at the
+ * is known from the stat of open_in; a file that grows while read is still cut at the
  * limit. The first read takes at most 4 KiB: a binary file that is not
  * HDF5 (a NUL byte in its first 4 KiB, no HDF5 signature at 0, 512, 1024,
  * ...) is refused from them, before it is read whole (a large file of zeros
