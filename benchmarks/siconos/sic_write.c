@@ -6,9 +6,11 @@
  *
  *   sic_write OUTDIR
  *       writes OUTDIR/KIND_STORAGE.dat for KIND in lcp, mlcp, relay, fc2d,
- *       fc3d, rfc3d, gfc3d, grfc3d and STORAGE in dense, triplet, csc, sbm
- *       (W or M in that storage; gfc3d/grfc3d: M and H), random coupled
- *       problems with a solution (positive definite M or W), seeded;
+ *       fc3d, rfc2d, rfc3d, gfc3d, grfc3d and STORAGE in dense, triplet,
+ *       csc, sbm (W or M in that storage; gfc3d/grfc3d: M and H), random
+ *       coupled problems with a solution (positive definite M or W),
+ *       seeded; and KIND_STORAGE_one.dat, one contact or one unknown, for
+ *       lcp, fc2d, fc3d, rfc2d, rfc3d;
  *   sic_write --error FILE SOLUTION
  *       reads FILE with Siconos' reader of the kind named by FILE's base
  *       name (KIND_...), the vectors of SOLUTION as `nsolve -o` writes them
@@ -39,6 +41,11 @@
 #include "fc3d_compute_error.h"
 #include "gfc3d_compute_error.h"
 #include "rolling_fc3d_compute_error.h"
+/* (Siconos 4.4's rolling_fc2d_compute_error.h has the 3D header's include
+ * guard, so only one of the two can be included: the 2D one is declared
+ * here as that header declares it) */
+int rolling_fc2d_compute_error(RollingFrictionContactProblem *problem, double *z, double *w,
+                               double tolerance, SolverOptions *options, double norm, double *error);
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -117,18 +124,21 @@ static double *vec(int n, double lo, double hi)
     return v;
 }
 
-static int write_kind(const char *dir, const char *kind, int storage)
+/* one = 1: the smallest problem of the kind (one contact, one unknown),
+ * written as KIND_STORAGE_one.dat: the layouts where detection has the
+ * least to go on (a one-contact FC3D file against RFC2D's). */
+static int write_kind(const char *dir, const char *kind, int storage, int one)
 {
     char path[1024];
-    snprintf(path, sizeof path, "%s/%s_%s.dat", dir, kind, storage_name[storage]);
+    snprintf(path, sizeof path, "%s/%s_%s%s.dat", dir, kind, storage_name[storage], one ? "_one" : "");
     FILE *f = fopen(path, "w");
     if (!f) { fprintf(stderr, "sic_write: cannot write %s\n", path); return 1; }
     int st = 0;
     if (!strcmp(kind, "lcp")) {
-        int n = 12;
-        double *A = spd(n, 3);
+        int n = one ? 1 : 12;
+        double *A = spd(n, one ? 1 : 3);
         LinearComplementarityProblem *p = newLCP();
-        p->size = n; p->M = matrix(A, n, n, storage, 3); p->q = vec(n, -1, 1);
+        p->size = n; p->M = matrix(A, n, n, storage, one ? 1 : 3); p->q = vec(n, -1, 1);
         st = linearComplementarity_printInFile(p, f);
         freeLinearComplementarityProblem(p);
         free(A);
@@ -156,7 +166,7 @@ static int write_kind(const char *dir, const char *kind, int storage)
         mixedLinearComplementarity_free(p);
         free(A);
     } else if (!strcmp(kind, "fc2d") || !strcmp(kind, "fc3d")) {
-        int d = kind[2] == '2' ? 2 : 3, nc = 6, n = d * nc;
+        int d = kind[2] == '2' ? 2 : 3, nc = one ? 1 : 6, n = d * nc;
         double *A = spd(n, d);
         double *q = vec(n, -1, 1);
         for (int c = 0; c < nc; c++) q[c * d] = -1.0 + 0.5 * urand() - (c % 3 == 0 ? -1.5 : 0.0);
@@ -165,8 +175,8 @@ static int write_kind(const char *dir, const char *kind, int storage)
         st = frictionContact_printInFile(p, f);
         frictionContactProblem_free(p);
         free(A);
-    } else if (!strcmp(kind, "rfc3d")) {
-        int d = 5, nc = 4, n = d * nc;
+    } else if (!strcmp(kind, "rfc3d") || !strcmp(kind, "rfc2d")) {
+        int d = kind[3] == '2' ? 3 : 5, nc = one ? 1 : 4, n = d * nc;
         double *A = spd(n, d);
         double *q = vec(n, -0.5, 0.5);
         for (int c = 0; c < nc; c++) q[c * d] = -1.0;
@@ -293,7 +303,7 @@ static int print_error(const char *file, const char *sol)
             free(r); free(u);
             frictionContactProblem_free(p);
         }
-    } else if (!strncmp(base, "rfc3d_", 6)) {
+    } else if (!strncmp(base, "rfc3d_", 6) || !strncmp(base, "rfc2d_", 6)) {
         RollingFrictionContactProblem *p = rollingFrictionContact_newFromFile(f);
         if (!p) st = 1;
         else {
@@ -302,8 +312,10 @@ static int print_error(const char *file, const char *sol)
             double nq = 0.0;
             for (int i = 0; i < n; i++) nq += p->q[i] * p->q[i];
             nq = sqrt(nq);
-            SolverOptions *o = solver_options_create(SICONOS_ROLLING_FRICTION_3D_NSGS);
-            rolling_fc3d_compute_error(p, r, u, 1e-8, o, nq, &err);
+            SolverOptions *o = solver_options_create(p->dimension == 3 ? SICONOS_ROLLING_FRICTION_2D_NSGS
+                                                                      : SICONOS_ROLLING_FRICTION_3D_NSGS);
+            if (p->dimension == 3) rolling_fc2d_compute_error(p, r, u, 1e-8, o, nq, &err);
+            else rolling_fc3d_compute_error(p, r, u, 1e-8, o, nq, &err);
             solver_options_delete(o);
             free(r); free(u);
             rollingFrictionContactProblem_free(p);
@@ -341,9 +353,12 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: sic_write OUTDIR | sic_write --error FILE SOLUTION\n");
         return 2;
     }
-    static const char *kinds[] = { "lcp", "mlcp", "relay", "fc2d", "fc3d", "rfc3d", "gfc3d", "grfc3d" };
+    static const char *kinds[] = { "lcp", "mlcp", "relay", "fc2d", "fc3d", "rfc2d", "rfc3d", "gfc3d", "grfc3d" };
+    static const char *small[] = { "lcp", "fc2d", "fc3d", "rfc2d", "rfc3d" };
     int bad = 0;
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
-        for (int s = 0; s < NSTORAGE; s++) bad |= write_kind(argv[1], kinds[k], s);
+        for (int s = 0; s < NSTORAGE; s++) bad |= write_kind(argv[1], kinds[k], s, 0);
+    for (size_t k = 0; k < sizeof small / sizeof small[0]; k++)
+        for (int s = 0; s < NSTORAGE; s++) bad |= write_kind(argv[1], small[k], s, 1);
     return bad;
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
 # siconos_written.sh BIN_DIR — problem files written by Siconos' own
-# writers (sic_write: lcp, mlcp, relay, fc2d, fc3d, rfc3d, gfc3d, grfc3d,
-# each with its matrices dense, as a triplet, CSC and sparse-block) are read
+# writers (sic_write: lcp, mlcp, relay, fc2d, fc3d, rfc2d, rfc3d, gfc3d,
+# grfc3d, each with its matrices dense, as a triplet, CSC and sparse-block,
+# and one-contact or one-unknown problems of five of them) are read
 # by nsolve with the kind detected as the one Siconos wrote, solved by the
 # kind's default solver to 1e-8, and the solution checked by Siconos itself:
 # its *_compute_error on the problem as its own reader reads it must be at
@@ -39,4 +40,5 @@ for f in "$dir"/*.dat; do
 done
 total=$(ls "$dir"/*.dat | wc -l)
 echo "$n of $total Siconos-written files read, solved and accepted by Siconos"
-[ "$bad" -eq 0 ] && [ "$n" -eq 32 ]
+# 9 kinds x 4 storages, and the one-contact (one-unknown) files of 5 kinds
+[ "$bad" -eq 0 ] && [ "$n" -eq "$total" ] && [ "$total" -eq 56 ]
