@@ -245,6 +245,13 @@ static double *read_vector(const char *file, const char *name, int n)
     return v;
 }
 
+static double norm2(const double *x, int n)
+{
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += x[i] * x[i];
+    return sqrt(s);
+}
+
 static int print_error(const char *file, const char *sol)
 {
     const char *base = strrchr(file, '/');
@@ -291,9 +298,7 @@ static int print_error(const char *file, const char *sol)
         else {
             int n = p->dimension * p->numberOfContacts;
             double *r = read_vector(sol, "r", n), *u = read_vector(sol, "u", n);
-            double nq = 0.0;
-            for (int i = 0; i < n; i++) nq += p->q[i] * p->q[i];
-            nq = sqrt(nq);
+            const double nq = norm2(p->q, n);
             if (p->dimension == 2) fc2d_compute_error(p, r, u, 1e-8, nq, &err);
             else {
                 SolverOptions *o = solver_options_create(SICONOS_FRICTION_3D_NSGS);
@@ -309,9 +314,7 @@ static int print_error(const char *file, const char *sol)
         else {
             int n = p->dimension * p->numberOfContacts;
             double *r = read_vector(sol, "r", n), *u = read_vector(sol, "u", n);
-            double nq = 0.0;
-            for (int i = 0; i < n; i++) nq += p->q[i] * p->q[i];
-            nq = sqrt(nq);
+            const double nq = norm2(p->q, n);
             SolverOptions *o = solver_options_create(p->dimension == 3 ? SICONOS_ROLLING_FRICTION_2D_NSGS
                                                                       : SICONOS_ROLLING_FRICTION_3D_NSGS);
             if (p->dimension == 3) rolling_fc2d_compute_error(p, r, u, 1e-8, o, nq, &err);
@@ -326,11 +329,8 @@ static int print_error(const char *file, const char *sol)
         else {
             int n = p->M->size0, m = p->dimension * p->numberOfContacts;
             double *v = read_vector(sol, "v", n), *u = read_vector(sol, "u", m), *r = read_vector(sol, "r", m);
-            double nq = 0.0, nb = 0.0;
-            for (int i = 0; i < n; i++) nq += p->q[i] * p->q[i];
-            for (int i = 0; i < m; i++) nb += p->b[i] * p->b[i];
             SolverOptions *o = solver_options_create(SICONOS_GLOBAL_FRICTION_3D_NSN_AC);
-            gfc3d_compute_error(p, r, u, v, 1e-8, o, sqrt(nq), sqrt(nb), &err);
+            gfc3d_compute_error(p, r, u, v, 1e-8, o, norm2(p->q, n), norm2(p->b, m), &err);
             solver_options_delete(o);
             free(v); free(u); free(r);
             globalFrictionContact_free(p);
