@@ -251,7 +251,8 @@ typedef struct nsm_sim_options {
                                H their Gᵀ blocks, q = W⁻¹ v_free, b the
                                restitution / ∂h/∂t terms; W = H M⁻¹ Hᵀ is
                                never formed. Solver: `solver` if it names a
-                               GFC solver, else nsn-ac. 0 (default): local FC */
+                               GFC solver, else "chain" (nsn-ac, admm,
+                               nsn-ac again; 3D: ipm). 0 (default): local FC */
     const char *gmp_solver; /* copied */
     int order_by_system;    /* 1: the step's unilateral/friction rows are
                                ordered by their interactions' first system id
