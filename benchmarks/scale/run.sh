@@ -12,8 +12,9 @@
 # Defaults: build, 60 steps, the last 30 profiled (a short run: the spheres
 # are still falling into place; the settled pile is measured with
 # spheres_box --replay, docs/scale.md), n = 1000 4000 16000 64000. Runs niced with OPENBLAS_NUM_THREADS=1.
-# The solver is the example's default (nsgs-ac, Anderson memory 3, tol
-# 1e-4; SPHERES_ARGS adds options, e.g. "--anderson 0" or "--threads 2").
+# The solver is the example's default (auto: Anderson-accelerated nsgs-ac
+# sweeps, then the rest of the chain, at tol 1e-3; SPHERES_ARGS adds
+# options, e.g. "--solver nsgs-ac --anderson 0" or "--threads 2").
 set -eu
 build=${1:-build}
 steps=${2:-60}

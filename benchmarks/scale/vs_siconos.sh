@@ -7,8 +7,8 @@
 # 1. spheres_box --scene pile --n n --steps K --out D: the pile after K
 #    steps (contacts formed, still settling) in D/final.csv;
 # 2. ours: spheres_box --init D/final.csv --steps STEPS+1 --profile 1
-#    (defaults: nsgs-ac, Anderson memory 3; the first step, cold, is not
-#    counted), CPU and wall ms per step of the whole step: our contact
+#    --tol TOL (the example's default solver: auto, Anderson-accelerated
+#    nsgs-ac sweeps first; the first step, cold, is not counted), CPU and wall ms per step of the whole step: our contact
 #    detection, free state, assembly, solve, update;
 # 3. Siconos: benchmarks/scale/siconos_pile.py D/final.csv AX AY STEPS TOL
 #    (its kernel: LagrangianLinearTIDS, LagrangianLinearTIR contacts given

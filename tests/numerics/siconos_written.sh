@@ -11,9 +11,13 @@
 # is installed (benchmarks/CMakeLists.txt builds sic_write then).
 set -u
 BIN=$1
+# sic_write runs Siconos' own code, whose error functions leak a little
+# (fc3d_compute_error: 120 bytes a call): leak detection is off for it
+# alone; nsolve keeps the sanitizers' settings
+sic() { ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" "$BIN/sic_write" "$@"; }
 dir=$(mktemp -d /tmp/ns_siconos_written_XXXXXX)
 trap 'rm -rf "$dir"' EXIT
-"$BIN/sic_write" "$dir" || { echo "FAIL: sic_write could not write the files"; exit 1; }
+sic "$dir" || { echo "FAIL: sic_write could not write the files"; exit 1; }
 n=0 bad=0
 for f in "$dir"/*.dat; do
     name=$(basename "$f" .dat)
@@ -26,7 +30,7 @@ for f in "$dir"/*.dat; do
         echo "$out" | tail -3
         bad=$((bad + 1)); continue
     fi
-    err=$("$BIN/sic_write" --error "$f" "$dir/$name.sol" 2>&1)
+    err=$(sic --error "$f" "$dir/$name.sol" 2>&1)
     src=$?
     if [ $src -eq 3 ]; then
         echo "ok   $name (kind $kind; Siconos has no error function for it)"

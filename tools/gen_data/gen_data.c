@@ -4,7 +4,8 @@
  *
  * Writes LCP families with known structure through the library's writer
  * (ns_problem_write), plus DIR/MANIFEST.tsv with one line per file saying
- * how it was made. Deterministic: the same binary gives the same bytes
+ * how it was made (the rows an existing MANIFEST.tsv has for files this
+ * program does not make are kept, after its own). Deterministic: the same binary gives the same bytes
  * (own xorshift64* generator, one seed per file), so data/ can be checked
  * against a fresh run.
  *
@@ -183,6 +184,57 @@ static int mkdir_p(const char *path)
     return -1;
 }
 
+/* The whole of file f into a new NUL-terminated buffer, or NULL (absent,
+ * unreadable or out of memory). */
+static char *slurp(const char *f)
+{
+    FILE *in = fopen(f, "rb");
+    if (!in) return NULL;
+    size_t cap = 4096, len = 0;
+    char *b = malloc(cap);
+    for (size_t k; b && (k = fread(b + len, 1, cap - len - 1, in)) > 0;) {
+        len += k;
+        if (len + 1 == cap) {
+            char *nb = realloc(b, cap *= 2);
+            if (!nb) { free(b); b = NULL; }
+            else b = nb;
+        }
+    }
+    fclose(in);
+    if (b) b[len] = '\0';
+    return b;
+}
+
+/* Whether the manifest text m has a row for path (its first field). */
+static int has_row(const char *m, const char *path, size_t n)
+{
+    for (const char *l = m; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        if (!strncmp(l, path, n) && l[n] == '\t') return 1;
+    return 0;
+}
+
+/* DIR/MANIFEST.tsv also describes files this program does not make (the
+ * examples' dumps, the Siconos references): the rows of the manifest that
+ * was there before (old) whose files the new one (at path) does not list
+ * are appended to it, in their order. Returns 0, or -1 on a write error. */
+static int keep_other_rows(const char *path, const char *old)
+{
+    char *now = slurp(path);
+    if (!now) return -1;
+    FILE *man = fopen(path, "a");
+    if (!man) { free(now); return -1; }
+    const char *l = strchr(old, '\n');   /* past the header */
+    for (l = l ? l + 1 : NULL; l && *l;) {
+        const char *end = strchr(l, '\n'), *tab = strchr(l, '\t');
+        size_t len = end ? (size_t)(end - l) : strlen(l);
+        if (tab && tab < l + len && !has_row(now, l, (size_t)(tab - l)))
+            fprintf(man, "%.*s\n", (int)len, l);
+        l = end ? end + 1 : NULL;
+    }
+    free(now);
+    return fclose(man) == 0 ? 0 : -1;
+}
+
 int main(int argc, char **argv)
 {
     const char *out = "data", *fam_name = NULL, *file = NULL;
@@ -248,10 +300,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "gen_data: cannot create %s: %s\n", path, strerror(errno));
         return 2;
     }
-    snprintf(path, sizeof path, "%s/MANIFEST.tsv", out);
-    FILE *man = fopen(path, "w");
+    char manifest[4096];
+    snprintf(manifest, sizeof manifest, "%s/MANIFEST.tsv", out);
+    char *old_manifest = slurp(manifest);   /* its rows of other files are kept */
+    FILE *man = fopen(manifest, "w");
     if (!man) {
-        fprintf(stderr, "gen_data: %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "gen_data: %s: %s\n", manifest, strerror(errno));
+        free(old_manifest);
         return 2;
     }
     fprintf(man, "path\tkind\tsize\tstorage\tfamily\tseed\thow\tnotes\n");
@@ -272,6 +327,7 @@ int main(int argc, char **argv)
             if (!p) {
                 fprintf(stderr, "gen_data: out of memory\n");
                 fclose(man);
+                free(old_manifest);
                 return 2;
             }
             char rel[256];
@@ -282,6 +338,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "gen_data: %s\n", err);
                 ns_problem_free(p);
                 fclose(man);
+                free(old_manifest);
                 return 2;
             }
             fprintf(man, "%s\tlcp\tn=%d\t%s\t%s\t%u\tgen_data --out DIR (tools/gen_data/gen_data.c)"
@@ -315,6 +372,7 @@ int main(int argc, char **argv)
             if (!p) {
                 fprintf(stderr, "gen_data: out of memory\n");
                 fclose(man);
+                free(old_manifest);
                 return 2;
             }
             int n = p->u.lcp->n;
@@ -326,6 +384,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "gen_data: %s\n", err);
                 ns_problem_free(p);
                 fclose(man);
+                free(old_manifest);
                 return 2;
             }
             fprintf(man, "%s\tlcp\tn=%d\tdense\t%s\t%u\tgen_data --out DIR "
@@ -338,12 +397,15 @@ int main(int argc, char **argv)
     if (mkdir_p(path) || gen_data_avi(out, man, &seed, uniform_v, rng_new_v, &files)) {
         fprintf(stderr, "gen_data: %s: cannot write the AVI files\n", path);
         fclose(man);
+        free(old_manifest);
         return 2;
     }
-    if (fclose(man) != 0) {
+    if (fclose(man) != 0 || (old_manifest && keep_other_rows(manifest, old_manifest))) {
         fprintf(stderr, "gen_data: %s/MANIFEST.tsv: %s\n", out, strerror(errno));
+        free(old_manifest);
         return 2;
     }
+    free(old_manifest);
     fprintf(stderr, "gen_data: %d files and MANIFEST.tsv written to %s\n", files, out);
     return 0;
 }
