@@ -583,6 +583,36 @@ static ns_status check_vec(const double *x, ns_int n, const char *kind,
     return NS_OK;
 }
 
+/* Bounds with inf / -inf for open sides (formats-extensions.md §1; relay
+ * bounds are read the same way). */
+static void write_bounds(FILE *f, const double *x, ns_int n)
+{
+    for (ns_int i = 0; i < n; i++) {
+        const char *sep = i + 1 < n ? " " : "\n";
+        if (isinf(x[i])) fprintf(f, "%s%s", x[i] < 0 ? "-inf" : "inf", sep);
+        else fprintf(f, "%.17g%s", x[i], sep);
+    }
+}
+
+/* Box bounds lb, ub (n each): reals, or -inf (lb) / inf (ub) for an open
+ * side, as the readers take them; NaN and +inf below / -inf above are
+ * refused. */
+static ns_status check_bounds(const double *lb, const double *ub, ns_int n, const char *kind,
+                              char *err)
+{
+    if (n > 0 && (!lb || !ub))
+        return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing vector", kind, lb ? "ub" : "lb");
+    for (ns_int i = 0; i < n; i++) {
+        if (!(lb[i] < INFINITY))   /* NaN or +inf */
+            return ns_fail(err, NS_BAD_INPUT, "%s: lb[%ld] = %g: a lower bound is a real "
+                           "or -inf", kind, (long)i, lb[i]);
+        if (!(ub[i] > -INFINITY))
+            return ns_fail(err, NS_BAD_INPUT, "%s: ub[%ld] = %g: an upper bound is a real "
+                           "or inf", kind, (long)i, ub[i]);
+    }
+    return NS_OK;
+}
+
 static ns_status check_matrix(const ns_matrix *M, const char *kind,
                               const char *name, char *err)
 {
@@ -603,27 +633,15 @@ static ns_status write_lcp_like(FILE *f, const char *kind, ns_int n,
         return ns_fail(err, NS_BAD_INPUT, "%s: M: %d x %d matrix disagrees with n = %d",
                        kind, M->rows, M->cols, n);
     if ((st = check_vec(q, n, kind, "q", err))) return st;
-    if (lb && ((st = check_vec(lb, n, kind, "lb", err)) ||
-               (st = check_vec(ub, n, kind, "ub", err))))
-        return st;
+    if (lb && (st = check_bounds(lb, ub, n, kind, err))) return st;
     fprintf(f, "%d\n", n);
     if ((st = ns_dat_write_matrix(f, M, "M", err))) return st;
     ns_dat_write_values(f, q, (size_t)n, " ");
     if (lb) {
-        ns_dat_write_values(f, lb, (size_t)n, " ");
-        ns_dat_write_values(f, ub, (size_t)n, " ");
+        write_bounds(f, lb, n);
+        write_bounds(f, ub, n);
     }
     return NS_OK;
-}
-
-/* Bounds with inf / -inf for open sides (formats-extensions.md §1). */
-static void write_bounds(FILE *f, const double *x, ns_int n)
-{
-    for (ns_int i = 0; i < n; i++) {
-        const char *sep = i + 1 < n ? " " : "\n";
-        if (isinf(x[i])) fprintf(f, "%s%s", x[i] < 0 ? "-inf" : "inf", sep);
-        else fprintf(f, "%.17g%s", x[i], sep);
-    }
 }
 
 /* n, M, q, then the set: "avi-polyhedron" H h, or "avi-box" lb ub; an AVI

@@ -513,16 +513,30 @@ static void test_exact_round_trip_of_awkward_values(void **state)
     ns_problem_free(p);
 }
 
+/* The writer refuses what the layouts cannot hold (NaN in q, +inf as a
+ * lower bound), leaving no partial file, and writes what the reader takes:
+ * a relay's open sides (-inf below, inf above) read back as they were. */
 static void test_writer_refuses_nonfinite(void **state)
 {
     (void)state;
     char tmp[4096], err[NS_ERRMSG_LEN] = "";
     ns_problem *p = read_text(RELAY, NS_KIND_RELAY);
-    p->u.relay->ub[1] = INFINITY;
+    p->u.relay->lb[0] = INFINITY;
     ns_test_tmpname(tmp, sizeof tmp, ".dat");
-    expect_msg(ns_problem_write(tmp, p, NS_FORMAT_DAT, err), NS_BAD_INPUT, err, "ub[1]", NULL);
+    expect_msg(ns_problem_write(tmp, p, NS_FORMAT_DAT, err), NS_BAD_INPUT, err, "lb[0]", NULL);
     FILE *f = fopen(tmp, "r");
     assert_null(f);   /* no partial file left behind */
+    p->u.relay->lb[0] = -1.0;
+    p->u.relay->q[1] = NAN;
+    expect_msg(ns_problem_write(tmp, p, NS_FORMAT_DAT, err), NS_BAD_INPUT, err, "q[1]", NULL);
+    p->u.relay->q[1] = 0.5;
+    p->u.relay->lb[1] = -INFINITY;
+    p->u.relay->ub[0] = INFINITY;
+    ns_problem *q = round_trip(p, NS_KIND_RELAY);
+    assert_true(q->u.relay->lb[1] == -INFINITY && q->u.relay->ub[0] == INFINITY);
+    assert_memory_equal(q->u.relay->lb, p->u.relay->lb, 2 * sizeof(double));
+    assert_memory_equal(q->u.relay->ub, p->u.relay->ub, 2 * sizeof(double));
+    ns_problem_free(q);
     ns_problem_free(p);
 }
 
