@@ -816,14 +816,8 @@ static ns_status write_gmp(FILE *f, const ns_gmp *p, char *err)
         if (p->type[r] == NS_GMP_FC3D || p->type[r] == NS_GMP_FC2D) fprintf(f, "%.17g\n", p->mu[r]);
         if (p->type[r] == NS_GMP_RELAY) {   /* lb then ub of the block's rows (our extension) */
             ns_int r0 = p->M->block.row_start[r], r1 = p->M->block.row_start[r + 1];
-            for (int upper = 0; upper < 2; upper++) {
-                const double *x = upper ? p->ub : p->lb;
-                for (ns_int i = r0; i < r1; i++) {
-                    if (isinf(x[i])) fputs(x[i] > 0 ? "inf" : "-inf", f);
-                    else fprintf(f, "%.17g", x[i]);
-                    fputc(i + 1 < r1 ? ' ' : '\n', f);
-                }
-            }
+            write_bounds(f, p->lb + r0, r1 - r0);
+            write_bounds(f, p->ub + r0, r1 - r0);
         }
     }
     return NS_OK;

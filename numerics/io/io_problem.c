@@ -87,8 +87,8 @@ static int hdf5_signature(int fd, const char *head, size_t n, off_t size)
 }
 
 /* Whole file into a new buffer *buf (caller frees), *len bytes. The size
- * is known from the stat of open_in; a file that grows while read is still cut at the
- * limit. The first read takes at most 4 KiB: a binary file that is not
+ * is known from open_in's stat; a file that grows while read is still cut
+ * at the limit. The first read takes at most 4 KiB: a binary file that is not
  * HDF5 (a NUL byte in its first 4 KiB, no HDF5 signature at 0, 512, 1024,
  * ...) is refused from them, before it is read whole (a large file of zeros
  * would otherwise be loaded, GBs, only for its first token to fail). With

@@ -5,9 +5,9 @@
  * Writes LCP families with known structure through the library's writer
  * (ns_problem_write), plus DIR/MANIFEST.tsv with one line per file saying
  * how it was made (the rows an existing MANIFEST.tsv has for files this
- * program does not make are kept, after its own). Deterministic: the same binary gives the same bytes
- * (own xorshift64* generator, one seed per file), so data/ can be checked
- * against a fresh run.
+ * program does not make are kept, after its own). Deterministic: the same
+ * binary gives the same bytes (own xorshift64* generator, one seed per
+ * file), so data/ can be checked against a fresh run.
  *
  * Families (M, q; n = size):
  *   pd          M = AᵀA/n + 0.1 I, A uniform in [-1,1]: symmetric positive
@@ -326,9 +326,7 @@ int main(int argc, char **argv)
             free(q);
             if (!p) {
                 fprintf(stderr, "gen_data: out of memory\n");
-                fclose(man);
-                free(old_manifest);
-                return 2;
+                goto fail;
             }
             char rel[256];
             snprintf(rel, sizeof rel, "lcp/lcp_%s_n%d.dat", fam->name, n);
@@ -337,9 +335,7 @@ int main(int argc, char **argv)
                 ns_problem_write(path, p, NS_FORMAT_DAT, err) != NS_OK) {
                 fprintf(stderr, "gen_data: %s\n", err);
                 ns_problem_free(p);
-                fclose(man);
-                free(old_manifest);
-                return 2;
+                goto fail;
             }
             fprintf(man, "%s\tlcp\tn=%d\t%s\t%s\t%u\tgen_data --out DIR (tools/gen_data/gen_data.c)"
                     "\t%s\n", rel, n, M->storage == NS_SPARSE ? "csc" : "dense", fam->name, seed,
@@ -371,9 +367,7 @@ int main(int argc, char **argv)
             ns_problem *p = lcp ? ns_problem_from_lcp(lcp) : NULL;
             if (!p) {
                 fprintf(stderr, "gen_data: out of memory\n");
-                fclose(man);
-                free(old_manifest);
-                return 2;
+                goto fail;
             }
             int n = p->u.lcp->n;
             char rel[256];
@@ -383,9 +377,7 @@ int main(int argc, char **argv)
                 ns_problem_write(path, p, NS_FORMAT_DAT, err) != NS_OK) {
                 fprintf(stderr, "gen_data: %s\n", err);
                 ns_problem_free(p);
-                fclose(man);
-                free(old_manifest);
-                return 2;
+                goto fail;
             }
             fprintf(man, "%s\tlcp\tn=%d\tdense\t%s\t%u\tgen_data --out DIR "
                     "(tools/gen_data/gen_families.c)\t%s\n", rel, n, hard[f].name, seed,
@@ -396,9 +388,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/avi", out);
     if (mkdir_p(path) || gen_data_avi(out, man, &seed, uniform_v, rng_new_v, &files)) {
         fprintf(stderr, "gen_data: %s: cannot write the AVI files\n", path);
-        fclose(man);
-        free(old_manifest);
-        return 2;
+        goto fail;
     }
     if (fclose(man) != 0 || (old_manifest && keep_other_rows(manifest, old_manifest))) {
         fprintf(stderr, "gen_data: %s/MANIFEST.tsv: %s\n", out, strerror(errno));
@@ -408,4 +398,8 @@ int main(int argc, char **argv)
     free(old_manifest);
     fprintf(stderr, "gen_data: %d files and MANIFEST.tsv written to %s\n", files, out);
     return 0;
+fail:
+    fclose(man);
+    free(old_manifest);
+    return 2;
 }
