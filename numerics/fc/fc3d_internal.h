@@ -108,6 +108,12 @@ typedef struct ns_fc_work {
 typedef struct ns_fc_nsn_cache ns_fc_nsn_cache;
 ns_fc_nsn_cache *ns_fc_nsn_cache_new(void);   /* NULL: out of memory */
 void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c);
+/** on: the runs given this cache take lagged steps (GMRES preconditioned
+ *  with an earlier factorization; fc3d_nsn.c). Off by default. */
+void ns_fc_nsn_cache_krylov(ns_fc_nsn_cache *c, int on);
+/** GMRES iterations, lagged steps taken and GMRES misses of the runs
+ *  given this cache (0 for a NULL cache). */
+void ns_fc_nsn_cache_counts(const ns_fc_nsn_cache *c, long *its, long *ok, long *miss);
 
 /** ns_fc_nsn_run ended (NS_MAX_ITER) once `stall` > 0 iterations in a row
  *  have not lowered the error below 0.9 × its best value at the start of

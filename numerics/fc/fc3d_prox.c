@@ -19,7 +19,14 @@
  * outer steps. The regularised copy of W is made once per solve, and so are
  * the inner Newton's J pattern and UMFPACK analysis (W + σI has W's
  * pattern whatever σ); the inner sweeps allocate their workspace per
- * call. Registered as "prox". */
+ * call. The inner Newton takes its steps by GMRES preconditioned with the
+ * last factorization where that converges in a few iterations, and
+ * factors J only where it does not (fc3d_nsn.c, "lagged steps"): J moves
+ * little from one inner iteration or solve to the next. On the settled
+ * 2 393-contact pile (7 179 unknowns), from the same start, 2.2 times
+ * faster: 679 of 728 steps lagged, 8 GMRES iterations each. A solve that
+ * reaches its time limit inside an inner solve ends there. Registered as
+ * "prox". */
 #include "fc/fc3d_internal.h"
 #include "fc/fc3d_vi.h"
 #include "solve/solvers.h"
@@ -85,6 +92,7 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         ns_matrix_free(pv.W); free(work); ns_fc_nsn_cache_free(lu); ns_matrix_free(owned);
         return ns_fail(res->message, NS_NO_MEMORY, "prox: out of memory");
     }
+    ns_fc_nsn_cache_krylov(lu, 1);   /* W + σI changes little from one inner solve to the next */
     double *qs = work, *rk = work + m, *ui = work + 2 * m, *best = work + 3 * m;
     pv.q = qs;
     const ns_fc_norm nm = (ns_fc_norm)o->fc_norm;
@@ -126,7 +134,8 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         int nsn_it = ir.iterations, gs_it = 0;
         double nsn_err = ir.error;
         if (is == NS_NO_MEMORY) { st = ns_fail(res->message, is, "prox: %s", ir.message); break; }
-        if (is != NS_CONVERGED && is != NS_INTERRUPTED && sweeps_failed < PROX_SWEEPS_TRIES) {
+        if (is != NS_CONVERGED && is != NS_INTERRUPTED && is != NS_TIME_LIMIT &&
+            sweeps_failed < PROX_SWEEPS_TRIES) {
             io.max_iter = PROX_SWEEPS;
             ns_result_init(&ir);
             is = ns_fc_nsgs_run(&pv, r, ui, &io, ns_fc_local_ac, &ir);
@@ -135,6 +144,12 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
             else if (is != NS_INTERRUPTED) sweeps_failed++;
         }
         if (is == NS_INTERRUPTED) { st = NS_INTERRUPTED; break; }   /* o->cancel said stop */
+        if (is == NS_TIME_LIMIT) {   /* the solve's own limit, passed down: the step is undone */
+            memcpy(r, rk, m * sizeof(double));
+            ns_fc_vi_velocity(&view, r, u);
+            st = NS_TIME_LIMIT;
+            break;
+        }
         ns_fc_vi_velocity(&view, r, u);
         double e = ns_fc_vi_error(&view, r, u, qn, nm);
         if (is != NS_CONVERGED || !isfinite(e)) { /* undo, regularise more */
@@ -160,6 +175,10 @@ ns_status ns_fc3d_prox(const ns_fc *p, double *r, double *u, const ns_options *o
         st = ns_fc_vi_iteration_end(&view, r, u, o, -1.0, &err);
         if (ns_iteration(o, res, err) && st == NS_MAX_ITER) st = NS_INTERRUPTED;
     }
+    long kits, klag, kmiss;
+    ns_fc_nsn_cache_counts(lu, &kits, &klag, &kmiss);
+    ns_log(o, 2, "prox: %ld Newton steps by GMRES on the kept factorization (%ld GMRES iterations), "
+           "%ld refactored after GMRES missed", klag, kits, kmiss);
     ns_fc_vi_keep_best(&view, st, best, best_err, r, u, &err);
     res->error = err;
     ns_fc_nsn_cache_free(lu);
