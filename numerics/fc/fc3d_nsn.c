@@ -61,9 +61,9 @@
  * on the sparse path the step is first sought by GMRES on J, right-
  * preconditioned with the factorization of an earlier iteration, to a
  * relative residual of 1e-3 within 12 iterations (abandoned after 4 above
- * 0.1); J is factored only when
- * that misses (and then GMRES waits 1, 2, 4, 8 iterations after misses in
- * a row) or when the line search refuses the lagged step. A GMRES
+ * 0.1); J is factored only when that misses (and then GMRES waits 1, 2,
+ * 4, 8 iterations after misses in a row) or when the line search refuses
+ * the lagged step. A GMRES
  * iteration is one solve with the kept L and U and one product with J,
  * ~1/13 of a numeric factorization on a settled pile's J.
  * Registered as nsn-ac, nsn-fb, nsn-nm, nsn-ac-gp. */
