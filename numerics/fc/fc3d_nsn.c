@@ -443,13 +443,10 @@ static int lu_krylov(nsn_lu *L, const double *b, double *x)
         for (int l = j + 1; l < k; l++) s -= H[j + l * (K + 1)] * y[l];
         y[j] = s / H[j + j * (K + 1)];
     }
-    double *t = V + (size_t)(K + 1) * n;   /* z's room: V y, then M⁻¹ (V y) */
-    memset(t, 0, n * sizeof *t);
+    memset(z, 0, n * sizeof *z);   /* x = M⁻¹ (V y) */
     for (int j = 0; j < k; j++)
-        for (size_t i = 0; i < n; i++) t[i] += y[j] * V[(size_t)j * n + i];
-    memcpy(V, t, n * sizeof *t);
-    if (lu_precond(L, V, x)) return 1;
-    return 0;
+        for (size_t i = 0; i < n; i++) z[i] += y[j] * V[(size_t)j * n + i];
+    return lu_precond(L, z, x);
 }
 
 /* ‖W_αα‖₂ (largest singular value of the d×d diagonal block); 0 if it
@@ -507,22 +504,17 @@ static double lu_work(const nsn_lu *L)
            NS_FC_WORK_FLOP_SPARSE * L->info[UMFPACK_FLOPS];
 }
 
-/* Model seconds of one Newton iteration (ns_fc_work): J filled and
- * factored, the solve, the line search's `trials` evaluations of Φ and
- * the iterate's error. The first iteration also pays the set-up: J's
- * pattern and UMFPACK's symbolic analysis, measured at 3–4 times the
- * numeric work of an iteration on the hard collections. */
-static double iteration_work(const nsn_lu *L, const ns_fc *p, int trials, int first)
+/* Model seconds of one Newton iteration (ns_fc_work): lu_units times J
+ * filled and factored, the line search's `trials` evaluations of Φ and
+ * the iterate's error. lu_units is 1 for a factored step; 4.5 for the
+ * first, which also pays the set-up (J's pattern and UMFPACK's symbolic
+ * analysis, measured at 3–4 times the numeric work of an iteration on the
+ * hard collections); a lagged step's GMRES iterations NSN_KRYLOV_SHARE
+ * each. */
+static double iteration_work(const nsn_lu *L, const ns_fc *p, int trials, double lu_units)
 {
-    const double n = (double)L->n, nnz = (double)L->p[L->n];
-    double lu;   /* J filled and factored */
-    if (L->n <= NSN_DENSE_MAX)
-        lu = NS_FC_WORK_DENSE_ENTRY * n * n + NS_FC_WORK_FLOP_DENSE * (2.0 / 3.0) * n * n * n;
-    else
-        lu = NS_FC_WORK_ENTRY * nnz + NS_FC_WORK_LU * (L->info[UMFPACK_LNZ] + L->info[UMFPACK_UNZ]) +
-             NS_FC_WORK_FLOP_SPARSE * L->info[UMFPACK_FLOPS];
     /* two products with W: the step's W·Δr and the error's u = W r + q */
-    return (first ? 4.5 : 1.0) * lu + 2.0 * NS_FC_WORK_BLOCK * (double)p->W->block.nblocks +
+    return lu_units * lu_work(L) + 2.0 * NS_FC_WORK_BLOCK * (double)p->W->block.nblocks +
            NS_FC_WORK_PHI * (double)p->nc * (1.0 + trials);
 }
 
@@ -579,7 +571,7 @@ static int predict_lu(const ns_block *WB, int d, double *entries, double *flops)
  * budget rule in nsn_run), once per pattern. */
 static double next_iteration_work(nsn_lu *L, const ns_fc *p, const ns_block *WB, int d)
 {
-    if (L->numeric) return iteration_work(L, p, 1, 0);
+    if (L->numeric) return iteration_work(L, p, 1, 1.0);
     double pe, pf;
     if (L->pred_work == 0.0 && !predict_lu(WB, d, &pe, &pf))
         L->pred_work = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
@@ -823,9 +815,9 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             }
         }
         if (work_budget)
-            work_budget->used += (L->kry_fresh ? iteration_work(L, p, trials, set_up && it == 1)
-                                               : iteration_work(L, p, trials, 0) - lu_work(L)) +
-                                 (double)kry_its * NSN_KRYLOV_SHARE * lu_work(L);
+            work_budget->used += iteration_work(L, p, trials,
+                                                (L->kry_fresh ? (set_up && it == 1 ? 4.5 : 1.0) : 0.0) +
+                                                (double)kry_its * NSN_KRYLOV_SHARE);
         if (!ok) {
             if (singular)
                 st = ns_fail(res->message, NS_SINGULAR, "nsn: Jacobian singular at iteration %d "
