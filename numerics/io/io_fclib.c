@@ -1,13 +1,17 @@
 /* io_fclib.c — FCLIB HDF5 problems (docs/formats.md §4): read with the HDF5
  * API, written through libfclib.
  *
- * libfclib trusts its file: on a missing dataset or a failed HDF5 call it
- * prints to stderr and calls exit(1), and it reads each array into a buffer
- * sized from the scalars m, n, nz, nzmax without comparing with the dataset's
- * length. So every file is first checked here with the HDF5 C API (groups and
- * datasets present, types, lengths, pointers and indices in range); libfclib
- * only ever sees files that passed, and only files we created ourselves are
- * handed to its writers.
+ * Reading checks what the problem is built from (groups and datasets
+ * present, types, lengths, pointers and indices in range) and nothing else:
+ * the metadata no problem depends on -- the info group (title, description,
+ * math_info) and a matrix's conditioning, determinant, rank and comment --
+ * is not opened, so a malformed one neither stops the read nor costs it
+ * (each dataset costs ~8 us to open and describe; the info group's walk and
+ * three strings were a tenth of a small file's read).
+ * A matrix's arrays must agree with its scalars m, n, nz, nzmax (the sizes
+ * every FCLIB reader, libfclib's among them, allocates from). libfclib
+ * trusts its file (it calls exit(1) on a failed HDF5 call), so only files
+ * we created ourselves are handed to it, to its writers.
  *
  * HDF5 error printing: the first call of ns_fclib_read or ns_fclib_write
  * turns off HDF5's automatic error stack printing for the default error
@@ -61,13 +65,8 @@ static int link_exists(hid_t f, const char *path)
 typedef struct ds_desc {
     H5T_class_t cls;
     hssize_t len;      /* number of elements */
-    int varstr;        /* variable-length string */
     size_t tsize;      /* bytes of one element */
 } ds_desc;
-
-/* Largest fixed-length string accepted in an info dataset (libfclib
- * allocates what the file declares). */
-#define NS_FCLIB_MAX_STRING (1u << 20)
 
 /* Class and element count of the dataset at path, left open in *dso (the
  * caller closes it) when dso is non-NULL; NS_BAD_INPUT naming the path if
@@ -88,7 +87,6 @@ static ns_status describe_open(hid_t f, const char *file, const char *path, ds_d
     d->len = sp >= 0 ? H5Sget_simple_extent_npoints(sp) : -1;
     int rank = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
     d->cls = ty >= 0 ? H5Tget_class(ty) : H5T_NO_CLASS;
-    d->varstr = ty >= 0 && d->cls == H5T_STRING && H5Tis_variable_str(ty) > 0;
     d->tsize = ty >= 0 ? H5Tget_size(ty) : 0;
     if (ty >= 0) H5Tclose(ty);
     if (sp >= 0) H5Sclose(sp);
@@ -110,12 +108,6 @@ static ns_status describe_open(hid_t f, const char *file, const char *path, ds_d
     if (st || !dso) H5Dclose(ds);
     else *dso = ds;
     return st;
-}
-
-static ns_status describe(hid_t f, const char *file, const char *path, ds_desc *d,
-                          char *err)
-{
-    return describe_open(f, file, path, d, NULL, err);
 }
 
 /* Requires an integer dataset of exactly `want` elements (want < 0: any);
@@ -155,28 +147,6 @@ static ns_status want_reals_open(hid_t f, const char *file, const char *path, hs
     return st;
 }
 
-/* A group whose links HDF5 can list. libfclib probes optional members with
- * H5LTfind_dataset, which walks the group's links (in increasing name
- * order), reports a failed walk as "found" and then exits on the read: a
- * corrupt group must be refused before. The groups libfclib walks (matrix
- * groups, info) are walked once here, in that order, and the walk records
- * which of the optional members `names` (at most 32) it lists: a member
- * found so must then pass describe(), which opens it by name. */
-typedef struct group_walk {
-    const char *const *names;
-    int n;
-    unsigned found;   /* bit k: names[k] is listed */
-} group_walk;
-
-static herr_t walk_link(hid_t g, const char *name, const H5L_info_t *info, void *data)
-{
-    (void)g; (void)info;
-    group_walk *w = data;
-    for (int k = 0; k < w->n; k++)
-        if (strcmp(name, w->names[k]) == 0) w->found |= 1u << k;
-    return 0;
-}
-
 static ns_status check_group(hid_t f, const char *file, const char *path, char *err)
 {
     H5O_info_t oi;
@@ -185,23 +155,6 @@ static ns_status check_group(hid_t f, const char *file, const char *path, char *
     if (H5Oget_info_by_name2(f, path, &oi, H5O_INFO_BASIC, H5P_DEFAULT) < 0 ||
         oi.type != H5O_TYPE_GROUP)
         return ns_fail(err, NS_BAD_INPUT, "%s: %s: missing group", file, path);
-    return NS_OK;
-}
-
-/* check_group, then the walk of its links, recording names[0..n) in
- * *found. Only the groups libfclib walks (matrix groups, info) are walked:
- * walking a corrupt symbol table can itself overrun inside HDF5 1.10. */
-static ns_status walk_group(hid_t f, const char *file, const char *path,
-                            const char *const *names, int n, unsigned *found, char *err)
-{
-    ns_status st = check_group(f, file, path, err);
-    if (st) return st;
-    hsize_t idx = 0;
-    group_walk w = { names, n, 0u };
-    if (H5Literate_by_name(f, path, H5_INDEX_NAME, H5_ITER_INC, &idx, walk_link, &w,
-                           H5P_DEFAULT) < 0)
-        return ns_fail(err, NS_BAD_INPUT, "%s: %s: unreadable group", file, path);
-    *found = w.found;
     return NS_OK;
 }
 
@@ -269,12 +222,11 @@ static hssize_t first_out_of_range(const int *v, hssize_t n, int lim)
     return -1;
 }
 
-/* Checks the matrix group at `grp` (formats.md §4.2) so that libfclib's
- * read_matrix can read it safely: scalars present and sane, every array no
- * longer than the buffer libfclib allocates (nz or n+1 / m+1 for p, nz or
- * nzmax for i and x) and at least as long as the entries need, compressed
- * pointers from 0, non-decreasing, within the arrays, every index in range,
- * optional matrix information complete. */
+/* Checks the matrix group at `grp` (formats.md §4.2) and reads its arrays:
+ * scalars present and sane, every array no longer than its scalars allow
+ * (nz or n+1 / m+1 for p, nz or nzmax for i and x) and at least as long as
+ * the entries need, compressed pointers from 0, non-decreasing, within the
+ * arrays, every index in range. */
 static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_shape *s,
                               char *err)
 {
@@ -284,10 +236,8 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     hid_t ds;
     s->p = s->i = NULL;
     s->x = NULL;
-    static const char *const optional[] = { "conditioning", "comment" };
-    unsigned listed = 0;   /* the optional members the group lists */
 #define P(name) (snprintf(path, sizeof path, "%s/%s", grp, name), path)
-    if ((st = walk_group(f, file, grp, optional, 2, &listed, err))) return st;
+    if ((st = check_group(f, file, grp, err))) return st;
     if ((st = read_int1(f, file, P("m"), &s->m, err))) return st;
     if ((st = read_int1(f, file, P("n"), &s->n, err))) return st;
     if ((st = read_int1(f, file, P("nz"), &s->nz, err))) return st;
@@ -385,69 +335,7 @@ static ns_status check_matrix(hid_t f, const char *file, const char *grp, mat_sh
     herr_t hx = d.len > 0 ? H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, s->x) : 0;
     H5Dclose(ds);
     if (hx < 0) return ns_fail(err, NS_BAD_INPUT, "%s: %s: cannot read", file, path);
-    /* optional matrix information: libfclib reads all of it when conditioning
-     * is present */
-    if (listed & 1u) {
-        static const char *const num[] = { "conditioning", "determinant", "rank" };
-        for (int k = 0; k < 3; k++) {
-            if ((st = describe(f, file, P(num[k]), &d, err))) return st;
-            if (d.len != 1 || (d.cls != H5T_FLOAT && d.cls != H5T_INTEGER))
-                return ns_fail(err, NS_BAD_INPUT, "%s: %s: one number expected", file, path);
-        }
-        if (listed & 2u) {
-            P("comment");
-            if ((st = describe(f, file, path, &d, err))) return st;
-            if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
-                d.tsize > NS_FCLIB_MAX_STRING)
-                return ns_fail(err, NS_BAD_INPUT, "%s: %s: one fixed-length string (at "
-                               "most %u bytes) expected", file, path, NS_FCLIB_MAX_STRING);
-        }
-    }
 #undef P
-    return NS_OK;
-}
-
-/* 0 when the open fixed-length string dataset did (tsize bytes) reads;
- * closes did. */
-static int read_string_ok(hid_t did, size_t tsize)
-{
-    hid_t tid = H5Dget_type(did);
-    char *buf = tid >= 0 ? malloc(tsize + 1) : NULL;
-    herr_t rc = buf ? H5Dread(did, tid, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) : -1;
-    free(buf);
-    if (tid >= 0) H5Tclose(tid);
-    H5Dclose(did);
-    return rc < 0 ? -1 : 0;
-}
-
-/* Optional info group: the strings libfclib reads must be fixed-length strings. */
-static ns_status check_info(hid_t f, const char *file, const char *root, char *err)
-{
-    static const char *const names[] = { "title", "description", "math_info" };
-    char path[300], info[256];
-    snprintf(info, sizeof info, "%s/info", root);
-    if (!link_exists(f, info)) return NS_OK;
-    unsigned listed = 0;
-    ns_status gst = walk_group(f, file, info, names, 3, &listed, err);
-    if (gst) return gst;
-    for (int k = 0; k < 3; k++) {
-        snprintf(path, sizeof path, "%s/%s", info, names[k]);
-        if (!(listed & (1u << k))) continue;
-        ds_desc d = { 0 };
-        hid_t ds;
-        ns_status st = describe_open(f, file, path, &d, &ds, err);
-        if (st) return st;
-        if (d.cls != H5T_STRING || d.varstr || d.len != 1 || d.tsize == 0 ||
-            d.tsize > NS_FCLIB_MAX_STRING) {
-            H5Dclose(ds);
-            return ns_fail(err, NS_BAD_INPUT, "%s: %s: one fixed-length string (at most "
-                           "%u bytes) expected", file, path, NS_FCLIB_MAX_STRING);
-        }
-        /* read it once here: libfclib exits the process when the read fails
-         * (a corrupt data block behind a sound header) */
-        if (read_string_ok(ds, d.tsize) != 0)
-            return ns_fail(err, NS_BAD_INPUT, "%s: %s: the string's data cannot be read", file, path);
-    }
     return NS_OK;
 }
 
@@ -482,7 +370,7 @@ static ns_status check_local(hid_t f, const char *file, int *dim, mat_shape *W, 
         return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_local/W: order %d not divisible by "
                        "spacedim %d", file, W->m, *dim);
     /* the vectors are checked (class, length, values) as read_checked reads them */
-    return check_info(f, file, "/fclib_local", err);
+    return NS_OK;
 }
 
 /* Global problem (§4.4). */
@@ -508,7 +396,7 @@ static ns_status check_global(hid_t f, const char *file, int *dim, mat_shape *M,
         return ns_fail(err, NS_BAD_INPUT, "%s: /fclib_global/H: %d columns not divisible by "
                        "spacedim %d", file, H->n, *dim);
     /* the vectors are checked (class, length, values) as read_checked reads them */
-    return check_info(f, file, "/fclib_global", err);
+    return NS_OK;
 }
 
 /* ------------------------------------------------------------- conversion */
