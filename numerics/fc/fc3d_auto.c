@@ -7,10 +7,17 @@
  *      the rise of a warm start's error and Anderson's plateaus look like
  *      stalls on a settling pile's problems; warm-started
  *      sweeps can cycle for ever, e.g. 2-4e-4 for 10⁵ sweeps on a box of
- *      spheres, tests/numerics/data);
+ *      spheres, tests/numerics/data), or it hands over: at the rate the
+ *      stall test measures, tol is more than ten times both the sweeps
+ *      made and a Newton probe (NEWTON_PROBE iterations of the work model,
+ *      predicted from W's pattern) away — a stack or a wall of rigid
+ *      bodies at 1e-8, whose sweeps crawl for 10⁴-10⁵ sweeps where Newton
+ *      takes a few dozen iterations;
  *   2. a race between the sweeps and two nsn-ac walks (A from the
- *      caller's point, resumed from its last iterate turn after turn; B
- *      from the best point), round k's unit T·2^k, T the work of stage 1:
+ *      caller's point, resumed from its last iterate turn after turn with
+ *      its line search's history, so that its turns take the steps of one
+ *      uninterrupted run; B from the best point), round k's unit T·2^k, T
+ *      the work of stage 1:
  *      Newton first, its walks sharing NEWTON_SHARE of the unit in round
  *      0, NEWTON_GROWTH times more each round up to the whole unit (a
  *      walk's turn is repeated while it cuts its error threefold), then the
@@ -19,7 +26,9 @@
  *      power-law decay from cycling) pays little for Newton's chance, one
  *      where they cycle a bounded multiple of Newton's work. Once Newton
  *      has won more races in the caller's workspace (a simulation's
- *      earlier steps) it gets the whole unit from round 0. The sweeps take
+ *      earlier steps) it gets the whole unit from round 0; after a
+ *      handover each walk gets at least half a Newton probe, when the
+ *      probe costs no more than the unit. The sweeps take
  *      Newton's point when it has at most half their error; they go
  *      shuffled once a natural-order turn fails to lower the best error by
  *      10 % (Gauss–Seidel cycling: RockPile_tob1 sits at 4e-4 in natural
@@ -69,6 +78,11 @@ enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 2000, RACE_ROUNDS = 16 };
  * the race's cost where plain sweeps would win soon after their stall */
 #define NEWTON_SHARE 0.1
 #define NEWTON_GROWTH 2.5
+/* Stage 1 hands over to the race when, at its rate, the sweeps would
+ * still need more than the work of NEWTON_PROBE Newton iterations (the
+ * Newton walks from a sweeps' point take 10-40 on the rigid stacks and
+ * walls) */
+enum { NEWTON_PROBE = 30 };
 /* The interior point after the race (FC3D): its iteration limit */
 enum { IPM_MAX_ITERS = 100 };
 
@@ -80,6 +94,8 @@ typedef struct {
     double sweep_work;  /* model seconds of one sweep (ns_fc_sweep_work) */
     double work;        /* model seconds of the last stage */
     ns_fc_nsn_cache *lu;/* J's pattern and analysis, shared by the Newton stages (or NULL) */
+    ns_fc_nsn_walk walk_a;/* the race's walk A between its turns */
+    double probe;       /* model seconds of NEWTON_PROBE Newton iterations (0: not predicted yet) */
     const ns_options *o;
     int iters;
     char trail[320];    /* "method error, ..." of the stages run, for the message */
@@ -91,6 +107,7 @@ typedef struct {
     int interrupted;    /* a stage was stopped by o->cancel: no more stages */
     const char *best_by;/* the stage that found the best point (ns_result.method) */
     int plain;          /* stage 1's Anderson was ended by its safety net */
+    int slow;           /* stage 1 handed over: its sweeps were predicted slower than Newton */
 } chain;
 
 /* The trail of methods tried ("name best-error, ..."; a method run in
@@ -139,7 +156,8 @@ typedef struct {
     double work;        /* Newton: its budget in model seconds (0: none) */
     int anderson;       /* NSGS: Anderson memory (0: the caller's option, < 0: none) */
     ns_fc_nsgs_ctl *ctl;/* NSGS: the stall test and best-point tracking (or NULL) */
-    int walk;           /* Newton: leave the last iterate, not the best, at the end of its budget */
+    int walk;           /* Newton: walk A, resumed turn after turn (its last iterate, not
+                           the best, left at the end of its budget; c->walk_a) */
 } stage_spec;
 
 static int time_up(const chain *c)
@@ -174,7 +192,8 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     const double t_stage = ns_now();
     ns_fc_work w = { s->work, 0.0 };
     if (s->phi && !c->lu) c->lu = ns_fc_nsn_cache_new();   /* still NULL: each run makes its own */
-    ns_status st = s->phi ? ns_fc_nsn_turn(c->p, c->r, c->u, &so, s->phi, &w, s->walk, c->lu, &sr)
+    ns_status st = s->phi ? ns_fc_nsn_turn(c->p, c->r, c->u, &so, s->phi, &w,
+                                           s->walk ? &c->walk_a : NULL, c->lu, &sr)
                           : ns_fc_nsgs_run_ctl(c->p, c->r, c->u, &so, s->f, &sr, s->ctl);
     c->work = s->phi ? w.used : sr.iterations * c->sweep_work;
     if (s->ctl && s->ctl->best_err < c->best_err) {   /* it kept its best check in c->best */
@@ -208,15 +227,36 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
  * throughout), stopped by the sweeps' own stall test or when, below the
  * handover error, the rate of the last half of the run says tol is out of
  * reach within the stage's budget. */
+/* The work of a Newton probe (NEWTON_PROBE iterations, model seconds),
+ * predicted once; < 0 when it cannot be */
+static double probe_work(chain *c)
+{
+    if (c->probe == 0.0) {
+        const double w = ns_fc_nsn_iteration_work(c->p);
+        c->probe = w > 0 ? NEWTON_PROBE * w : -1.0;
+    }
+    return c->probe;
+}
+
+static double newton_sweeps(void *ctx)
+{
+    chain *c = ctx;
+    const double w = probe_work(c);
+    return w < 0 || !(c->sweep_work > 0) ? -1.0 : w / c->sweep_work;
+}
+
 static int nsgs_first(chain *c, int budget, ns_result *res)
 {
     /* the start point is the caller's, whose error (and u) the chain has */
-    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0, c->best_err, 0 };
+    ns_fc_nsgs_ctl ctl = { STALL_MIN_SWEEPS, STALL_FACTOR, c->best, c->best_err, 0, c->best_err, 0,
+                           newton_sweeps, c, 0 };
     stage_spec s = { ns_fc_local_ac, NULL, budget, c->o->tol, 0, 0, 1, "nsgs-ac", 0,
                      c->o->anderson > 0 ? c->o->anderson : AUTO_ANDERSON, &ctl, 0 };
     int done = stage(c, &s, res);
-    if (ctl.stalled) ns_log(c->o, 1, "auto: the sweeps stalled");
+    if (ctl.slow) ns_log(c->o, 1, "auto: the sweeps are slower than Newton is predicted to be");
+    else if (ctl.stalled) ns_log(c->o, 1, "auto: the sweeps stalled");
     c->plain = ctl.anderson_off;
+    c->slow = ctl.slow;
     return done;
 }
 
@@ -383,6 +423,9 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
          * turns; a turn in which the walk's error fell threefold is repeated
          * beyond the credit: a Newton that converges does so fast. */
         double half = 0.5 * unit * (newton_favoured ? 1.0 : fmin(1.0, share));
+        /* after a handover (stage 1 predicted the sweeps to cost more than
+         * HANDOVER_MARGIN Newton probes) a probe is granted whole */
+        if (c.slow && c.probe > 0 && c.probe <= unit) half = fmax(half, 0.5 * c.probe);
         for (int w = 0; !done && w < 2; w++) {
             credit[w] += half;
             for (int more = credit[w] > 0; !done && more; ) {

@@ -60,6 +60,16 @@ typedef struct ns_fc_nsgs_ctl {
      * unknown */
     double start_err;
     int anderson_off;        /* out: Anderson's safety net ended the acceleration */
+    /* Handover (more == NULL: none), tested with the stall test: at the
+     * power-law rate the stall test measures (e ~ s^-p, 2^-p the ratio of
+     * the two halves' best errors), reaching tol would take `need` more
+     * sweeps; when need exceeds 10 times both the sweeps made so far and
+     * more(ctx), the sweeps the caller's other method is predicted to
+     * cost, the run stops (NS_MAX_ITER, stalled = slow = 1). more is asked
+     * at most once per run (its answer kept). */
+    double (*more)(void *ctx);
+    void *more_ctx;
+    int slow;                /* out: the handover stopped the run */
 } ns_fc_nsgs_ctl;
 
 /** ns_fc_nsgs_run with a chain's controls (ctl may be NULL). */
@@ -124,14 +134,35 @@ ns_status ns_fc_nsn_run_stall(const ns_fc *view, double *r, double *u,
                               const ns_options *o, ns_fc_phi_fn phi, int stall,
                               ns_fc_nsn_cache *cache, ns_result *res);
 
+/** Predicted model seconds (ns_fc_work) of one Newton iteration on the
+ *  blocked problem view, from W's block pattern alone (the fill of J's LU
+ *  predicted as the budget rule of ns_fc_nsn_turn does; nothing
+ *  factored); -1 when it cannot be predicted (out of memory). */
+double ns_fc_nsn_iteration_work(const ns_fc *view);
+
+/** The non-monotone line search's memory: the merits of the last
+ *  NSN_HIST iterations. */
+enum { NSN_HIST = 10 };
+
+/** A Newton walk resumed turn after turn: what the next turn takes over
+ *  from the last (zero-initialised by the caller before the first turn). */
+typedef struct ns_fc_nsn_walk {
+    int its;                 /* iterations so far (0: the next turn starts afresh) */
+    int nh;                  /* merits recorded so far */
+    double hist[NSN_HIST];   /* the line search's non-monotone reference */
+    double phi0;             /* the first iteration's residual (damping's scale) */
+    double reg;              /* the regularization left by a failed step */
+} ns_fc_nsn_walk;
+
 /** ns_fc_nsn_run for one turn of a race: the run also ends when w->limit
  *  is reached (w->used grows by the run's work; w may be NULL).
- *  keep_last: a run ended by that budget or by o->time_limit leaves its
- *  last iterate in r, not its best, so that a walk resumed turn after turn
- *  follows the path of one uninterrupted run. cache (or NULL): shared
- *  with the other runs on the same problem. */
+ *  walk (or NULL): a run ended by that budget or by o->time_limit leaves
+ *  its last iterate in r, not its best, and in *walk the line search's
+ *  history and regularization, so that a walk resumed turn after turn
+ *  from that iterate follows the path of one uninterrupted run. cache (or
+ *  NULL): shared with the other runs on the same problem. */
 ns_status ns_fc_nsn_turn(const ns_fc *view, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, ns_fc_work *w, int keep_last, ns_fc_nsn_cache *cache,
-                         ns_result *res);
+                         ns_fc_phi_fn phi, ns_fc_work *w, ns_fc_nsn_walk *walk,
+                         ns_fc_nsn_cache *cache, ns_result *res);
 
 #endif

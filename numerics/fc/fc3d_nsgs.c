@@ -398,6 +398,16 @@ static void ws_done(ns_workspace *ws, void *order, void *inc, void *aw)
     ns_ws_give(ws, 0, order); ns_ws_give(ws, 1, inc); ns_ws_give(ws, 2, aw);
 }
 
+/* The handover (ns_fc_nsgs_ctl.more) asks this margin over both the
+ * sweeps made and the other method's predicted cost. The rate of the
+ * stall test's halves is pessimistic while Anderson's plateaus last: on
+ * the settled 10³-sphere pile and the 385-sphere pyramid at 1e-4 the
+ * prediction was 1.2-5 times the sweeps made and 1-3 times a Newton probe
+ * where the sweeps then converged and Newton did not help; on the rigid
+ * stacks and walls at 1e-8, where Newton converges in a few dozen
+ * iterations and the sweeps crawl for 10⁴-10⁵ sweeps, 20-2·10⁴ times both */
+#define HANDOVER_MARGIN 10.0
+
 /* The stall test's memory: the best error at the checks where it fell
  * by 3 % or more since the last entry (a decreasing sequence, so the best
  * up to any sweep is the last entry at or before it). 1024 entries span
@@ -497,8 +507,10 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
                                             : ns_fc_error(view, r, u, (ns_fc_norm)o->fc_norm);
     const size_t len = (size_t)view->dim * (size_t)nc;
     stall_log *slog = NULL;
+    double more_sweeps = -1.0;   /* ctl->more's answer, once asked */
     if (ctl) {
         ctl->stalled = 0;
+        ctl->slow = 0;
         ctl->anderson_off = 0;
         if (ctl->best && res->error < ctl->best_err) {
             ctl->best_err = res->error;
@@ -571,6 +583,21 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
                            half, it / 2);
                     ctl->stalled = 1;
                     break;
+                }
+                if (ctl->more && isfinite(half) && now > o->tol) {
+                    const double need = it * (pow(now / o->tol, 1.0 / log2(half / now)) - 1.0);
+                    const double bar = HANDOVER_MARGIN * it;
+                    if (need > bar && more_sweeps < 0) {
+                        more_sweeps = ctl->more(ctl->more_ctx);
+                        if (!(more_sweeps >= 0)) more_sweeps = INFINITY;   /* no prediction */
+                    }
+                    if (need > bar && need > HANDOVER_MARGIN * more_sweeps) {
+                        ns_log(o, 2, "nsgs: slow at sweep %d (%.3e, %.3e by sweep %d): %.3g sweeps "
+                               "more at this rate, the other method %.3g", it, now, half, it / 2,
+                               need, more_sweeps);
+                        ctl->stalled = ctl->slow = 1;
+                        break;
+                    }
                 }
             }
         }

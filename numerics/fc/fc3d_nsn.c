@@ -591,13 +591,30 @@ static double merit(const ns_fc *p, const ns_fc_contact *cs, ns_fc_phi_fn phi,
     return 0.5 * s;
 }
 
+double ns_fc_nsn_iteration_work(const ns_fc *view)
+{
+    const ns_block *WB = &view->W->block;
+    const int d = view->dim;
+    const double n = (double)d * (double)view->nc;
+    const double rest = 2.0 * NS_FC_WORK_BLOCK * (double)WB->nblocks + 2.0 * NS_FC_WORK_PHI * (double)view->nc;
+    if (n <= NSN_DENSE_MAX)
+        return NS_FC_WORK_DENSE_ENTRY * n * n + NS_FC_WORK_FLOP_DENSE * (2.0 / 3.0) * n * n * n + rest;
+    double pe, pf;
+    if (predict_lu(WB, d, &pe, &pf)) return -1.0;
+    return NS_FC_WORK_ENTRY * (double)WB->nblocks * d * d + NS_FC_WORK_LU * pe / 3.0 +
+           NS_FC_WORK_FLOP_SPARSE * pf / 7.0 + rest;
+}
+
 /* stall > 0: stop after that many iterations without a 10 % gain, or
  * NSN_FLAT in a row without a 1 % gain;
- * keep_last: a run stopped by its time limit or its work budget returns
- * its last iterate (a walk to be resumed), any other unconverged run its
- * best one; work (or NULL): the budget and the count of ns_fc_nsn_turn */
+ * walk (or NULL): a run stopped by its time limit or its work budget
+ * returns its last iterate, any other unconverged run its best one; a run
+ * that returns its last iterate leaves in *walk what the next run from
+ * that iterate resumes (the line search's history, the regularization),
+ * so that the turns of a walk take the steps of one uninterrupted run;
+ * work (or NULL): the budget and the count of ns_fc_nsn_turn */
 static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, int ls_kind, int stall, int keep_last, ns_fc_work *work_budget,
+                         ns_fc_phi_fn phi, int ls_kind, int stall, ns_fc_nsn_walk *walk, ns_fc_work *work_budget,
                          ns_fc_nsn_cache *cache, ns_result *res)
 {
     const int d = p->dim;
@@ -639,9 +656,16 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
     res->error = err;
     if (err <= o->tol) { st = NS_CONVERGED; goto done; }
     if (!isfinite(err)) best_err = INFINITY;
-    double hist[10];
+    double hist[NSN_HIST] = { 0 };
     int nh = 0;
     double phi0 = 1.0;
+    const int resumed = walk && walk->its > 0;   /* the next iteration of an earlier run */
+    if (resumed) {
+        memcpy(hist, walk->hist, sizeof hist);
+        nh = walk->nh;
+        phi0 = walk->phi0;
+        reg = walk->reg;
+    }
     double ehist[4] = { 0.0, 0.0, 0.0, 0.0 };
     double stall_ref = err;   /* the error a stall is measured against */
     int since = 0;
@@ -702,7 +726,7 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         }
         for (size_t i = 0; i < m; i++) th += Phi[i] * Phi[i];
         th *= 0.5;
-        if (it == 1) phi0 = sqrt(2.0 * th);
+        if (it == 1 && !resumed) phi0 = sqrt(2.0 * th);
         /* λ_k of the header (fmin drops a NaN error); the first step plain,
          * except in the stages of the auto chain (ns_fc_nsn_turn): there
          * each turn of a walk would start with an undamped step, and on
@@ -715,10 +739,10 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
         const int plain_try = it > 1 && !in_chain && lambda_damped > 0.0 && L->n <= NSN_DENSE_MAX &&
                               phi != ns_fc_phi_fb;
         double lambda = (it == 1 && !in_chain) || plain_try ? 0.0 : lambda_damped;
-        hist[nh++ % 10] = th;
-        double thref = th; /* non-monotone reference: max of the last 10 */
+        hist[nh++ % NSN_HIST] = th;
+        double thref = th; /* non-monotone reference: max of the last NSN_HIST */
         if (ls_kind == LS_ARMIJO)
-            for (int i = 0; i < (nh < 10 ? nh : 10); i++) thref = fmax(thref, hist[i]);
+            for (int i = 0; i < (nh < NSN_HIST ? nh : NSN_HIST); i++) thref = fmax(thref, hist[i]);
         for (size_t i = 0; i < m; i++) rhs[i] = -Phi[i];
         /* J_αβ = B_α W_αβ (+ A_α on the diagonal) + max(λ_k, δ)·D; δ > 0
          * only after a singular J or a failed line search (retry). */
@@ -858,11 +882,20 @@ static ns_status nsn_run(const ns_fc *p, double *r, double *u, const ns_options 
             break;
         }
     }
-out:
+out:;
+    int last = 1;   /* r is the last iterate */
     if (st != NS_CONVERGED && !(err <= best_err) &&   /* also when err is NaN */
-        !(keep_last && (st == NS_TIME_LIMIT || budget_out) && isfinite(err))) {
+        !(walk && (st == NS_TIME_LIMIT || budget_out) && isfinite(err))) {
         memcpy(r, best, m * sizeof(double));
         err = ns_fc_error(p, r, u, (ns_fc_norm)o->fc_norm);
+        last = 0;
+    }
+    if (walk) {   /* what the next run from r resumes; nothing when r is not the last iterate */
+        walk->its = last ? walk->its + res->iterations : 0;
+        memcpy(walk->hist, hist, sizeof hist);
+        walk->nh = nh;
+        walk->phi0 = phi0;
+        walk->reg = reg;
     }
     res->error = err;
 done:
@@ -879,14 +912,14 @@ done:
 ns_status ns_fc_nsn_run(const ns_fc *p, double *r, double *u, const ns_options *o,
                         ns_fc_phi_fn phi, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, 0, NULL, NULL, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, NULL, NULL, NULL, res);
 }
 
 ns_status ns_fc_nsn_turn(const ns_fc *p, double *r, double *u, const ns_options *o,
-                         ns_fc_phi_fn phi, ns_fc_work *w, int keep_last, ns_fc_nsn_cache *cache,
+                         ns_fc_phi_fn phi, ns_fc_work *w, ns_fc_nsn_walk *walk, ns_fc_nsn_cache *cache,
                          ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, keep_last, w, cache, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, 0, walk, w, cache, res);
 }
 
 ns_fc_nsn_cache *ns_fc_nsn_cache_new(void)
@@ -916,7 +949,7 @@ void ns_fc_nsn_cache_free(ns_fc_nsn_cache *c)
 ns_status ns_fc_nsn_run_stall(const ns_fc *p, double *r, double *u, const ns_options *o,
                               ns_fc_phi_fn phi, int stall, ns_fc_nsn_cache *cache, ns_result *res)
 {
-    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, 0, NULL, cache, res);
+    return nsn_run(p, r, u, o, phi, LS_ARMIJO, stall, NULL, NULL, cache, res);
 }
 
 static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options *o,
@@ -925,7 +958,7 @@ static ns_status nsn_with(const ns_fc *p, double *r, double *u, const ns_options
     ns_fc view;
     ns_matrix *owned = NULL;
     ns_status st = ns_fc_blocked(p, &view, &owned, res->message);
-    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, 0, 0, NULL, NULL, res);
+    if (st == NS_OK) st = nsn_run(&view, r, u, o, phi, ls_kind, 0, NULL, NULL, NULL, res);
     ns_matrix_free(owned);
     return st;
 }

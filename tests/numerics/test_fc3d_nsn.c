@@ -8,7 +8,9 @@
  *   - collection files nsn-ac used to miss (Capsules-i122-1617, KaplasTower,
  *     RockPile, the LMGC periodic box) solved to 1e-8, error recomputed;
  *   - singular W (two identical contacts, and an infeasible problem): a
- *     clean status, finite results, no crash. */
+ *     clean status, finite results, no crash;
+ *   - a Newton walk of the auto chain cut into one-iteration turns takes
+ *     the steps of one uninterrupted run, bit for bit. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -19,6 +21,7 @@
 #include <string.h>
 #include "nonsmooth/nonsmooth.h"
 #include "fc/fc3d_local.h"
+#include "fc/fc3d_internal.h"
 #include "ns_test.h"
 
 /* Spectral values of (x∘x + y∘y)^{1/2} squared: w0 ∓ ‖w̄‖ (for the test's
@@ -259,6 +262,65 @@ static void prox_lagged_steps_keep_answers(void **state)
     if (lagged == 0) fail_msg("prox took no Newton step from a kept factorization");
 }
 
+/* The race of the auto chain runs a Newton walk in turns, each ended by
+ * its work budget and resumed from its last iterate. With the walk's state
+ * carried over (ns_fc_nsn_walk: the non-monotone line search's history,
+ * the regularization), turns of one iteration each must take exactly the
+ * steps of one run that is never interrupted: the same number of
+ * iterations and the same iterate, bit for bit; the answer is checked by
+ * the error recomputed from the problem. */
+static void walk_turns_follow_one_run(void **state)
+{
+    (void)state;
+    if (!ns_test_data_dir()) skip();
+    char path[1024], err[NS_ERRMSG_LEN];
+    ns_problem *p = NULL;
+    const char *file = "fc3d/BoxesStack1-i100000-32.hdf5.dat";
+    if (ns_problem_read(ns_test_data_path(path, sizeof path, file), NS_KIND_NONE, &p, err) != NS_OK)
+        fail_msg("%s: %s", file, err);
+    ns_fc view;
+    ns_matrix *owned = NULL;
+    assert_int_equal(ns_fc_blocked(p->u.fc, &view, &owned, err), NS_OK);
+    const size_t m = (size_t)view.dim * (size_t)view.nc;
+    double *r1 = calloc(m, sizeof(double)), *r2 = calloc(m, sizeof(double));
+    double *u = malloc(m * sizeof(double));
+    assert_true(r1 && r2 && u);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-12;
+    o.max_iter = 1000;
+    /* one run: a budget it never reaches */
+    ns_fc_work whole = { 1e300, 0.0 };
+    ns_result res;
+    ns_result_init(&res);
+    ns_status st1 = ns_fc_nsn_turn(&view, r1, u, &o, ns_fc_phi_ac, &whole, NULL, NULL, &res);
+    const int its1 = res.iterations;
+    ns_result_clear(&res);
+    assert_int_equal(st1, NS_CONVERGED);
+    assert_true(its1 > 3);
+    /* turns of one iteration: every budget is spent by the first */
+    ns_fc_nsn_walk walk;
+    memset(&walk, 0, sizeof walk);
+    ns_status st2 = NS_MAX_ITER;
+    int its2 = 0, turns = 0;
+    while (st2 != NS_CONVERGED && turns < 2 * its1) {
+        ns_fc_work w = { 1e-300, 0.0 };
+        ns_result_init(&res);
+        st2 = ns_fc_nsn_turn(&view, r2, u, &o, ns_fc_phi_ac, &w, &walk, NULL, &res);
+        assert_int_equal(res.iterations, 1);
+        its2 += res.iterations;
+        turns++;
+        ns_result_clear(&res);
+    }
+    assert_int_equal(st2, NS_CONVERGED);
+    assert_int_equal(its2, its1);
+    assert_memory_equal(r1, r2, m * sizeof(double));
+    assert_true(ns_fc_error(p->u.fc, r2, u, NS_FC_NORM_SICONOS) <= 1e-12);
+    free(r1); free(r2); free(u);
+    ns_matrix_free(owned);
+    ns_problem_free(p);
+}
+
 /* W = [[I, s I], [s I, I]] with s = ±1: singular, valid diagonal blocks. */
 static ns_problem *twin_contacts(double s, const double *q)
 {
@@ -316,6 +378,7 @@ int main(void)
         cmocka_unit_test(newton_solves_former_failures),
         cmocka_unit_test(singular_jacobian_gives_clean_status),
         cmocka_unit_test(prox_lagged_steps_keep_answers),
+        cmocka_unit_test(walk_turns_follow_one_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

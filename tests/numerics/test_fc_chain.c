@@ -20,6 +20,7 @@
 #include <time.h>
 #include "ns_test.h"
 #include "nonsmooth/nonsmooth.h"
+#include "fc/fc3d_internal.h"
 
 static ns_problem *g_p;
 static ns_solution *g_guess;
@@ -285,6 +286,92 @@ static void test_auto_hyperstatic_stack(void **state)
     ns_problem_free(p);
 }
 
+/* The sweeps' handover (ns_fc_nsgs_ctl.more): accelerated sweeps on the
+ * step-880 problem from a cold start, asked for 1e-12, decay too slowly
+ * to get there in 2·10⁴ sweeps. Told that the other method costs nothing,
+ * the run stops at the first stall test whose rate predicts more than ten
+ * times the sweeps made (slow = stalled = 1, above tol); told that it
+ * costs more than any run, the run is not stopped by it and goes on
+ * longer; either way the cost is asked for once. */
+static double other_method(void *ctx)
+{
+    double *v = ctx;
+    v[1] += 1.0;
+    return v[0];
+}
+
+static void test_sweeps_hand_over(void **state)
+{
+    (void)state;
+    char err[NS_ERRMSG_LEN] = "";
+    ns_fc view;
+    ns_matrix *owned = NULL;
+    assert_int_equal(ns_fc_blocked(g_p->u.fc, &view, &owned, err), NS_OK);
+    const size_t m = (size_t)view.dim * (size_t)view.nc;
+    double *r = malloc(m * sizeof *r), *u = malloc(m * sizeof *u);
+    assert_true(r && u);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-12;
+    o.max_iter = 20000;
+    o.anderson = 3;
+    int its[2];
+    for (int k = 0; k < 2; k++) {
+        double cost[2] = { k == 0 ? 0.0 : 1e30, 0.0 };   /* sweeps, calls */
+        memset(r, 0, m * sizeof *r);
+        ns_fc_nsgs_ctl ctl = { 2000, 0.75, NULL, INFINITY, 0, NAN, 0, other_method, cost, 0 };
+        ns_result res;
+        ns_result_init(&res);
+        ns_status st = ns_fc_nsgs_run_ctl(&view, r, u, &o, ns_fc_local_ac, &res, &ctl);
+        its[k] = res.iterations;
+        double e = ns_fc_error(&view, r, u, NS_FC_NORM_SICONOS);
+        print_message("other method %g sweeps: %s after %d sweeps, error %.3g, slow %d, asked %g times\n",
+                      cost[0], ns_status_name(st), res.iterations, e, ctl.slow, cost[1]);
+        ns_result_clear(&res);
+        assert_int_equal(st, NS_MAX_ITER);
+        assert_true(e > o.tol);
+        assert_true(cost[1] == 1.0);
+        assert_int_equal(ctl.slow, k == 0);
+        if (k == 0) assert_true(ctl.stalled && its[0] >= 2000 && its[0] < o.max_iter);
+    }
+    assert_true(its[0] < its[1]);
+    free(r);
+    free(u);
+    ns_matrix_free(owned);
+}
+
+/* A stack of ten boxes (the problem of test_auto_hyperstatic_stack) at
+ * 1e-10 with the chain's own budgets: the sweeps crawl, and the race's
+ * Newton walk from the caller's point, resumed turn after turn with its
+ * line search's history, converges within the race's first rounds (with
+ * each turn starting the line search afresh the chain needed more than
+ * 10⁵ iterations). The error is recomputed from a dense W. */
+static void test_auto_stack_walk(void **state)
+{
+    (void)state;
+    char path[1024], err[NS_ERRMSG_LEN] = "";
+    snprintf(path, sizeof path, "%s/tests/numerics/data/stack10_step6.dat", NS_SOURCE_DIR);
+    ns_problem *p = NULL;
+    assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &p, err), NS_OK);
+    ns_options o;
+    ns_options_default(&o);
+    o.tol = 1e-10;
+    ns_solution *s = ns_solution_new(p);
+    assert_non_null(s);
+    ns_result r;
+    ns_result_init(&r);
+    ns_status st = ns_solve(p, "auto", &o, s, &r);
+    double own = own_error(p->u.fc, s->vec[0]);
+    print_message("stack step at 1e-10: %s, %d iterations, error %.3g (recomputed %.3g), method %s\n",
+                  ns_status_name(st), r.iterations, r.error, own, r.method);
+    assert_int_equal(st, NS_OK);
+    assert_true(own <= 1e-10 * (1 + 1e-6));
+    assert_true(r.iterations < 30000);
+    ns_result_clear(&r);
+    ns_solution_free(s);
+    ns_problem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +381,8 @@ int main(void)
         cmocka_unit_test(test_message_names_methods),
         cmocka_unit_test(test_auto_reproducible),
         cmocka_unit_test(test_auto_hyperstatic_stack),
+        cmocka_unit_test(test_sweeps_hand_over),
+        cmocka_unit_test(test_auto_stack_walk),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
