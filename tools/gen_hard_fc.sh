@@ -22,8 +22,8 @@
 #   stack10, wall_ball        rigid bodies (benchmarks/rigid/scenes.py, run by
 #                             rigid_scene at tol 1e-8): ten stacked boxes, 1000
 #                             steps, and a brick wall hit by a ball, 500 steps;
-#                             every 50th solve (need python3-siconos to write
-#                             the scenes; skipped without it)
+#                             every 50th solve (python3-siconos and python3-h5py
+#                             write the scenes; skipped without them)
 # The dumps select solves, not steps: a step whose problem has no active
 # contact has no solve; once contacts persist (all the collections but the
 # start of box and chute) every step has one, so "every k-th solve" is
@@ -123,7 +123,7 @@ collect_rigid() {
   [ -z "$only" ] || [ "$only" = "$name" ] || return 0
   if [ ! -f "$out/scenes/$scene.hdf5" ]; then
     if ! python3 -c 'import siconos.io.mechanics_hdf5' 2>/dev/null; then
-      echo "gen_hard_fc: $name: skipped (the scene needs python3-siconos to be written)" >&2; return 0
+      echo "gen_hard_fc: $name: skipped (the scene needs python3-siconos and python3-h5py to be written: siconos.io.mechanics_hdf5 does not import)" >&2; return 0
     fi
     python3 "$(dirname "$0")/../benchmarks/rigid/scenes.py" "$out/scenes" >/dev/null
   fi
