@@ -252,13 +252,12 @@ static void test_auto_reproducible(void **state)
     }
 }
 
-/* A hyperstatic stack's step at tol 1e-10 (tests/numerics/data/README.md)
- * with a budget of 3000 sweeps: the race of sweeps and Newton ends above
- * tol, and the interior point that follows it converges. The error is
- * recomputed from a dense W. */
-static void test_auto_hyperstatic_stack(void **state)
+/* auto on a hyperstatic stack's step at tol 1e-10 (tests/numerics/data/
+ * README.md) with at most max_iter sweeps (0: the chain's own budget): it
+ * must converge, by the error recomputed from a dense W; returns the
+ * chain's iteration count, and the methods it switched to in w. */
+static int solve_stack(int max_iter, switches *w)
 {
-    (void)state;
     char path[1024], err[NS_ERRMSG_LEN] = "";
     snprintf(path, sizeof path, "%s/tests/numerics/data/stack10_step6.dat", NS_SOURCE_DIR);
     ns_problem *p = NULL;
@@ -266,24 +265,35 @@ static void test_auto_hyperstatic_stack(void **state)
     ns_options o;
     ns_options_default(&o);
     o.tol = 1e-10;
-    o.max_iter = 3000;
-    switches w = { 0, 0, "" };
+    o.max_iter = max_iter;
     o.on_switch = on_switch;
-    o.switch_user = &w;
+    o.switch_user = w;
     ns_solution *s = ns_solution_new(p);
     assert_non_null(s);
     ns_result r;
     ns_result_init(&r);
     ns_status st = ns_solve(p, "auto", &o, s, &r);
     double own = own_error(p->u.fc, s->vec[0]);
-    print_message("stack step: %s, %d iterations, error %.3g (recomputed %.3g), method %s, switches %s\n",
-                  ns_status_name(st), r.iterations, r.error, own, r.method, w.methods);
+    print_message("stack step, %d sweeps at most: %s, %d iterations, error %.3g (recomputed %.3g), "
+                  "method %s, switches %s\n", max_iter, ns_status_name(st), r.iterations, r.error,
+                  own, r.method, w->methods);
     assert_int_equal(st, NS_OK);
     assert_true(own <= 1e-10 * (1 + 1e-6));
-    assert_non_null(strstr(w.methods, "ipm;"));
+    const int its = r.iterations;
     ns_result_clear(&r);
     ns_solution_free(s);
     ns_problem_free(p);
+    return its;
+}
+
+/* The stack with a budget of 3000 sweeps: the race of sweeps and Newton
+ * ends above tol, and the interior point that follows it converges. */
+static void test_auto_hyperstatic_stack(void **state)
+{
+    (void)state;
+    switches w = { 0, 0, "" };
+    solve_stack(3000, &w);
+    assert_non_null(strstr(w.methods, "ipm;"));
 }
 
 /* The sweeps' handover (ns_fc_nsgs_ctl.more): accelerated sweeps on the
@@ -340,36 +350,16 @@ static void test_sweeps_hand_over(void **state)
     ns_matrix_free(owned);
 }
 
-/* A stack of ten boxes (the problem of test_auto_hyperstatic_stack) at
- * 1e-10 with the chain's own budgets: the sweeps crawl, and the race's
- * Newton walk from the caller's point, resumed turn after turn with its
- * line search's history, converges within the race's first rounds (with
- * each turn starting the line search afresh the chain needed more than
- * 10⁵ iterations). The error is recomputed from a dense W. */
+/* The stack with the chain's own budgets: the sweeps crawl, and the
+ * race's Newton walk from the caller's point, resumed turn after turn with
+ * its line search's history, converges within the race's first rounds
+ * (with each turn starting the line search afresh the chain needed more
+ * than 10⁵ iterations). */
 static void test_auto_stack_walk(void **state)
 {
     (void)state;
-    char path[1024], err[NS_ERRMSG_LEN] = "";
-    snprintf(path, sizeof path, "%s/tests/numerics/data/stack10_step6.dat", NS_SOURCE_DIR);
-    ns_problem *p = NULL;
-    assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &p, err), NS_OK);
-    ns_options o;
-    ns_options_default(&o);
-    o.tol = 1e-10;
-    ns_solution *s = ns_solution_new(p);
-    assert_non_null(s);
-    ns_result r;
-    ns_result_init(&r);
-    ns_status st = ns_solve(p, "auto", &o, s, &r);
-    double own = own_error(p->u.fc, s->vec[0]);
-    print_message("stack step at 1e-10: %s, %d iterations, error %.3g (recomputed %.3g), method %s\n",
-                  ns_status_name(st), r.iterations, r.error, own, r.method);
-    assert_int_equal(st, NS_OK);
-    assert_true(own <= 1e-10 * (1 + 1e-6));
-    assert_true(r.iterations < 30000);
-    ns_result_clear(&r);
-    ns_solution_free(s);
-    ns_problem_free(p);
+    switches w = { 0, 0, "" };
+    assert_true(solve_stack(0, &w) < 30000);
 }
 
 int main(void)
