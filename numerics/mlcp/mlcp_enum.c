@@ -5,9 +5,9 @@
  * on that LCP of the m complementarity unknowns alone: each set J costs an
  * LU of S_JJ (|J| ≤ m) instead of one of the (n+|J|)-square block of M —
  * on the Buck converter files (n = 20, m = 12) the average factorization
- * shrinks from 26 to 6 rows. The solution found is then solved once more on
- * the full M (LU with iterative refinement, then least squares if that set
- * is singular) and kept if more accurate. When M_EE is singular, the sets
+ * shrinks from 26 to 6 rows. A solution whose error is above min(tol, 64 ε)
+ * is then solved once more on the full M (LU with iterative refinement, then
+ * least squares if that set is singular) and kept if more accurate. When M_EE is singular, the sets
  * are enumerated on the full M with the equality rows always in the set
  * (lcp_enum.c's kernel), from the guess of singular_guess.
  * Either way the set {i : v_i > 0} of the starting point is tried first
@@ -22,6 +22,7 @@
 #include "mlcp/mlcp_internal.h"
 #include "nonsmooth/ns_residual.h"
 #include <float.h>
+#include <math.h>
 #include <lapacke.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,16 +37,17 @@ static ns_status enum_schur(const ns_mlcp *p, const double *M, const unsigned ch
     ns_status st = ns_mlcp_schur_init(&sc, p, M, eq, 0, msg);
     if (st == NS_SINGULAR) return st;
     if (st != NS_OK) return ns_fail(res->message, NS_NO_MEMORY, "mlcp enum: out of memory");
-    double *zc = ns_malloc((size_t)sc.nc + 1, sizeof(double));
-    double *wc = ns_malloc((size_t)sc.nc + 1, sizeof(double));
-    double *zp = ns_malloc((size_t)N + 1, sizeof(double)), *wp = ns_malloc((size_t)N + 1, sizeof(double));
-    double *work = ns_malloc((size_t)N * N + (size_t)N + 1, sizeof(double));
-    lapack_int *piv = ns_malloc((size_t)N + 1, sizeof(lapack_int));
-    ns_int *idx = ns_malloc((size_t)N + 1, sizeof(ns_int));
-    if (!zc || !wc || !zp || !wp || !work || !piv || !idx) {
+    /* one block: zc, wc (nc), zp, wp (N), work (N² + N), then idx and piv */
+    const size_t nc1 = (size_t)sc.nc + 1, N1 = (size_t)N + 1;
+    const size_t nd = 2 * nc1 + 2 * N1 + (size_t)N * N + N1;
+    double *zc = ns_malloc(nd * sizeof(double) + N1 * (sizeof(ns_int) + sizeof(lapack_int)), 1);
+    if (!zc) {
         st = ns_fail(res->message, NS_NO_MEMORY, "mlcp enum: out of memory");
         goto done;
     }
+    double *wc = zc + nc1, *zp = wc + nc1, *wp = zp + N1, *work = wp + N1;
+    ns_int *idx = (ns_int *)(zc + nd);
+    lapack_int *piv = (lapack_int *)(idx + N1);
     for (ns_int b = 0; b < sc.nc; b++) zc[b] = z[sc.C[b]];   /* warm set */
     st = ns_enum_dense(sc.nc, sc.S, sc.qt, NULL, zc, wc, o, ns_mlcp_schur_error, &sc, res);
     if (st == NS_NO_MEMORY || st == NS_BAD_INPUT || st == NS_NO_SOLUTION) {
@@ -59,8 +61,10 @@ static ns_status enum_schur(const ns_mlcp *p, const double *M, const unsigned ch
     ns_mlcp_schur_expand(&sc, zc);
     memcpy(z, sc.zf, (size_t)N * sizeof(double));
     res->error = ns_mlcp_error(p, z, w);
-    /* the set on the full system: the elimination may have lost digits */
-    if (res->error > 4.0 * DBL_EPSILON &&
+    /* the set on the full system, when the elimination lost digits: an
+     * answer within min(tol, 64 ε) is at the rounding level already (the
+     * bar lemke's tableau answers meet) */
+    if (res->error > fmin(o->tol, 64.0 * DBL_EPSILON) &&
         ns_active_set_solve(N, M, p->q, eq, z, w, zp, work, piv, idx) == 0) {
         double e2 = ns_mlcp_error(p, zp, wp);
         if (e2 < res->error) {
@@ -84,7 +88,7 @@ static ns_status enum_schur(const ns_mlcp *p, const double *M, const unsigned ch
     if (res->error <= o->tol) { st = NS_CONVERGED; res->message[0] = '\0'; }
 done:
     ns_mlcp_schur_free(&sc);
-    free(zc); free(wc); free(zp); free(wp); free(work); free(piv); free(idx);
+    free(zc);
     return st;
 }
 
@@ -127,10 +131,13 @@ fail:
 ns_status ns_mlcp_enum(const ns_mlcp *p, double *z, double *w,
                        const ns_options *o, ns_result *res)
 {
-    double *M = ns_dense_copy(p->M);
+    /* a dense M is read in place (nothing here writes to it) */
+    double *Mc = p->M->storage == NS_DENSE ? NULL : ns_dense_copy(p->M);
+    const double *M = Mc ? Mc : p->M->dense;
     unsigned char *eq = ns_mlcp_eq_mask(p);
     ns_status st;
-    if (!M || !eq) st = ns_fail(res->message, NS_NO_MEMORY, "mlcp enum: out of memory");
+    if ((!Mc && p->M->storage != NS_DENSE) || !eq)
+        st = ns_fail(res->message, NS_NO_MEMORY, "mlcp enum: out of memory");
     else {
         st = enum_schur(p, M, eq, z, w, o, res);
         if (st == NS_SINGULAR) {   /* M_EE singular: the sets on the full M */
@@ -140,7 +147,7 @@ ns_status ns_mlcp_enum(const ns_mlcp *p, double *z, double *w,
             free(g);
         }
     }
-    free(M);
+    free(Mc);
     free(eq);
     return st;
 }
