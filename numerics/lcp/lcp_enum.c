@@ -83,8 +83,10 @@ ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
      * and free): the doubles, then the ns_int, lapack_int and byte arrays,
      * each no less aligned than the one before */
     const size_t nd = nn + 3 * un;   /* work (n² + n), zt, wt */
-    char *blk = ns_malloc(nd * sizeof(double) + 2 * un * sizeof(ns_int) +
-                          un * sizeof(lapack_int) + 2 * un + 1, 1);
+    const size_t bytes = nd * sizeof(double) + 2 * un * sizeof(ns_int) +
+                         un * sizeof(lapack_int) + 2 * un + 1;
+    double small_blk[16 * 16 + 3 * 16 + 24];   /* n ≤ 16: on the stack */
+    char *blk = bytes <= sizeof small_blk ? (char *)small_blk : ns_malloc(bytes, 1);
     if (!blk) {
         st = ns_fail(res->message, NS_NO_MEMORY, "enum: out of memory");
         goto done;
@@ -149,7 +151,7 @@ ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
 out:
     res->error = err(ctx, z, w);
 done:
-    free(blk);
+    if (blk != (char *)small_blk) free(blk);
     return st;
 }
 

@@ -5,12 +5,12 @@
 #include "mlcp/mlcp_internal.h"
 #include "core/ns_internal.h"
 #include "nonsmooth/ns_residual.h"
+#include <string.h>
 
-unsigned char *ns_mlcp_eq_mask(const ns_mlcp *p)
+void ns_mlcp_eq_mask_fill(const ns_mlcp *p, unsigned char *eq)
 {
     ns_int N = p->n + p->m;
-    unsigned char *eq = ns_calloc((size_t)N, 1);
-    if (!eq) return NULL;
+    memset(eq, 0, (size_t)N);
     if (p->nblocks > 0 && p->block_start && p->block_kind) {
         for (ns_int k = 0; k < p->nblocks; k++)
             if (p->block_kind[k] == 0)
@@ -19,6 +19,12 @@ unsigned char *ns_mlcp_eq_mask(const ns_mlcp *p)
     } else {
         for (ns_int i = 0; i < p->n; i++) eq[i] = 1;
     }
+}
+
+unsigned char *ns_mlcp_eq_mask(const ns_mlcp *p)
+{
+    unsigned char *eq = ns_calloc((size_t)(p->n + p->m), 1);
+    if (eq) ns_mlcp_eq_mask_fill(p, eq);
     return eq;
 }
 

@@ -7,6 +7,8 @@
  *  block_kind; default the first n rows), 0 for complementarity rows.
  *  n+m bytes the caller frees; NULL on allocation failure. */
 unsigned char *ns_mlcp_eq_mask(const ns_mlcp *p);
+/** The same mask written into eq (n + m bytes, the caller's). */
+void ns_mlcp_eq_mask_fill(const ns_mlcp *p, unsigned char *eq);
 
 /** Error callback for the dense kernels: ctx is the ns_mlcp. */
 double ns_mlcp_kernel_error(const void *ctx, const double *z, double *w);
