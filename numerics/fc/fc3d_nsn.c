@@ -494,12 +494,17 @@ static double block_norm2(int d, const double *W)
     return lmax > 0 && isfinite(lmax) ? sqrt(lmax) : 0.0;
 }
 
+/* Model seconds of a dense n×n J filled and factored */
+static double dense_lu_work(double n)
+{
+    return NS_FC_WORK_DENSE_ENTRY * n * n + NS_FC_WORK_FLOP_DENSE * (2.0 / 3.0) * n * n * n;
+}
+
 /* Model seconds of J filled and factored */
 static double lu_work(const nsn_lu *L)
 {
     const double n = (double)L->n, nnz = (double)L->p[L->n];
-    if (L->n <= NSN_DENSE_MAX)
-        return NS_FC_WORK_DENSE_ENTRY * n * n + NS_FC_WORK_FLOP_DENSE * (2.0 / 3.0) * n * n * n;
+    if (L->n <= NSN_DENSE_MAX) return dense_lu_work(n);
     return NS_FC_WORK_ENTRY * nnz + NS_FC_WORK_LU * (L->info[UMFPACK_LNZ] + L->info[UMFPACK_UNZ]) +
            NS_FC_WORK_FLOP_SPARSE * L->info[UMFPACK_FLOPS];
 }
@@ -511,11 +516,16 @@ static double lu_work(const nsn_lu *L)
  * analysis, measured at 3–4 times the numeric work of an iteration on the
  * hard collections); a lagged step's GMRES iterations NSN_KRYLOV_SHARE
  * each. */
-static double iteration_work(const nsn_lu *L, const ns_fc *p, int trials, double lu_units)
+static double step_work(const ns_fc *p, int trials, double lu)
 {
     /* two products with W: the step's W·Δr and the error's u = W r + q */
-    return lu_units * lu_work(L) + 2.0 * NS_FC_WORK_BLOCK * (double)p->W->block.nblocks +
+    return lu + 2.0 * NS_FC_WORK_BLOCK * (double)p->W->block.nblocks +
            NS_FC_WORK_PHI * (double)p->nc * (1.0 + trials);
+}
+
+static double iteration_work(const nsn_lu *L, const ns_fc *p, int trials, double lu_units)
+{
+    return step_work(p, trials, lu_units * lu_work(L));
 }
 
 /* Predicted LU entries and flops of J (W's block pattern) from the
@@ -565,17 +575,26 @@ static int predict_lu(const ns_block *WB, int d, double *entries, double *flops)
     return 0;
 }
 
+/* Model seconds of a sparse J of nnz entries filled and factored, before
+ * any factorization: predict_lu's counts scaled by 1/3 and 1/7 (see the
+ * budget rule in nsn_run); -1 when they cannot be had. */
+static double predicted_lu_work(const ns_block *WB, int d, double nnz)
+{
+    double pe, pf;
+    if (predict_lu(WB, d, &pe, &pf)) return -1.0;
+    return NS_FC_WORK_ENTRY * nnz + NS_FC_WORK_LU * pe / 3.0 + NS_FC_WORK_FLOP_SPARSE * pf / 7.0;
+}
+
 /* The work of the next iteration (model seconds): known from the last
- * factorization once there is one, else predicted from the fill of the
- * contacts' graph (predict_lu's counts scaled by 1/3 and 1/7: see the
- * budget rule in nsn_run), once per pattern. */
+ * factorization once there is one, else predicted (the first iteration's
+ * 4.5 times, set-up included), once per pattern. */
 static double next_iteration_work(nsn_lu *L, const ns_fc *p, const ns_block *WB, int d)
 {
     if (L->numeric) return iteration_work(L, p, 1, 1.0);
-    double pe, pf;
-    if (L->pred_work == 0.0 && !predict_lu(WB, d, &pe, &pf))
-        L->pred_work = 4.5 * (NS_FC_WORK_ENTRY * (double)L->p[L->n] + NS_FC_WORK_LU * pe / 3.0 +
-                              NS_FC_WORK_FLOP_SPARSE * pf / 7.0);
+    if (L->pred_work == 0.0) {
+        const double w = predicted_lu_work(WB, d, (double)L->p[L->n]);
+        if (w >= 0.0) L->pred_work = 4.5 * w;
+    }
     return L->pred_work;
 }
 
@@ -596,13 +615,9 @@ double ns_fc_nsn_iteration_work(const ns_fc *view)
     const ns_block *WB = &view->W->block;
     const int d = view->dim;
     const double n = (double)d * (double)view->nc;
-    const double rest = 2.0 * NS_FC_WORK_BLOCK * (double)WB->nblocks + 2.0 * NS_FC_WORK_PHI * (double)view->nc;
-    if (n <= NSN_DENSE_MAX)
-        return NS_FC_WORK_DENSE_ENTRY * n * n + NS_FC_WORK_FLOP_DENSE * (2.0 / 3.0) * n * n * n + rest;
-    double pe, pf;
-    if (predict_lu(WB, d, &pe, &pf)) return -1.0;
-    return NS_FC_WORK_ENTRY * (double)WB->nblocks * d * d + NS_FC_WORK_LU * pe / 3.0 +
-           NS_FC_WORK_FLOP_SPARSE * pf / 7.0 + rest;
+    const double lu = n <= NSN_DENSE_MAX ? dense_lu_work(n)
+                                         : predicted_lu_work(WB, d, (double)WB->nblocks * d * d);
+    return lu < 0.0 ? -1.0 : step_work(view, 1, lu);
 }
 
 /* stall > 0: stop after that many iterations without a 10 % gain, or
