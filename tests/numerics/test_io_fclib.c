@@ -64,6 +64,16 @@ static ns_problem *local_problem(void)
     return P;
 }
 
+/* B is A to the bit, both problems of local_problem()'s size (two 3D
+ * contacts): an FC3D problem with the same W, q and μ. */
+static void assert_same_local(const ns_problem *A, const ns_problem *B)
+{
+    assert_int_equal(B->kind, NS_KIND_FC3D);
+    assert_same_csc(A->u.fc->W, B->u.fc->W);
+    assert_memory_equal(A->u.fc->q, B->u.fc->q, 6 * sizeof(double));
+    assert_memory_equal(A->u.fc->mu, B->u.fc->mu, 2 * sizeof(double));
+}
+
 static void test_local_round_trip(void **state)
 {
     (void)state;
@@ -76,12 +86,9 @@ static void test_local_round_trip(void **state)
     ns_problem *R = NULL;
     ns_status st = ns_fclib_read(path, &R, err);
     if (st) fail_msg("read: %s", err);
-    assert_int_equal(R->kind, NS_KIND_FC3D);
+    assert_same_local(P, R);
     assert_int_equal(R->u.fc->dim, 3);
     assert_int_equal(R->u.fc->nc, 2);
-    assert_same_csc(P->u.fc->W, R->u.fc->W);
-    assert_memory_equal(P->u.fc->q, R->u.fc->q, 6 * sizeof(double));
-    assert_memory_equal(P->u.fc->mu, R->u.fc->mu, 2 * sizeof(double));
     assert_int_equal(ns_problem_validate(R, err), NS_OK);
     ns_problem_free(R);
     ns_problem_free(P);
@@ -350,10 +357,7 @@ static void expect_local_problem(const char *path)
     char err[NS_ERRMSG_LEN] = "";
     ns_problem *R = NULL, *P = local_problem();
     if (ns_fclib_read(path, &R, err) != NS_OK) fail_msg("read: %s", err);
-    assert_int_equal(R->kind, NS_KIND_FC3D);
-    assert_same_csc(P->u.fc->W, R->u.fc->W);
-    assert_memory_equal(P->u.fc->q, R->u.fc->q, 6 * sizeof(double));
-    assert_memory_equal(P->u.fc->mu, R->u.fc->mu, 2 * sizeof(double));
+    assert_same_local(P, R);
     ns_problem_free(R);
     ns_problem_free(P);
 }
@@ -612,10 +616,7 @@ static void test_user_block_read(void **state)
     assert_int_equal(ns_problem_read(path, NS_KIND_NONE, &A, err), NS_OK);
     ns_status st = ns_problem_read(ub, NS_KIND_NONE, &B, err);
     if (st) fail_msg("user block: %s", err);
-    assert_int_equal(B->kind, NS_KIND_FC3D);
-    assert_same_csc(A->u.fc->W, B->u.fc->W);
-    assert_memory_equal(A->u.fc->q, B->u.fc->q, 6 * sizeof(double));
-    assert_memory_equal(A->u.fc->mu, B->u.fc->mu, 2 * sizeof(double));
+    assert_same_local(A, B);
     ns_problem_free(A);
     ns_problem_free(B);
     ns_problem_free(P);
