@@ -69,6 +69,14 @@ int ns_all_finite(const double *x, size_t n)
 long ns_first_nonfinite(const double *x, size_t n)
 {
     enum { CHUNK = 512 };
+    if (n < 8) {   /* the small blocks of a small problem: no vector set-up */
+        double s = 0.0;
+        for (size_t k = 0; k < n; k++) s += x[k] * 0.0;
+        if (s == 0.0) return -1;
+        for (size_t k = 0; k < n; k++)
+            if (!isfinite(x[k])) return (long)k;
+        return -1;
+    }
     for (size_t c = 0; c < n; c += CHUNK) {
         size_t e = n - c < CHUNK ? n : c + CHUNK;
         size_t k = c;

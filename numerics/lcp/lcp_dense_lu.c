@@ -4,6 +4,7 @@
  *                       (LAPACK's dgetrf format); returns 1 when U is exactly
  *                       singular (a zero pivot column), 0 otherwise.
  *   ns_kernel_lu_solve: b ← A⁻¹ b from the factors.
+ *   ns_kernel_lu_and_solve: both in one call (dgesv).
  * Both go to LAPACK (dgetrf/dgetrs through LAPACKE's _work entry points,
  * which skip LAPACKE's NaN scan of the input): the project does not
  * hand-write factorizations, even for the small sizes where a plain loop
@@ -24,4 +25,10 @@ void ns_kernel_lu_solve(ns_int n, const double *A, ns_int lda,
 {
     if (n == 0) return;
     LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, 1, A, lda, piv, b, n > 0 ? n : 1);
+}
+
+int ns_kernel_lu_and_solve(ns_int n, double *A, ns_int lda, lapack_int *piv, double *b)
+{
+    if (n == 0) return 0;
+    return LAPACKE_dgesv_work(LAPACK_COL_MAJOR, n, 1, A, lda, piv, b, n) != 0 ? 1 : 0;
 }

@@ -37,8 +37,7 @@ static int try_set(ns_int n, const double *M, const double *q,
             for (ns_int a = 0; a < nb; a++)
                 work[a + (size_t)b * nb] = M[B[a] + (size_t)B[b] * n];
         }
-        if (ns_kernel_lu(nb, work, nb, piv) != 0) return 1;
-        ns_kernel_lu_solve(nb, work, nb, piv, rhs);
+        if (ns_kernel_lu_and_solve(nb, work, nb, piv, rhs) != 0) return 1;
         /* z_B ≥ 0 up to the round-off of the solve: a degenerate solution
          * (z_i = 0 with i in B) comes out as ±1e-20, and refusing −1e-20
          * would refuse the only set that holds it (the friction LCP of two
@@ -104,7 +103,7 @@ ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
     if (try_set(n, M, q, eq, inB, zt, wt, work, piv, B) == 0) {
         double e = err(ctx, zt, wt);
         if (e < best) { best = e; memcpy(z, zt, (size_t)n * sizeof(double)); }
-        if (e <= o->tol) { st = NS_CONVERGED; goto out; }
+        if (e <= o->tol) { best = e; st = NS_CONVERGED; goto found; }
     }
     if (m > 30) {
         st = ns_fail(res->message, NS_BAD_INPUT, "enum: %d complementarity rows are "
@@ -137,7 +136,7 @@ ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
             if (try_set(n, M, q, eq, inB, zt, wt, work, piv, B) == 0) {
                 double e = err(ctx, zt, wt);
                 if (e < best) { best = e; memcpy(z, zt, (size_t)n * sizeof(double)); }
-                if (e <= o->tol) { st = NS_CONVERGED; break; }
+                if (e <= o->tol) { best = e; st = NS_CONVERGED; goto found; }
             }
             if (k == 0) break;
             uint64_t c = mask & (~mask + 1), r = mask + c;   /* Gosper's hack */
@@ -150,6 +149,11 @@ ns_status ns_enum_dense_guess(ns_int n, const double *M, const double *q,
                      "sets gives a solution", (unsigned long long)total);
 out:
     res->error = err(ctx, z, w);
+    goto done;
+found:   /* the last error call was on the answer: its w and error stand */
+    memcpy(z, zt, (size_t)n * sizeof(double));
+    memcpy(w, wt, (size_t)n * sizeof(double));
+    res->error = best;
 done:
     if (blk != (char *)small_blk) free(blk);
     return st;

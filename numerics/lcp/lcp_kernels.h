@@ -118,6 +118,10 @@ int ns_kernel_lu(ns_int n, double *A, ns_int lda, lapack_int *piv);
 /** b ← A⁻¹ b (one right-hand side, length n) from ns_kernel_lu's factors. */
 void ns_kernel_lu_solve(ns_int n, const double *A, ns_int lda,
                         const lapack_int *piv, double *b);
+/** ns_kernel_lu then ns_kernel_lu_solve in one LAPACK call (dgesv: one
+ *  buffer set-up instead of two, which is most of a small system's cost).
+ *  0 on success, 1 when A is singular (b then undefined). */
+int ns_kernel_lu_and_solve(ns_int n, double *A, ns_int lda, lapack_int *piv, double *b);
 
 /** newton-fb on an LCP whose M is SPARSE (lcp_newton_sparse.c): UMFPACK
  *  on the reduced Newton systems. Returns -1 when M is not SPARSE, else 0

@@ -65,9 +65,14 @@ static ns_status enum_schur(const ns_mlcp *p, const double *M, const unsigned ch
         }
         goto done;
     }
-    ns_mlcp_schur_expand(&sc, zc);
-    memcpy(z, sc.zf, (size_t)N * sizeof(double));
-    res->error = ns_mlcp_error(p, z, w);
+    if (st == NS_CONVERGED) {   /* the kernel's last error call expanded zc */
+        memcpy(z, sc.zf, (size_t)N * sizeof(double));
+        memcpy(w, sc.wf, (size_t)N * sizeof(double));
+    } else {
+        ns_mlcp_schur_expand(&sc, zc);
+        memcpy(z, sc.zf, (size_t)N * sizeof(double));
+        res->error = ns_mlcp_error(p, z, w);
+    }
     /* the set on the full system, when the elimination lost digits: an
      * answer within min(tol, 64 ε) is at the rounding level already (the
      * bar lemke's tableau answers meet) */

@@ -66,10 +66,13 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
     const ns_int nq = nc - nr;
     const ns_int *E = s->E, *C = s->C;
     int rc = -1;
-    /* one block (small problems pay per allocation): K, MQP, then P, piv */
+    /* one block (small problems pay per allocation): K, MQP, then P, piv;
+     * on the stack when small */
     size_t nK = (size_t)np * np + 1, nM = (size_t)nq * np + 1;
-    double *K = ns_malloc(nK + nM + (size_t)np + 1, sizeof(double) + sizeof(ns_int) +
-                                                     sizeof(lapack_int));
+    size_t nblk = (nK + nM + (size_t)np + 1) * (sizeof(double) + sizeof(ns_int) +
+                                                sizeof(lapack_int));
+    double small_blk[160];
+    double *K = nblk <= sizeof small_blk ? small_blk : ns_malloc(nblk, 1);
     double *MQP = K ? K + nK : NULL;
     ns_int *P = K ? (ns_int *)(MQP + nM) : NULL;
     lapack_int *piv = K ? (lapack_int *)(P + np + 1) : NULL;
@@ -89,7 +92,10 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
     rc = 1;
     if (np > 0) {
         double anorm = check_rcond ? LAPACKE_dlange(LAPACK_COL_MAJOR, '1', np, np, K, np) : 0.0;
-        if (LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, np, np, K, np, piv) != 0) goto out;
+        /* factor and solve in one call (dgesv: one buffer set-up instead
+         * of dgetrf's and dgetrs'); the condition is judged on the factor
+         * afterwards, a rejected K costing a wasted solve */
+        if (LAPACKE_dgesv_work(LAPACK_COL_MAJOR, np, nc + 1, K, np, piv, s->X, np) != 0) goto out;
         /* the condition estimate (dgecon: ~10k instructions even at 3 × 3)
          * only when the pivots spread over 6 orders of magnitude; a matrix
          * with even pivots is taken as it is, as it was before R existed */
@@ -105,7 +111,6 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
                 !(rcond >= NS_RCOND_MIN))
                 goto out;
         }
-        LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', np, nc + 1, K, np, piv, s->X, np);
         if (!ns_all_finite(s->X, (size_t)np * (nc + 1))) goto out;
     }
     /* rows of R: y = z_R = −X_R x − X_{R,q} */
@@ -140,7 +145,7 @@ static int build(ns_mlcp_schur *s, const double *M, int check_rcond)
     }
     rc = ns_all_finite(s->S, (size_t)nc * nc) && ns_all_finite(s->qt, (size_t)nc) ? 0 : 1;
 out:
-    free(K);
+    if (K != small_blk) free(K);
     return rc;
 }
 
