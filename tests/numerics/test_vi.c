@@ -105,6 +105,46 @@ static void test_vi_box_and_ball(void **state)
     }
 }
 
+/* F(x) = A (x − c), A skew-symmetric (a rotation by 90° in each pair of
+ * coordinates, scaled by 1 + pair index): monotone (⟨F(x) − F(y), x − y⟩
+ * = 0) but not strongly, F(c) = 0, A invertible, so with c inside the box
+ * x = c is the only solution. A projected gradient step spirals away from
+ * c (‖(I − ρA)(x − c)‖ > ‖x − c‖), so only methods for monotone F (eg,
+ * hp) may be asked to solve it. */
+static int skew_F(void *user, ns_int n, const double *x, double *F)
+{
+    const double *c = user;
+    for (int i = 0; i + 1 < n; i += 2) {
+        double s = 1.0 + i / 2;
+        F[i] = s * (x[i + 1] - c[i + 1]);
+        F[i + 1] = -s * (x[i] - c[i]);
+    }
+    return 0;
+}
+
+static void test_vi_monotone_not_strongly(void **state)
+{
+    (void)state;
+    static const double c[N] = { 0.5, -0.25, 0.75, 0.1, -0.6, 0.3 };
+    const double lb[N] = { -1, -1, -1, -1, -1, -1 }, ub[N] = { 1, 1, 1, 1, 1, 1 };
+    const char *solvers[] = { "eg", "hp" };
+    for (size_t s = 0; s < 2; s++) {
+        ns_problem *p = ns_problem_from_vi(ns_vi_new_box(N, skew_F, NULL, (void *)c, lb, ub));
+        ns_solution *sol = ns_solution_new(p);
+        ns_result r;
+        ns_options o;
+        ns_options_default(&o);
+        o.max_iter = 100000;
+        ns_status st = ns_solve(p, solvers[s], &o, sol, &r);
+        if (st != NS_CONVERGED) print_message("vi skew %s: %s %s\n", solvers[s], ns_status_name(st), r.message);
+        assert_int_equal(st, NS_CONVERGED);
+        for (int i = 0; i < N; i++) assert_true(fabs(sol->vec[0][i] - c[i]) <= 1e-7);
+        ns_result_clear(&r);
+        ns_solution_free(sol);
+        ns_problem_free(p);
+    }
+}
+
 /* A relay file read as a box VI. */
 static void test_vi_file(void **state)
 {
@@ -733,6 +773,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vi_box_and_ball),
+        cmocka_unit_test(test_vi_monotone_not_strongly),
         cmocka_unit_test(test_vi_file),
         cmocka_unit_test(test_cqp_projection),
         cmocka_unit_test(test_cqp_equality),
