@@ -122,6 +122,31 @@ static int read_csv(const char *path, row *rows, int max)
 enum { F_FILE, F_KIND, F_SIZE, F_SOLVER, F_STATUS, F_ITER, F_ERROR, F_SECONDS, F_SOLVES,
        F_PEAK };
 
+/* The final rewrite (in order, through a temporary file renamed over the
+ * output) must not replace what is not a regular file: renamed over
+ * /dev/null (as root) it turned the device into a file. A symbolic link
+ * stands for it here: it stays a link, and its target gets the CSV. */
+static void test_out_through_a_link_keeps_the_link(void **state)
+{
+    (void)state;
+    make_dir();
+    char target[700], link[700], args[2048];
+    snprintf(target, sizeof target, "%s/target.csv", dir);
+    snprintf(link, sizeof link, "%s/link.csv", dir);
+    assert_int_equal(ns_test_write_file(target, ""), 0);
+    assert_int_equal(symlink(target, link), 0);
+    snprintf(args, sizeof args, "--solvers lemke -o %s %s/a.dat", link, dir);
+    assert_int_equal(run(NULL, args), 0);
+    struct stat sb;
+    assert_int_equal(lstat(link, &sb), 0);
+    assert_true(S_ISLNK(sb.st_mode));
+    row rows[4];
+    assert_int_equal(read_csv(target, rows, 4), 1);
+    assert_non_null(strstr(rows[0].f[F_FILE], "a.dat"));
+    assert_string_equal(rows[0].f[F_STATUS], "converged");
+    remove_dir();
+}
+
 static void test_usage(void **state)
 {
     (void)state;
@@ -565,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_min_time_repeats_small_solves),
         cmocka_unit_test(test_min_time_judges_a_warm_solve),
         cmocka_unit_test(test_compare),
+        cmocka_unit_test(test_out_through_a_link_keeps_the_link),
         cmocka_unit_test(test_hostile_trees_and_resume),
         cmocka_unit_test(test_cli_numbers_table),
         cmocka_unit_test(test_profile_arithmetic),

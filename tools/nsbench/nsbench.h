@@ -65,7 +65,9 @@ void nb_table_free(nb_table *t);
 /* nsbench_csv.c: columns file,kind,size,solver,status,iterations,error,
  * seconds,solves,peak_kb,message (RFC 4180 quoting). */
 int nb_csv_write(const char *path, const nb_table *t, char *err);
-/* Writes path.tmp then renames it over path (a reader never sees half a file). */
+/* Writes path.tmp then renames it over path (a reader never sees half a
+ * file); a path that exists and is not a regular file (/dev/null, a FIFO,
+ * a symbolic link) is written in place instead. */
 int nb_csv_write_atomic(const char *path, const nb_table *t, char *err);
 void nb_csv_write_stream(FILE *f, const nb_table *t);
 void nb_csv_header(FILE *f);

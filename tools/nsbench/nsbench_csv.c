@@ -14,6 +14,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *columns[] = { "file", "kind", "size", "solver", "status", "iterations",
@@ -125,6 +126,11 @@ int nb_csv_write(const char *path, const nb_table *t, char *err)
 
 int nb_csv_write_atomic(const char *path, const nb_table *t, char *err)
 {
+    /* only a regular file (or a new one) is replaced by a rename: renamed
+     * over /dev/null, a FIFO or a symbolic link, the temporary file would
+     * take the device's, the pipe's or the link's place */
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) return nb_csv_write(path, t, err);
     size_t len = strlen(path) + 16;
     char *tmp = malloc(len);
     if (!tmp) {
