@@ -958,7 +958,7 @@ ns_status ns_fclib_write_solution(const char *path, const ns_problem *p,
         else s.r = sol->vec[k];
     }
     if (!fclib_write_solution(&s, path)) {
-        remove(path);
+        ns_io_remove_partial(path);
         return ns_fail(err, NS_IO_ERROR, "%s: libfclib could not write the solution", path);
     }
     return NS_OK;

@@ -278,14 +278,22 @@ static ns_status open_out(const char *path, FILE **f, char *err)
     return NS_OK;
 }
 
-/* Closes f; on failure (st or a write error) removes the partial file. */
+void ns_io_remove_partial(const char *path)
+{
+    struct stat sb;
+    if (lstat(path, &sb) == 0 && S_ISREG(sb.st_mode)) remove(path);
+}
+
+/* Closes f; on failure (st or a write error) removes the partial file (a
+ * regular file only: writing to /dev/full fails, and removing it, as root,
+ * would delete the device). */
 static ns_status close_out(const char *path, FILE *f, ns_status st, char *err)
 {
     int bad = ferror(f);
     if (fclose(f) != 0) bad = 1;
     if (!st && bad)
         st = ns_fail(err, NS_IO_ERROR, "%s:0: file: write error: %s", path, strerror(errno));
-    if (st) remove(path);
+    if (st) ns_io_remove_partial(path);
     return st;
 }
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "nonsmooth/nonsmooth.h"
 #include "ns_test.h"
 
@@ -580,6 +581,25 @@ static void test_missing_file(void **state)
                err, "x.dat", NULL);
 }
 
+/* A failed write removes its partial output, but only a regular file:
+ * /dev/full refuses every write, and removing it (as root) would delete
+ * the device. */
+static void test_write_error_leaves_a_device(void **state)
+{
+    (void)state;
+    struct stat sb;
+    if (stat("/dev/full", &sb) != 0 || !S_ISCHR(sb.st_mode)) skip();
+    static const char TEXT[] = "2\n0\n2\n2\n2 2\n2 1\n1 2\n-1 -1\n";
+    char err[NS_ERRMSG_LEN] = "";
+    ns_problem *p = NULL;
+    assert_int_equal(ns_problem_read_dat_buffer(TEXT, sizeof TEXT - 1, "t.dat", NS_KIND_LCP, &p, err), NS_OK);
+    expect_msg(ns_problem_write("/dev/full", p, NS_FORMAT_DAT, err), NS_IO_ERROR, err,
+               "/dev/full", "write error");
+    assert_int_equal(stat("/dev/full", &sb), 0);
+    assert_true(S_ISCHR(sb.st_mode));
+    ns_problem_free(p);
+}
+
 static void test_empty_file(void **state)
 {
     (void)state;
@@ -900,6 +920,7 @@ int main(void)
         cmocka_unit_test(test_writer_refuses_nonfinite),
         cmocka_unit_test(test_solution_write),
         cmocka_unit_test(test_missing_file),
+        cmocka_unit_test(test_write_error_leaves_a_device),
         cmocka_unit_test(test_empty_file),
         cmocka_unit_test(test_truncated_file),
         cmocka_unit_test(test_wrong_storage_code),
