@@ -4,9 +4,11 @@
  *                       (LAPACK's dgetrf format); returns 1 when U is exactly
  *                       singular (a zero pivot column), 0 otherwise.
  *   ns_kernel_lu_solve: b ← A⁻¹ b from the factors.
- *   ns_kernel_lu_and_solve: both in one call (dgesv).
- * Both go to LAPACK (dgetrf/dgetrs through LAPACKE's _work entry points,
- * which skip LAPACKE's NaN scan of the input): the project does not
+ *   ns_kernel_lu_and_solve: both in one call (dgesv: OpenBLAS sets up its
+ *                       buffers once per call, most of a small system's
+ *                       cost), for a factorization used once.
+ * All go to LAPACK (dgetrf/dgetrs/dgesv through LAPACKE's _work entry
+ * points, which skip LAPACKE's NaN scan of the input): the project does not
  * hand-write factorizations, even for the small sizes where a plain loop
  * would save LAPACK's call overhead. OpenBLAS' threaded dgetrf spends its
  * time starting and spinning threads on small sizes, so the tools (nsolve,
