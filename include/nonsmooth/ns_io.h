@@ -47,7 +47,9 @@ ns_status ns_problem_detect(const char *path, ns_format *format,
                             ns_kind *kind, char *err);
 
 /** Writes p. NS_FORMAT_FCLIB only for fc2d/fc3d/gfc2d/gfc3d. Values are
- *  written with 17 significant digits (exact round trip). */
+ *  written with 17 significant digits (exact round trip). On a failed
+ *  write (NS_IO_ERROR) a partial regular file is removed; any other path
+ *  (a device, a FIFO) is left as it was. */
 ns_status ns_problem_write(const char *path, const ns_problem *p,
                            ns_format format, char *err);
 
