@@ -40,9 +40,10 @@
  *      solves never pays for it;
  *      then nsn-nm, nsn-fb (the Newtons in chunks of 25 iterations, stopped
  *      when a chunk does not halve the error) from the best point;
- *   4. prox (proximal point, Newton inner solver, ≤ 1000 outer steps) from
- *      the best point: the regularised problems W + σI are well posed where
- *      W is rank deficient (hyperstatic piles), which stalls the others;
+ *   4. prox (proximal point, Newton inner solver) from the best point, in
+ *      chunks of 1000 outer steps, another while a chunk halves the best
+ *      error: the regularised problems W + σI are well posed where W is
+ *      rank deficient (hyperstatic piles), which stalls the others;
  *   5. nsgs-fb, nsgs-proj from the best point (other local solvers).
  * A point within tol whose contacts still approach by more than the
  * velocity test allows (docs/errors.md) is polished by nsn-ac to 1e-3·tol.
@@ -265,6 +266,11 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
  * (from_best) or, for the interior point, from a cold start (its central
  * path does not start from a complementary point); its point becomes the
  * best when it is. Returns 1 when tol is reached or time is up. */
+/* At most this many chunks of prox (1000 outer steps each) in a chain:
+ * each must halve the best error, so only a chain without a time limit
+ * and a tol far below the error's floor could use them all. */
+enum { PROX_CHUNKS = 10 };
+
 typedef ns_status (*fc_solver_fn)(const ns_fc *, double *, double *, const ns_options *, ns_result *);
 
 static int solver_stage(chain *c, const char *name, fc_solver_fn fn, int max_iter, int from_best,
@@ -472,7 +478,14 @@ ns_status ns_fc3d_auto(const ns_fc *p, double *r, double *u, const ns_options *o
     if (!done && p->dim == 3) done = solver_stage(&c, "ipm", ns_fc3d_ipm, IPM_MAX_ITERS, 0, res);
     if (!done) done = newton(&c, ns_fc_phi_nm, "nsn-nm", 300, res);
     if (!done) done = newton(&c, ns_fc_phi_fb, "nsn-fb", 300, res);
-    if (!done) done = solver_stage(&c, "prox", ns_fc3d_prox, 1000, 1, res);
+    /* prox in chunks of 1000 outer steps: a chunk that halved the best
+     * error earns another (the proximal path of a hyperstatic pile walks
+     * a self-stress for hundreds of steps before its error falls) */
+    for (int chunk = 0; !done && chunk < PROX_CHUNKS; chunk++) {
+        const double before = c.best_err;
+        done = solver_stage(&c, "prox", ns_fc3d_prox, 1000, 1, res);
+        if (!(isfinite(before) && c.best_err <= 0.5 * before)) break;
+    }
     for (size_t k = 0; !done && k < sizeof last / sizeof last[0]; k++) done = stage(&c, &last[k], res);
     /* a point within tol whose contacts still approach (the velocity test
      * of "converged", docs/errors.md) is polished by nsn-ac to a finer tol */
