@@ -225,7 +225,8 @@ typedef struct ns_solver_info {
 size_t ns_solver_count(void);
 const ns_solver_info *ns_solver_at(size_t i);
 
-/** Solver by name and kind; NULL if none. */
+/** Solver by name and kind; NULL if none. "auto" is the kind's default
+ *  solver where the kind has no solver of that name. */
 const ns_solver_info *ns_solver_find(const char *name, ns_kind kind);
 
 /** Default solver of a kind; NULL if the kind has none yet. */

@@ -249,6 +249,9 @@ const ns_solver_info *ns_solver_find(const char *name, ns_kind kind)
         if (registry[i].kind == kind && registry[i].name[0] == name[0] &&
             strcmp(registry[i].name, name) == 0)
             return &registry[i];
+    /* "auto" names the kind's default where no solver of the kind is
+     * called so (gfc2d/gfc3d: reduce, gmp: gmp-nsgs, equality: direct) */
+    if (strcmp(name, "auto") == 0) return ns_solver_default(kind);
     return NULL;
 }
 

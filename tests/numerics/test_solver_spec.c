@@ -68,6 +68,18 @@ static void test_default_and_kind_none(void **state)
     assert_int_equal(parse("/max_iter=9", NS_KIND_FC3D, name, &o, err), NS_OK);
     assert_string_equal(name, ns_solver_default(NS_KIND_FC3D)->name);
     assert_int_equal(o.max_iter, 9);
+    /* "auto" is every kind's: its own auto, else its default */
+    for (int k = 0; k < NS_KIND_COUNT; k++) {
+        const ns_solver_info *d = ns_solver_default((ns_kind)k);
+        if (!d) continue;
+        const ns_solver_info *a = ns_solver_find("auto", (ns_kind)k);
+        assert_non_null(a);
+        assert_int_equal(a->kind, k);
+        if (strcmp(a->name, "auto") != 0) assert_ptr_equal(a, d);
+    }
+    assert_string_equal(ns_solver_find("auto", NS_KIND_GFC3D)->name,
+                        ns_solver_default(NS_KIND_GFC3D)->name);
+    assert_null(ns_solver_find("no-such-solver", NS_KIND_GFC3D));
     /* kind unknown: a key of any solver of that name */
     assert_int_equal(parse("nsgs/local=ac", NS_KIND_NONE, name, &o, err), NS_OK);
     assert_int_equal(parse("pgs/omega=1.1", NS_KIND_NONE, name, &o, err), NS_OK);

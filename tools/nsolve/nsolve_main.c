@@ -479,7 +479,8 @@ int main(int argc, char **argv)
         print_size(stdout, p, 0);
         printf(")\nsolver      %s\n", info->name);
         printf("status      %s\n", ns_status_name(st));
-        printf("iterations  %d (limit %d)\n", res.iterations, max_iter);
+        if (max_iter > 0) printf("iterations  %d (limit %d)\n", res.iterations, max_iter);
+        else printf("iterations  %d\n", res.iterations);   /* e.g. reduce: its local solver's limit */
         printf("error       %.3e (tol %.1e)\n", res.error, c.opt.tol);
         printf("time        %.6f s solve, %.6f s read\n", res.seconds, read_seconds);
         if (res.message[0] && !failed_call) printf("note        %s\n", res.message);
