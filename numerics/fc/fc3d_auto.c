@@ -86,6 +86,10 @@ enum { AUTO_ANDERSON = 3, STALL_MIN_SWEEPS = 2000, RACE_ROUNDS = 16 };
 enum { NEWTON_PROBE = 30 };
 /* The interior point after the race (FC3D): its iteration limit */
 enum { IPM_MAX_ITERS = 100 };
+/* At most this many chunks of prox (1000 outer steps each) in a chain:
+ * each must halve the best error, so only a chain without a time limit
+ * and a tol far below the error's floor could use them all. */
+enum { PROX_CHUNKS = 10 };
 
 typedef struct {
     const ns_fc *p;
@@ -224,10 +228,6 @@ static int stage(chain *c, const stage_spec *s, ns_result *res)
     return c->best_err <= c->o->tol || time_up(c);
 }
 
-/* Stage 1: accelerated NSGS-AC in one run (the Anderson history kept
- * throughout), stopped by the sweeps' own stall test or when, below the
- * handover error, the rate of the last half of the run says tol is out of
- * reach within the stage's budget. */
 /* The work of a Newton probe (NEWTON_PROBE iterations, model seconds),
  * predicted once; < 0 when it cannot be */
 static double probe_work(chain *c)
@@ -239,6 +239,7 @@ static double probe_work(chain *c)
     return c->probe;
 }
 
+/* Stage 1's ns_fc_nsgs_ctl.more: a Newton probe in sweeps; < 0 unknown */
 static double newton_sweeps(void *ctx)
 {
     chain *c = ctx;
@@ -246,6 +247,12 @@ static double newton_sweeps(void *ctx)
     return w < 0 || !(c->sweep_work > 0) ? -1.0 : w / c->sweep_work;
 }
 
+/* Stage 1: accelerated NSGS-AC in one run (the Anderson history kept
+ * throughout), stopped by the sweeps' own stall test, by its handover
+ * (newton_sweeps: at their rate the sweeps would cost more than
+ * HANDOVER_MARGIN Newton probes) or when, below the handover error, the
+ * rate of the last half of the run says tol is out of reach within the
+ * stage's budget. */
 static int nsgs_first(chain *c, int budget, ns_result *res)
 {
     /* the start point is the caller's, whose error (and u) the chain has */
@@ -266,11 +273,6 @@ static int nsgs_first(chain *c, int budget, ns_result *res)
  * (from_best) or, for the interior point, from a cold start (its central
  * path does not start from a complementary point); its point becomes the
  * best when it is. Returns 1 when tol is reached or time is up. */
-/* At most this many chunks of prox (1000 outer steps each) in a chain:
- * each must halve the best error, so only a chain without a time limit
- * and a tol far below the error's floor could use them all. */
-enum { PROX_CHUNKS = 10 };
-
 typedef ns_status (*fc_solver_fn)(const ns_fc *, double *, double *, const ns_options *, ns_result *);
 
 static int solver_stage(chain *c, const char *name, fc_solver_fn fn, int max_iter, int from_best,

@@ -6,10 +6,11 @@
  * LU of S_JJ (|J| ≤ m) instead of one of the (n+|J|)-square block of M —
  * on the Buck converter files (n = 20, m = 12) the average factorization
  * shrinks from 26 to 6 rows. A solution whose error is above min(tol, 64 ε)
- * is then solved once more on the full M (LU with iterative refinement, then
- * least squares if that set is singular) and kept if more accurate. When M_EE is singular, the sets
- * are enumerated on the full M with the equality rows always in the set
- * (lcp_enum.c's kernel), from the guess of singular_guess.
+ * is then solved once more on the full M (LU with iterative refinement,
+ * then least squares if that set is singular) and kept if more accurate.
+ * When M_EE is singular, the sets are enumerated on the full M with the
+ * equality rows always in the set (lcp_enum.c's kernel), from the guess of
+ * singular_guess.
  * Either way the set {i : v_i > 0} of the starting point is tried first
  * (with warm_start, the previous time step's active set, which usually still
  * holds), then all sets by Hamming distance from the guess {i : q̃_i < 0}

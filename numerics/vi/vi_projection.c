@@ -98,6 +98,18 @@ static double dist(ns_int n, const double *a, const double *b)
     return sqrt(s);
 }
 
+/* The projected step xt = P(base − len·Fbase) with Ft = F(xt) (fpp's
+ * spectral trial, eg's second step): its natural residual, or INFINITY
+ * when the projection or F failed. w: n of scratch. */
+static double trial_step(const ns_cp_map *f, const ns_vi_set *X, const double *base,
+                         const double *Fbase, double len, double *xt, double *Ft, double *w)
+{
+    const ns_int n = f->n;
+    for (ns_int i = 0; i < n; i++) w[i] = base[i] - len * Fbase[i];
+    if (ns_vi_project(X, n, w, xt) || ns_cp_eval(f, xt, Ft)) return INFINITY;
+    return ns_vi_natural_residual(X, n, xt, Ft, w);
+}
+
 static const char *name_of(ns_vi_method m)
 {
     return m == NS_VI_FPP ? "fpp" : m == NS_VI_EG ? "eg" : "hp";
@@ -217,20 +229,17 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
             }
             const double rs = sy > 0.0 ? ss / sy : 0.0;
             if (rs > 0.0 && isfinite(rs)) {
-                for (ns_int i = 0; i < n; i++) w[i] = x[i] - rs * F[i];
-                if (!ns_vi_project(X, n, w, xb) && !ns_cp_eval(f, xb, Fb)) {
-                    const double es = ns_vi_natural_residual(X, n, xb, Fb, y);
-                    double ref = e;
-                    for (int h = 0; h < (nh < SPEC_MEMORY ? nh : SPEC_MEMORY); h++)
-                        if (ehist[h] > ref) ref = ehist[h];
-                    if (es <= (1.0 - 1e-4) * ref) {
-                        memcpy(xp, x, sz * sizeof(double));
-                        memcpy(Fp, F, sz * sizeof(double));
-                        memcpy(x, xb, sz * sizeof(double));
-                        memcpy(F, Fb, sz * sizeof(double));
-                        e_next = es;
-                        continue;
-                    }
+                const double es = trial_step(f, X, x, F, rs, xb, Fb, w);
+                double ref = e;
+                for (int h = 0; h < (nh < SPEC_MEMORY ? nh : SPEC_MEMORY); h++)
+                    if (ehist[h] > ref) ref = ehist[h];
+                if (es <= (1.0 - 1e-4) * ref) {
+                    memcpy(xp, x, sz * sizeof(double));
+                    memcpy(Fp, F, sz * sizeof(double));
+                    memcpy(x, xb, sz * sizeof(double));
+                    memcpy(F, Fb, sz * sizeof(double));
+                    e_next = es;
+                    continue;
                 }
             }
         }
@@ -266,16 +275,13 @@ ns_status ns_vi_projection_method(const ns_cp_map *f, const ns_vi_set *X, ns_vi_
             if (ds_wait > 0) {
                 ds_wait--;
             } else {
-                for (ns_int i = 0; i < n; i++) w[i] = xb[i] - rho * Fb[i];
-                if (!ns_vi_project(X, n, w, xp) && !ns_cp_eval(f, xp, Fp)) {
-                    const double es = ns_vi_natural_residual(X, n, xp, Fp, w);
-                    if (es <= (1.0 - 1e-4) * e) {
-                        memcpy(x, xp, sz * sizeof(double));
-                        memcpy(F, Fp, sz * sizeof(double));
-                        e_next = es;
-                        if (ratio < 0.5) rho *= 1.5;
-                        continue;
-                    }
+                const double es = trial_step(f, X, xb, Fb, rho, xp, Fp, w);
+                if (es <= (1.0 - 1e-4) * e) {
+                    memcpy(x, xp, sz * sizeof(double));
+                    memcpy(F, Fp, sz * sizeof(double));
+                    e_next = es;
+                    if (ratio < 0.5) rho *= 1.5;
+                    continue;
                 }
                 ds_wait = ds_patience;
                 ds_patience *= 2;
