@@ -153,7 +153,9 @@ int main(int argc, char **argv)
     for (long k = 0; k < N; k++) {
         ns_status st = nsm_scene_step(r);
         if (st != NS_OK) {
-            fprintf(stderr, "rigid_scene: step %ld: %s %s\n", k, nsm_sim_error(r->sim), nsm_collision_error(r->collision));
+            const char *ce = nsm_collision_error(r->collision);
+            if (ce[0]) fprintf(stderr, "rigid_scene: step %ld: collision detection: %s\n", k, ce);
+            else fprintf(stderr, "rigid_scene: %s\n", nsm_sim_error(r->sim));   /* names the step */
             rc = 1;
             break;
         }

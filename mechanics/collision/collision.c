@@ -150,26 +150,29 @@ int nsm_collision_convex_hull(nsm_collision *c, int n, const double *p)
     double ext = 0.0;
     for (int i = 1; i < n; i++)
         for (int k = 0; k < 3; k++) ext = fmax(ext, fabs(p[3 * i + k] - p[k]));
-    /* the largest triangle on p0, then the largest distance from its plane */
+    if (!isfinite(ext)) { set_err(c->err, "convex hull: the points' extent overflows"); return -1; }
+    /* the largest triangle on p0, then the largest distance from its plane,
+     * in coordinates relative to p0 scaled by the extent (no overflow) */
+    const double sc = ext > 0.0 ? 1.0 / ext : 1.0;
     int b = -1; double best = 0.0, e1[3], nrm[3] = { 0, 0, 0 };
     for (int i = 1; i < n; i++) {
-        double d[3] = { p[3 * i] - p[0], p[3 * i + 1] - p[1], p[3 * i + 2] - p[2] };
+        double d[3] = { sc * (p[3 * i] - p[0]), sc * (p[3 * i + 1] - p[1]), sc * (p[3 * i + 2] - p[2]) };
         double l = nsm_dot3(d, d);
         if (l > best) { best = l; b = i; memcpy(e1, d, sizeof e1); }
     }
     best = 0.0;
     for (int i = 1; b > 0 && i < n; i++) {
-        double d[3] = { p[3 * i] - p[0], p[3 * i + 1] - p[1], p[3 * i + 2] - p[2] }, x[3];
+        double d[3] = { sc * (p[3 * i] - p[0]), sc * (p[3 * i + 1] - p[1]), sc * (p[3 * i + 2] - p[2]) }, x[3];
         nsm_cross3(e1, d, x);
         double l = sqrt(nsm_dot3(x, x));
         if (l > best) { best = l; for (int k = 0; k < 3; k++) nrm[k] = x[k] / l; }
     }
     double h = 0.0;
     for (int i = 1; best > 0.0 && i < n; i++) {
-        double d[3] = { p[3 * i] - p[0], p[3 * i + 1] - p[1], p[3 * i + 2] - p[2] };
+        double d[3] = { sc * (p[3 * i] - p[0]), sc * (p[3 * i + 1] - p[1]), sc * (p[3 * i + 2] - p[2]) };
         h = fmax(h, fabs(nsm_dot3(d, nrm)));
     }
-    if (!(ext > 0.0) || h <= 1e-9 * ext) {
+    if (!(ext > 0.0) || h <= 1e-9) {
         set_err(c->err, "convex hull: degenerate — its %d points are %s", n,
                     !(ext > 0.0) ? "all the same" : best <= 0.0 ? "collinear" : "coplanar");
         return -1;

@@ -162,6 +162,18 @@ ns_status nsm_scene_law(nsm_scene *sc, const char *name, double e, double mu, in
     return NS_OK;
 }
 
+/* u = a / |a| for a finite a ≠ 0, scaled first so that |a| neither
+ * overflows (entries near 1e300) nor underflows; 0 when a is zero */
+static int unit_vector(const double *a, double *u)
+{
+    double s = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+    if (!(s > 0.0)) return 0;
+    double b[3] = { a[0] / s, a[1] / s, a[2] / s };
+    double nr = sqrt(b[0] * b[0] + b[1] * b[1] + b[2] * b[2]);
+    for (int c = 0; c < 3; c++) u[c] = b[c] / nr;
+    return 1;
+}
+
 static int unit_quat(const double *q)
 {
     return finite_n(q, 4) && fabs(sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]) - 1.0) <= 1e-6;
@@ -238,22 +250,19 @@ ns_status nsm_scene_joint(nsm_scene *sc, const char *name, const char *type, con
     int i1 = find_body(sc, b1), i2 = b2 ? find_body(sc, b2) : -1;
     if (i1 < 0 || !sc->body[i1].dynamic) return fail(sc, "joint '%s': object1 '%s' is not a dynamic object", name, b1 ? b1 : "(null)");
     if (b2 && i2 < 0) return fail(sc, "joint '%s': object2 '%s' does not exist", name, b2);
+    if (b2 && i2 == i1) return fail(sc, "joint '%s': object1 and object2 are the same object '%s'", name, b2);
     int need_p = k <= 2, need_a = k >= 1 && k <= 3;
     if (need_p && (!p || !finite_n(p, 3))) return fail(sc, "joint '%s' (%s): points[0] is missing or not finite", name, type);
-    if (need_a) {
-        double nr = a && finite_n(a, 3) ? sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]) : 0.0;
-        if (!(nr > 0.0)) return fail(sc, "joint '%s' (%s): axes[0] is missing, zero or not finite", name, type);
-    }
+    double unit[3] = { 0.0, 0.0, 1.0 };
+    if (need_a && !(a && finite_n(a, 3) && unit_vector(a, unit)))
+        return fail(sc, "joint '%s' (%s): axes[0] is missing, zero or not finite", name, type);
     if (grow((void **)&sc->jt, &sc->cjt, sc->njt + 1, sizeof *sc->jt)) return fail(sc, "out of memory");
     sjoint *j = &sc->jt[sc->njt];
     memset(j, 0, sizeof *j);
     if (!(j->name = dupstr(name))) return fail(sc, "out of memory");
     j->type = k; j->b1 = i1; j->b2 = i2; j->absolute = absolute;
     if (need_p) memcpy(j->p, p, sizeof j->p);
-    if (need_a) {
-        double nr = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-        for (int c = 0; c < 3; c++) j->a[c] = a[c] / nr;
-    }
+    if (need_a) memcpy(j->a, unit, sizeof j->a);
     sc->njt++;
     return NS_OK;
 }
@@ -532,11 +541,13 @@ nsm_scene_run *nsm_scene_build(const nsm_scene *sc, const nsm_sim_options *o, do
         memcpy(jP[i], P, sizeof P);
         memcpy(jA[i], A, sizeof A);
         nsm_relation *rel = nsm_joint_new(t, q1, two ? q2 : NULL, P, A);
+        char why[NS_ERRMSG_LEN];   /* the law's constructor below resets the constructor error */
+        snprintf(why, sizeof why, "%s", nsm_constructor_error());
         int law = nsm_model_add_law(r->model, nsm_nslaw_equality_new(nsm_joint_size(t)));
         int id = rel && law >= 0 ? nsm_model_add_interaction(r->model, rel, law, dsid[j->b1], two ? dsid[j->b2] : -1) : -1;
         if (id < 0) {
             free(dsid); free(jP); free(jA);
-            return build_fail(r, err, "joint '%s': %s", j->name, rel ? nsm_model_error(r->model) : nsm_constructor_error());
+            return build_fail(r, err, "joint '%s': %s", j->name, rel ? nsm_model_error(r->model) : why);
         }
     }
     /* stops (Newton rows), friction (relay rows), couplings (equality rows)

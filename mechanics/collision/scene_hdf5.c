@@ -6,6 +6,7 @@
  * (H5E_BEGIN_TRY / H5E_END_TRY restore it). */
 #include "nonsmooth/nsm_scene.h"
 #include <hdf5.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -217,7 +218,9 @@ static int read_shapes(hid_t f, rd *R)
         hssize_t np = H5Sget_simple_extent_npoints(sp);
         H5Sclose(sp);
         double *buf = NULL;
-        if (rc == 0 && np > 0 && np < 100000000) {
+        if (rc == 0 && (np < 0 || np >= 100000000))
+            rc = bad(R, "shape '%s': %lld values (at most 10^8 are read)", N.v[i], (long long)np);
+        if (rc == 0 && np > 0) {
             buf = malloc((size_t)np * sizeof *buf);
             if (!buf || H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf) < 0)
                 rc = bad(R, "shape '%s': its data cannot be read as numbers", N.v[i]);
@@ -261,6 +264,7 @@ static int read_objects(hid_t f, rd *R)
                     rc = bad(R, "object '%s': 'center_of_mass' other than 0 is not supported", N.v[i]);
                 else if (!strcmp(type, "dynamic")) {
                     if ((nm = attr_num(g, "mass", &mass, 1)) != 1) rc = bad(R, "object '%s': dynamic without a numeric 'mass'", N.v[i]);
+                    else if (!(isfinite(mass) && mass > 0.0)) rc = bad(R, "object '%s': mass = %g must be finite and > 0", N.v[i], mass);
                     else if ((ni = attr_num(g, "inertia", I, 9)) != 3 && ni != 9) rc = bad(R, "object '%s': 'inertia' missing or not 3 / 3×3 numbers", N.v[i]);
                 }
                 if (rc == 0 && nsm_scene_body(R->sc, N.v[i], strcmp(type, "dynamic") ? NAN : mass, ni, I, x, q, v) != NS_OK)
@@ -276,7 +280,7 @@ static int read_objects(hid_t f, rd *R)
                     double grp = 0, t[3] = { 0 }, q[4] = { 1, 0, 0, 0 };
                     int ng, nt, nq;
                     if (attr_str(d, "shape_name", shape, sizeof shape) != 1) rc = bad(R, "object '%s': contactor '%s' has no 'shape_name'", N.v[i], C.v[k]);
-                    else if ((ng = attr_num(d, "group", &grp, 1)) < 0 || grp != floor(grp)) rc = bad(R, "object '%s': contactor '%s': 'group' must be an integer", N.v[i], C.v[k]);
+                    else if ((ng = attr_num(d, "group", &grp, 1)) < 0 || grp != floor(grp) || fabs(grp) > INT_MAX) rc = bad(R, "object '%s': contactor '%s': 'group' = %g must be an integer of at most %d", N.v[i], C.v[k], grp, INT_MAX);
                     else if ((nt = attr_num(d, "translation", t, 3)) != 3 && nt != 0) rc = bad(R, "object '%s': contactor '%s': 'translation' must have 3 numbers", N.v[i], C.v[k]);
                     else if ((nq = attr_num(d, "orientation", q, 4)) != 4 && nq != 0) rc = bad(R, "object '%s': contactor '%s': 'orientation' must be a quaternion", N.v[i], C.v[k]);
                     else if (nsm_scene_contactor(R->sc, N.v[i], shape, (int)grp, t, q) != NS_OK) rc = bad(R, "%s", nsm_scene_error(R->sc));
@@ -313,8 +317,9 @@ static int read_laws(hid_t f, rd *R)
             rc = bad(R, "law '%s' (RelayNSL): 'lb' and 'ub' must be numbers", N.v[i]);
         else if (relay && (attr_num(d, "size", &size, 1) < 0 || size != 1))
             rc = bad(R, "law '%s' (RelayNSL): 'size' must be 1 (one joint axis)", N.v[i]);
-        else if (attr_num(d, "gid1", &g1, 1) < 0 || attr_num(d, "gid2", &g2, 1) < 0 || g1 != floor(g1) || g2 != floor(g2))
-            rc = bad(R, "law '%s': 'gid1', 'gid2' must be integers", N.v[i]);
+        else if (attr_num(d, "gid1", &g1, 1) < 0 || attr_num(d, "gid2", &g2, 1) < 0 || g1 != floor(g1) || g2 != floor(g2) ||
+                 fabs(g1) > INT_MAX || fabs(g2) > INT_MAX)
+            rc = bad(R, "law '%s': 'gid1' = %g, 'gid2' = %g must be integers of magnitude at most %d", N.v[i], g1, g2, INT_MAX);
         else if (!strcmp(type, "NewtonImpactFrictionNSL") && mu < 0) rc = bad(R, "law '%s': mu = %g must be >= 0", N.v[i], mu);
         else if (relay && g1 >= 0 && g2 >= 0) rc = bad(R, "law '%s': a RelayNSL between collision groups %g and %g is not supported (joint friction only: gid -1)", N.v[i], g1, g2);
         else if (g1 >= 0 && g2 >= 0 && nsm_scene_law(R->sc, N.v[i], e, mu, (int)g1, (int)g2) != NS_OK) rc = bad(R, "%s", nsm_scene_error(R->sc));

@@ -66,6 +66,8 @@ static hid_t dset(hid_t g, const char *name, int rows, int cols, const double *v
 
 typedef struct spec {
     double alpha, mass, qnorm;
+    double cgroup, gid1;       /* the cube's contactor group (0: the default), the law's gid1 */
+    double axscale;            /* the pivot's axis is (0, axscale, 0) */
     const char *prim;          /* the cube's primitive */
     int no_ref, no_inertia, flat_hull, hull_cols2, bad_law, joint_bad, pendulum;
 } spec;
@@ -117,17 +119,17 @@ static void write_scene(const char *path, const spec *s)
     attr_1(g, "id", 1);
     c = dset(g, "Cube-0", 0, 0, NULL);
     attr_s(c, "shape_name", s->flat_hull ? "Hull" : "Cube"); attr_s(c, "instance_name", "Cube-0");
-    attr_1(c, "group", s->pendulum ? 1 : 0);
+    attr_1(c, "group", s->cgroup != 0 ? s->cgroup : (s->pendulum ? 1 : 0));
     attr_d(c, "translation", 3, z3); attr_d(c, "orientation", 4, one);
     H5Dclose(c);
     H5Gclose(g);
     hid_t l = dset(nsl, "contact", 0, 1, NULL);
     attr_s(l, "type", s->bad_law ? "NewtonImpactRollingFrictionNSL" : "NewtonImpactFrictionNSL");
-    attr_1(l, "mu", 0.3); attr_1(l, "e", 0.0); attr_1(l, "gid1", 0); attr_1(l, "gid2", 0);
+    attr_1(l, "mu", 0.3); attr_1(l, "e", 0.0); attr_1(l, "gid1", s->gid1); attr_1(l, "gid2", 0);
     H5Dclose(l);
     if (s->pendulum || s->joint_bad) {
         hid_t j = dset(jts, "pivot", 0, 1, NULL);
-        double p[3] = { 0, 0, 2.0 }, ax[3] = { 0, 1, 0 };
+        double p[3] = { 0, 0, 2.0 }, ax[3] = { 0, s->axscale, 0 };
         attr_s(j, "type", "PivotJointR"); attr_s(j, "object1", s->joint_bad ? "nobody" : "cube");
         hsize_t d2[2] = { 1, 3 };
         hid_t sp = H5Screate_simple(2, d2, NULL);
@@ -145,7 +147,7 @@ static void write_scene(const char *path, const spec *s)
 
 static spec base(double alpha)
 {
-    spec s = { .alpha = alpha, .mass = 1.5, .qnorm = 1.0, .prim = "Box" };
+    spec s = { .alpha = alpha, .mass = 1.5, .qnorm = 1.0, .axscale = 1.0, .prim = "Box" };
     return s;
 }
 
@@ -234,12 +236,14 @@ static void test_rigid_scene_global(void **state)
     remove(path);
 }
 
-static void test_pendulum_joint(void **state)
+/* the pivot's axis is a direction: written as (0, 1, 0) or as (0, 1e300, 0)
+ * (whose norm overflows), the pendulum swings the same way */
+static void pendulum_joint(double axscale)
 {
-    (void)state;
     const char *path = "test_scene_pendulum.hdf5";
     spec s = base(0.0);
     s.pendulum = 1;
+    s.axscale = axscale;
     write_scene(path, &s);
     nsm_scene *sc;
     nsm_scene_run *r = build(path, &sc, 1e-3, NSM_PROJECTION_DIRECT, 0);
@@ -251,13 +255,16 @@ static void test_pendulum_joint(void **state)
         double dx = q[0], dz = q[2] - 2.0;
         worst = fmax(worst, fabs(sqrt(dx * dx + q[1] * q[1] + dz * dz) - 0.5));
     }
-    print_message("scene pendulum: max |distance to pivot - 0.5| = %.3g, z = %.6f\n", worst, nsm_sim_q(r->sim, 0)[2]);
+    print_message("scene pendulum (axis scale %g): max |distance to pivot - 0.5| = %.3g, z = %.6f\n", axscale, worst, nsm_sim_q(r->sim, 0)[2]);
     assert_true(worst <= 1e-10);
     assert_true(nsm_sim_q(r->sim, 0)[2] < 1.9);   /* it swung down */
     nsm_scene_run_free(r);
     nsm_scene_free(sc);
     remove(path);
 }
+
+static void test_pendulum_joint(void **state) { (void)state; pendulum_joint(1.0); }
+static void test_pendulum_joint_huge_axis(void **state) { (void)state; pendulum_joint(1e300); }
 
 static void expect_read_error(const spec *s, const char *w1, const char *w2)
 {
@@ -291,6 +298,12 @@ static void test_bad_files(void **state)
     s = base(0.2); s.hull_cols2 = 1; expect_read_error(&s, "shape 'Hull'", "n × 3");
     s = base(0.2); s.bad_law = 1; expect_read_error(&s, "law 'contact'", "NewtonImpactRollingFrictionNSL");
     s = base(0.2); s.joint_bad = 1; expect_read_error(&s, "joint 'pivot'", "'nobody'");
+    /* NaN is no mass (NaN marks a static body in the API) */
+    s = base(0.2); s.mass = NAN; expect_read_error(&s, "object 'cube'", "mass = nan");
+    /* integral but beyond int: refused, not converted */
+    s = base(0.2); s.cgroup = 1e300; expect_read_error(&s, "contactor 'Cube-0'", "'group' = 1e+300");
+    s = base(0.2); s.cgroup = INFINITY; expect_read_error(&s, "contactor 'Cube-0'", "'group' = inf");
+    s = base(0.2); s.gid1 = 1e20; expect_read_error(&s, "law 'contact'", "'gid1' = 1e+20");
     /* a degenerate hull reads (its points are numbers) but is refused at build */
     s = base(0.2); s.flat_hull = 1;
     write_scene("test_scene_flat.hdf5", &s);
@@ -334,7 +347,8 @@ int main(void)
         cmocka_unit_test(test_incline_slip), cmocka_unit_test(test_incline_stick),
         cmocka_unit_test(test_incline_slip_global), cmocka_unit_test(test_incline_stick_global),
         cmocka_unit_test(test_rigid_scene_global),
-        cmocka_unit_test(test_pendulum_joint), cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_pendulum_joint), cmocka_unit_test(test_pendulum_joint_huge_axis),
+        cmocka_unit_test(test_bad_files),
         cmocka_unit_test(test_api_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
