@@ -291,11 +291,11 @@ static inline void new_entry(anderson *A, int i, const double *r, const double *
     A->gprev[i] = r[i];
 }
 
-static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *x)
+/* r holds G(x); fn2 = ‖G(x) − x‖², which the sweep has summed from its
+ * contacts' increments */
+static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *x, double fn2)
 {
     const int n = A->len, m = A->m;
-    double fn2 = 0.0;                       /* r holds G(x); f = r − x */
-    for (int i = 0; i < n; i++) { double f = r[i] - x[i]; fn2 += f * f; }
     double fn = sqrt(fn2);
     if (A->have_prev && A->extrapolated && fn > A->fn_prev) {
         /* the sweep from the extrapolated point did worse than the plain
@@ -551,7 +551,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
         }
         if (xk && A.m > 0) {
             if (A.cooldown > 0) A.cooldown--;
-            else anderson_step(&A, view, r, xk);
+            else anderson_step(&A, view, r, xk, dr2);
         }
         res->iterations = it;
         double light = r2 > 0 ? sqrt(dr2 / r2) : sqrt(dr2);
