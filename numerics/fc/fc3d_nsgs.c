@@ -258,10 +258,11 @@ static double coloured_error(const ns_fc *view, const ns_block *B, const double 
  * settled 1000-sphere pile (2080 contacts, cold start): 1424 -> 211 sweeps
  * at tol 1e-4, 28744 -> 2160 at 1e-6; on a regular lattice stack at 1e-6,
  * where the extrapolations keep failing, 1146 -> 1629. Cost per
- * sweep: about 6m + 4 flops per unknown in three passes over memory
- * (norm of f; the new column with its Gram row and b; the
- * extrapolation), against ~30 flops per unknown for a sweep of a pile's
- * W: 11–14 % of a sweep on the hard collections' pyramids and pile.
+ * sweep: about 6m + 2 flops per unknown in two passes over memory (the
+ * new column with its Gram row and b; the extrapolation; ‖f‖ comes from
+ * the sweep's own increments), against ~30 flops per unknown for a sweep
+ * of a pile's W: 10–13 % of a sweep on the hard collections' pyramids and
+ * pile.
  * Workspace: (2m + 3) × n doubles. */
 
 
