@@ -533,7 +533,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
     for (int it = 1; it <= o->max_iter; it++) {
         int backward = o->sweep == 1 && it % 2 == 0;
         double dr2 = 0.0, r2 = 0.0;
-        if (xk) memcpy(xk, r, (size_t)A.len * sizeof *xk);
+        if (xk && A.m > 0) memcpy(xk, r, (size_t)A.len * sizeof *xk);   /* none once Anderson is off */
         if (coloured_ok) {
             coloured_sweep(view, B, r, f, omega, ltol, cstart, clist, ncol, backward, o->threads, rho, inc);
             for (ns_int a = 0; a < nc; a++) { dr2 += inc[2 * a]; r2 += inc[2 * a + 1]; }
