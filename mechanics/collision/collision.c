@@ -141,6 +141,12 @@ int nsm_collision_cone(nsm_collision *c, double r, double h)
     return new_shape(c, SH_CONE, nsm_bt_cone(c->w, r, h));
 }
 
+/* d = sc (p_i − p_0): point i relative to point 0, scaled */
+static void scaled_offset(const double *p, int i, double sc, double d[3])
+{
+    for (int k = 0; k < 3; k++) d[k] = sc * (p[3 * i + k] - p[k]);
+}
+
 /* n ≥ 4 finite points spanning a volume (relative to their extent) */
 int nsm_collision_convex_hull(nsm_collision *c, int n, const double *p)
 {
@@ -156,20 +162,23 @@ int nsm_collision_convex_hull(nsm_collision *c, int n, const double *p)
     const double sc = ext > 0.0 ? 1.0 / ext : 1.0;
     int b = -1; double best = 0.0, e1[3], nrm[3] = { 0, 0, 0 };
     for (int i = 1; i < n; i++) {
-        double d[3] = { sc * (p[3 * i] - p[0]), sc * (p[3 * i + 1] - p[1]), sc * (p[3 * i + 2] - p[2]) };
+        double d[3];
+        scaled_offset(p, i, sc, d);
         double l = nsm_dot3(d, d);
         if (l > best) { best = l; b = i; memcpy(e1, d, sizeof e1); }
     }
     best = 0.0;
     for (int i = 1; b > 0 && i < n; i++) {
-        double d[3] = { sc * (p[3 * i] - p[0]), sc * (p[3 * i + 1] - p[1]), sc * (p[3 * i + 2] - p[2]) }, x[3];
+        double d[3], x[3];
+        scaled_offset(p, i, sc, d);
         nsm_cross3(e1, d, x);
         double l = sqrt(nsm_dot3(x, x));
         if (l > best) { best = l; for (int k = 0; k < 3; k++) nrm[k] = x[k] / l; }
     }
     double h = 0.0;
     for (int i = 1; best > 0.0 && i < n; i++) {
-        double d[3] = { sc * (p[3 * i] - p[0]), sc * (p[3 * i + 1] - p[1]), sc * (p[3 * i + 2] - p[2]) };
+        double d[3];
+        scaled_offset(p, i, sc, d);
         h = fmax(h, fabs(nsm_dot3(d, nrm)));
     }
     if (!(ext > 0.0) || h <= 1e-9) {
