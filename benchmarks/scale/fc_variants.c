@@ -9,7 +9,10 @@
  * (process CPU time of the solve, all threads); FCV_GUESS=FILE starts every
  * variant from FILE's solution (ns_solution_read); FCV_WORST=K in the environment also prints the K contacts
  * of largest local error (stderr); FCV_OUT=FILE writes each variant's
- * solution to FILE (the last variant's stays). */
+ * solution to FILE (the last variant's stays). The variants share one
+ * ns_workspace, as a simulation's steps do (the first solve grows it, the
+ * others find their buffers there); FCV_NO_WORKSPACE=1 gives each solve
+ * its own allocations. */
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime */
 #include <math.h>
 #include <stdio.h>
@@ -110,12 +113,14 @@ int main(int argc, char **argv)
     printf("%-40s %-10s %7s %9s %10s %9s  (%ld contacts)\n", "variant", "status", "sweeps", "seconds", "error",
            "cpu_s",
            (long)p->u.fc->nc);
+    ns_workspace *ws = getenv("FCV_NO_WORKSPACE") ? NULL : ns_workspace_new();
     for (int k = 3; k < argc; k++) {
         char buf[256], solver[256];
         snprintf(buf, sizeof buf, "%s", argv[k]);
         ns_options o;
         ns_options_default(&o);
         o.tol = tol;
+        o.workspace = ws;
         /* a trailing /verbose: the solver's messages on stderr; the rest is a
          * solver spec NAME[/key=value]... (ns_solver_spec_parse) */
         size_t bl = strlen(buf);
@@ -142,12 +147,13 @@ int main(int argc, char **argv)
         const char *out = getenv("FCV_OUT");   /* the last variant's solution (ns_solution_write) */
         if (out && ns_solution_write(out, sol, err) != NS_OK) fprintf(stderr, "fc_variants: %s\n", err);
         const char *wenv = getenv("FCV_WORST");
-        printf("%-40s %-10s %7d %9.4f %10.3g %9.4f\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
+        printf("%-40s %-10s %7d %9.6f %10.3g %9.4f\n", argv[k], ns_status_name(st), res.iterations, res.seconds,
                own_error_w(p->u.fc, sol->vec[0], wenv ? atoi(wenv) : 0), cpu);
         fflush(stdout);
         ns_result_clear(&res);
         ns_solution_free(sol);
     }
+    ns_workspace_free(ws);
     ns_problem_free(p);
     return 0;
 }
