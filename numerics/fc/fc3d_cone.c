@@ -153,5 +153,13 @@ void ns_fc_project_cones(int dim, ns_int nc, const double *mu, double *x, int th
     }
 #endif
     (void)threads;
-    for (ns_int a = 0; a < nc; a++) ns_fc_project_cone(dim, mu[a], x + (size_t)a * dim, NULL);
+    for (ns_int a = 0; a < nc; a++) {
+        double *xa = x + (size_t)a * dim;
+        /* inside the cone (the common case after an extrapolation): no
+         * square root; c < 1e150 keeps c² finite, an overflowing ‖x_T‖²
+         * goes to the full projection */
+        const double c = mu[a] * xa[0], t2 = dim == 3 ? xa[1] * xa[1] + xa[2] * xa[2] : xa[1] * xa[1];
+        if (c >= 0.0 && c < 1e150 && t2 <= c * c) continue;
+        ns_fc_project_cone(dim, mu[a], xa, NULL);
+    }
 }

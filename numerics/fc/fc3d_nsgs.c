@@ -112,7 +112,7 @@ static inline double max2(double a, double b) { return a > b || b != b ? a : b; 
  * row entry can be updated at the same time. */
 static inline void update_contact(const ns_fc *view, const ns_block *B, double *r, ns_int a,
                                   ns_fc_local_fn f, double omega, double ltol, const double *rho,
-                                  double *inc)
+                                  double *inc, double *delta)
 {
     const int d = view->dim;
     double *ra = r + (size_t)a * d, qa[3], old[3];
@@ -132,6 +132,7 @@ static inline void update_contact(const ns_fc *view, const ns_block *B, double *
     double dr2 = 0.0, r2 = 0.0;
     for (int i = 0; i < d; i++) {
         double e = ra[i] - old[i];
+        if (delta) delta[(size_t)a * d + i] = e;
         dr2 += e * e;
         r2 += ra[i] * ra[i];
     }
@@ -174,7 +175,8 @@ static ns_int colour_contacts(const ns_block *B, ns_int nc, ns_int *start, ns_in
  * count; each thread writes its own contacts' r and inc entries. */
 static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_fc_local_fn f,
                            double omega, double ltol, const ns_int *start, const ns_int *list,
-                           ns_int ncol, int backward, int threads, const double *rho, double *inc)
+                           ns_int ncol, int backward, int threads, const double *rho, double *inc,
+                           double *delta)
 {
 #ifdef _OPENMP
     if (threads > 1) {
@@ -186,7 +188,7 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
 #pragma omp for schedule(static)
                 for (ns_int s = s0; s < s1; s++) {
                     ns_int a = list[s];
-                    update_contact(view, B, r, a, f, omega, ltol, rho, inc + 2 * (size_t)a);
+                    update_contact(view, B, r, a, f, omega, ltol, rho, inc + 2 * (size_t)a, delta);
                 }
             }
         }
@@ -199,7 +201,8 @@ static void coloured_sweep(const ns_fc *view, const ns_block *B, double *r, ns_f
     for (ns_int k = 0; k < ncol; k++) {
         ns_int c = backward ? ncol - 1 - k : k;
         for (ns_int s = start[c]; s < start[c + 1]; s++)
-            update_contact(view, B, r, list[s], f, omega, ltol, rho, inc + 2 * (size_t)list[s]);
+            update_contact(view, B, r, list[s], f, omega, ltol, rho, inc + 2 * (size_t)list[s],
+                           delta);
     }
 }
 
@@ -281,10 +284,10 @@ typedef struct anderson {
 
 /* Entry i of the newest history column: f = G(x) − x and its change since
  * the previous sweep, and G's change; f and G kept for the next sweep. */
-static inline void new_entry(anderson *A, int i, const double *r, const double *x, double *dFs,
+static inline void new_entry(anderson *A, int i, const double *r, const double *fx, double *dFs,
                              double *dGs, double *f, double *df)
 {
-    *f = r[i] - x[i];
+    *f = fx[i];
     *df = *f - A->fprev[i];
     dFs[i] = *df;
     dGs[i] = r[i] - A->gprev[i];
@@ -292,9 +295,44 @@ static inline void new_entry(anderson *A, int i, const double *r, const double *
     A->gprev[i] = r[i];
 }
 
+/* One pass for memory ≤ 3: the new column (df into dFs, G's change into
+ * dGs, f and G kept in fprev, gprev) and the sums s = (df·df, df·f,
+ * df·O1, O1·f, df·O2, O2·f) over the `no` other columns O1, O2 (0–2, a
+ * constant once inlined). */
+static inline void entry_sums(int n, const double *restrict r, const double *restrict fx,
+                              double *restrict fprev, double *restrict gprev,
+                              double *restrict dFs, double *restrict dGs,
+                              const double *restrict O1, const double *restrict O2, const int no,
+                              double s[6])
+{
+    double gs = 0.0, bs = 0.0, g1 = 0.0, b1 = 0.0, g2 = 0.0, b2 = 0.0;
+#pragma omp simd reduction(+ : gs, bs, g1, b1, g2, b2)
+    for (int i = 0; i < n; i++) {
+        const double f = fx[i], df = f - fprev[i];
+        dFs[i] = df;
+        dGs[i] = r[i] - gprev[i];
+        fprev[i] = f;
+        gprev[i] = r[i];
+        gs += df * df;
+        bs += df * f;
+        if (no > 0) { g1 += df * O1[i]; b1 += O1[i] * f; }
+        if (no > 1) { g2 += df * O2[i]; b2 += O2[i] * f; }
+    }
+    s[0] = gs; s[1] = bs; s[2] = g1; s[3] = b1; s[4] = g2; s[5] = b2;
+}
+
+/* r −= g0 G0 + g1 G1 + g2 G2, in that order (a zero g leaves the sum as
+ * the general loop makes it: x − 0·y = x for finite y) */
+static inline void extrapolate3(int n, double *restrict r, const double *restrict G0,
+                                const double *restrict G1, const double *restrict G2,
+                                double g0, double g1, double g2)
+{
+    for (int t = 0; t < n; t++) r[t] = r[t] - g0 * G0[t] - g1 * G1[t] - g2 * G2[t];
+}
+
 /* r holds G(x); fn2 = ‖G(x) − x‖², which the sweep has summed from its
  * contacts' increments */
-static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *x, double fn2)
+static void anderson_step(anderson *A, const ns_fc *view, double *r, const double *fx, double fn2, int extrapolate)
 {
     const int n = A->len, m = A->m;
     double fn = sqrt(fn2);
@@ -311,33 +349,32 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
     /* One pass: the newest column (f − fprev, G − gprev) into its slot,
      * f and G kept for the next sweep, and the products the normal
      * equations need — the new Gram row ΔF_slᵀΔF_j and b_j = ΔF_jᵀ f —
-     * each summed in index order as separate dot products would be (the
-     * same numbers, one pass over memory instead of 2k + 2). */
+     * (one pass over memory instead of 2k + 2). f is the sweep's own
+     * increments, written by the sweep: no copy of r before it. */
     double bacc[16] = { 0 };
     if (A->have_prev) {
         const int sl = A->next, kn = A->k < m ? A->k + 1 : m;
         double *dFs = A->dF + (size_t)sl * n, *dGs = A->dG + (size_t)sl * n;
         double gacc[16] = { 0 };
         if (kn <= 3) {
-            /* the sums in registers (in gacc and bacc each product waited
-             * for the previous store); the same operations in the same
-             * order as the general loop below */
-            double g0 = 0.0, g1 = 0.0, g2 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0;
-            const double *D0 = A->dF, *D1 = A->dF + (size_t)n, *D2 = A->dF + 2 * (size_t)n;
-            for (int i = 0; i < n; i++) {
-                double f, df;
-                new_entry(A, i, r, x, dFs, dGs, &f, &df);
-                const double d0 = D0[i];   /* df itself for j = sl */
-                g0 += df * d0; b0 += d0 * f;
-                if (kn > 1) { const double d1 = D1[i]; g1 += df * d1; b1 += d1 * f; }
-                if (kn > 2) { const double d2 = D2[i]; g2 += df * d2; b2 += d2 * f; }
-            }
-            gacc[0] = g0; gacc[1] = g1; gacc[2] = g2;
-            bacc[0] = b0; bacc[1] = b1; bacc[2] = b2;
+            /* the new slot's own products from df itself, the (at most two)
+             * other columns' from memory: no column is both written and
+             * read, so the sums vectorise (their order is the vector
+             * lanes', not the index order of the general loop below) */
+            int oth[2], no = 0;
+            for (int j = 0; j < kn; j++) if (j != sl) oth[no++] = j;
+            double s[6];
+            const double *O1 = A->dF + (size_t)(no > 0 ? oth[0] : sl) * n;
+            const double *O2 = A->dF + (size_t)(no > 1 ? oth[1] : sl) * n;
+            if (no == 0) entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 0, s);
+            else if (no == 1) entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 1, s);
+            else entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 2, s);
+            gacc[sl] = s[0]; bacc[sl] = s[1];
+            for (int t = 0; t < no; t++) { gacc[oth[t]] = s[2 + 2 * t]; bacc[oth[t]] = s[3 + 2 * t]; }
         } else
             for (int i = 0; i < n; i++) {
                 double f, df;
-                new_entry(A, i, r, x, dFs, dGs, &f, &df);
+                new_entry(A, i, r, fx, dFs, dGs, &f, &df);
                 for (int j = 0; j < kn; j++) {
                     const double dj = A->dF[(size_t)j * n + i];   /* df itself for j = sl */
                     gacc[j] += df * dj;
@@ -348,13 +385,13 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         A->next = (sl + 1) % m;
         for (int j = 0; j < kn; j++) A->gram[sl + 16 * j] = A->gram[j + 16 * sl] = gacc[j];
     } else {
-        for (int i = 0; i < n; i++) { A->fprev[i] = r[i] - x[i]; A->gprev[i] = r[i]; }
+        for (int i = 0; i < n; i++) { A->fprev[i] = fx[i]; A->gprev[i] = r[i]; }
     }
     A->fn_prev = fn;
     A->have_prev = 1;
     const int k = A->k;
     A->extrapolated = 0;
-    if (k == 0) return;
+    if (k == 0 || !extrapolate) return;
     double M[16 * 16], b[16], g[16], tr = 0.0;
     for (int i = 0; i < k; i++) {
         for (int j = 0; j < k; j++) M[i + k * j] = A->gram[i + 16 * j];
@@ -385,11 +422,14 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         for (int t = i + 1; t < k; t++) s -= M[t + k * i] * g[t];
         g[i] = s / M[i + k * i];
     }
-    for (int t = 0; t < n; t++) {   /* r −= Σ_j g_j ΔG_j, j in order */
-        double s = r[t];
-        for (int j = 0; j < k; j++) s -= g[j] * A->dG[(size_t)j * n + t];
-        r[t] = s;
-    }
+    if (k <= 3) extrapolate3(n, r, A->dG, A->dG + (size_t)(k > 1) * n, A->dG + (size_t)(k > 2) * 2 * n,
+                             g[0], k > 1 ? g[1] : 0.0, k > 2 ? g[2] : 0.0);
+    else
+        for (int t = 0; t < n; t++) {   /* r −= Σ_j g_j ΔG_j, j in order */
+            double s = r[t];
+            for (int j = 0; j < k; j++) s -= g[j] * A->dG[(size_t)j * n + t];
+            r[t] = s;
+        }
     const int d = view->dim;
     ns_fc_project_cones(d, view->nc, view->mu, r, 0);
     A->extrapolated = 1;
@@ -491,7 +531,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
         A.dF = aw; A.dG = aw + (size_t)A.m * n;
         A.fprev = A.dG + (size_t)A.m * n; A.gprev = A.fprev + n;
     }
-    double *xk = aw ? A.gprev + (size_t)A.len : NULL;   /* r before the sweep */
+    double *fbuf = aw ? A.gprev + (size_t)A.len : NULL;   /* f = G(x) − x, the sweep's increments */
     int coloured_ok = coloured;
     for (ns_int a = 0; coloured_ok && a < nc; a++)   /* W_αβ stored ⇔ W_βα stored? */
         for (ns_int k = B->row_ptr[a]; coloured_ok && k < B->row_ptr[a + 1]; k++)
@@ -533,9 +573,10 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
     for (int it = 1; it <= o->max_iter; it++) {
         int backward = o->sweep == 1 && it % 2 == 0;
         double dr2 = 0.0, r2 = 0.0;
-        if (xk && A.m > 0) memcpy(xk, r, (size_t)A.len * sizeof *xk);   /* none once Anderson is off */
+        double *fx = fbuf && A.m > 0 ? fbuf : NULL;   /* the sweep's increments, while Anderson is on */
         if (coloured_ok) {
-            coloured_sweep(view, B, r, f, omega, ltol, cstart, clist, ncol, backward, o->threads, rho, inc);
+            coloured_sweep(view, B, r, f, omega, ltol, cstart, clist, ncol, backward, o->threads, rho, inc,
+                           fx);
             for (ns_int a = 0; a < nc; a++) { dr2 += inc[2 * a]; r2 += inc[2 * a + 1]; }
         } else {
             if (o->shuffle)
@@ -545,22 +586,26 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
                 }
             for (ns_int s = 0; s < nc; s++) {
                 ns_int a = order[backward ? nc - 1 - s : s];
-                update_contact(view, B, r, a, f, omega, ltol, rho, inc);
+                update_contact(view, B, r, a, f, omega, ltol, rho, inc, fx);
                 dr2 += inc[0];
                 r2 += inc[1];
             }
         }
-        if (xk && A.m > 0) {
-            if (A.cooldown > 0) A.cooldown--;
-            else anderson_step(&A, view, r, xk, dr2);
-        }
         res->iterations = it;
         double light = r2 > 0 ? sqrt(dr2 / r2) : sqrt(dr2);
         int check = it == o->max_iter || !isfinite(light);
+        int near = 0;
         if (every > 0) check |= it % every == 0;
-        else check |= kappa * light <= o->tol
+        else {
+            near = kappa * light <= o->tol;
+            check |= near
                     || it - last_check >= (last_check < CHECK_GAP ? (last_check > 1 ? last_check : 1) : CHECK_GAP)
                     || (aa_misses > 0 && A.m > 0 && it - last_check >= AA_RECHECK);
+        }
+        if (fbuf && A.m > 0) {
+            if (A.cooldown > 0) A.cooldown--;
+            else anderson_step(&A, view, r, fbuf, dr2, 1);
+        }
         int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
         if (!check && !late) {
             /* the history holds the global error of the sweeps that computed it */
@@ -624,7 +669,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
          * contacts), and judging them against the start ended the
          * acceleration at once on 92 of 500 settled-pile problems
          * (docs/scale.md). */
-        if (xk && A.m > 0) {
+        if (fbuf && A.m > 0) {
             if (it <= AA_GRACE || res->error < AA_PROGRESS * best_error) { best_error = res->error; aa_misses = 0; }
             else if (++aa_misses >= 2) {
                 A.m = 0;
