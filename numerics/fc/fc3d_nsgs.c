@@ -602,9 +602,13 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
                     || it - last_check >= (last_check < CHECK_GAP ? (last_check > 1 ? last_check : 1) : CHECK_GAP)
                     || (aa_misses > 0 && A.m > 0 && it - last_check >= AA_RECHECK);
         }
+        /* A sweep whose increments say the tolerance is reached is checked
+         * as it is, not extrapolated first: from a warm start the
+         * extrapolation made on the second sweep pushed solves that plain
+         * sweeps end there to a third (the history still takes the sweep) */
         if (fbuf && A.m > 0) {
             if (A.cooldown > 0) A.cooldown--;
-            else anderson_step(&A, view, r, fbuf, dr2, 1);
+            else anderson_step(&A, view, r, fbuf, dr2, !near);
         }
         int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
         if (!check && !late) {
