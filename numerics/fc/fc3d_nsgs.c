@@ -262,10 +262,10 @@ static double coloured_error(const ns_fc *view, const ns_block *B, const double 
  * at tol 1e-4, 28744 -> 2160 at 1e-6; on a regular lattice stack at 1e-6,
  * where the extrapolations keep failing, 1146 -> 1629. Cost per
  * sweep: about 6m + 2 flops per unknown in two passes over memory (the
- * new column with its Gram row and b; the extrapolation; ‖f‖ comes from
- * the sweep's own increments), against ~30 flops per unknown for a sweep
- * of a pile's W: 10–13 % of a sweep on the hard collections' pyramids and
- * pile.
+ * new column with its Gram row and b; the extrapolation; f and ‖f‖ come
+ * from the sweep's own increments) and the projection of the points
+ * outside their cones, against ~30 flops per unknown for a sweep of a
+ * pile's W: about 10 % of a sweep on the settled pile (perf).
  * Workspace: (2m + 3) × n doubles. */
 
 
