@@ -141,15 +141,17 @@ static void block_values(nsm_sim *s, int ia, int ib, double *X)
                     /* the column's three sums in registers: accumulating
                      * in X itself made every product wait for the store
                      * before it (a quarter of the assembly's time on a
-                     * sphere pile); same operations in the same order */
+                     * sphere pile). No test for w = 0: a contact's W_j Hᵀ
+                     * has zeros where its pattern does not predict them,
+                     * and the mispredicted branch cost more than the
+                     * products (adding H·0 leaves a finite sum's value) */
                     double x0 = Xc[0], x1 = Xc[1], x2 = Xc[2];
+                    const double *Wc = Wt + (size_t)c * n, *Hc = Ha + (size_t)offa * 3;
                     for (int i = 0; i < n; i++) {
-                        double w = Wt[i + (size_t)c * n];
-                        if (w == 0.0) continue;
-                        const double *Hcol = Ha + (size_t)(offa + i) * 3;
-                        x0 += Hcol[0] * w;
-                        x1 += Hcol[1] * w;
-                        x2 += Hcol[2] * w;
+                        const double w = Wc[i];
+                        x0 += Hc[3 * i] * w;
+                        x1 += Hc[3 * i + 1] * w;
+                        x2 += Hc[3 * i + 2] * w;
                     }
                     Xc[0] = x0; Xc[1] = x1; Xc[2] = x2;
                     continue;
