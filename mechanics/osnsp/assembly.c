@@ -121,8 +121,9 @@ static double input_scale(const nsm_sim *s, const nsm_interaction *I)
     return sc;
 }
 
-/* Block (α, β) values into X (m_α × m_β, column-major). */
-static void block_values(nsm_sim *s, int ia, int ib, double *X)
+/* Block (α, β) values into X (m_α × m_β, column-major); sc: α's input
+ * scale (input_scale, the same for every block of the row). */
+static void block_values(nsm_sim *s, int ia, int ib, double *X, double sc)
 {
     nsm_model *m = s->model;
     const nsm_interaction *A = &m->inter[ia], *B = &m->inter[ib];
@@ -164,10 +165,10 @@ static void block_values(nsm_sim *s, int ia, int ib, double *X)
                 }
             }
         }
-    double sc = input_scale(s, A);
     if (sc != 1.0) for (size_t t = 0; t < (size_t)ma * mb; t++) X[t] *= sc;
+    if (ia != ib) return;
     const double *D = da->Dcur ? da->Dcur : nsm_relation_kind_of(A->rel)->D(A->rel);
-    if (ia == ib && D)
+    if (D)
         for (size_t t = 0; t < (size_t)ma * ma; t++) X[t] += D[t];
 }
 
@@ -488,10 +489,12 @@ ns_status nsm_osnsp_assemble(nsm_sim *s)
         if (dirty) s->stats.refills++; else s->stats.reuses++;
     }
     if (dirty) {
-        for (int a = 0; a < s->nact; a++)
+        for (int a = 0; a < s->nact; a++) {
+            const double sc = input_scale(s, &s->model->inter[s->act[a]]);
             for (ns_int k = M->block.row_ptr[a]; k < M->block.row_ptr[a + 1]; k++)
                 block_values(s, s->act[a], s->act[M->block.block_col[k]],
-                             M->block.x + M->block.value_ptr[k]);
+                             M->block.x + M->block.value_ptr[k], sc);
+        }
     }
     /* q, in a buffer of its own (qvec is the evaluation work) */
     st = nsm_sim_work(s, s->nrows + 1);
