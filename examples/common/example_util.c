@@ -19,12 +19,16 @@ static int strict_long(const char *s, long *out, int min)
     return 0;
 }
 
-static void help(FILE *f, const char *prog, const char *usage)
+static void help(FILE *f, const char *prog, const char *usage, const char *details)
 {
     fprintf(f,
             "usage: %s [options] %s\n"
             "Runs the example and prints a one-line summary; see README.md and\n"
-            "docs/mechanics-api.md for the model. Common options:\n"
+            "docs/mechanics-api.md for the model.\n",
+            prog, usage);
+    if (details) fprintf(f, "Options of this example:\n%s", details);
+    fprintf(f,
+            "Common options:\n"
             "  --out DIR          write DIR/trajectory.csv (header + one row per saved\n"
             "                     step) and the SVG plots (created if missing)\n"
             "  --dump DIR         write the one-step problems as files nsolve reads\n"
@@ -42,8 +46,7 @@ static void help(FILE *f, const char *prog, const char *usage)
             "                     docs/mechanics-api.md on energy\n"
             "  --quiet            no summary line\n"
             "  -h, --help         this text\n"
-            "Exit status: 0 done, 1 the simulation failed, 2 bad usage.\n",
-            prog, usage);
+            "Exit status: 0 done, 1 the simulation failed, 2 bad usage.\n");
 }
 
 void nsx_process_policy(void)
@@ -53,6 +56,11 @@ void nsx_process_policy(void)
 }
 
 int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
+{
+    return nsx_parse_described(argc, argv, a, usage, NULL);
+}
+
+int nsx_parse_described(int argc, char **argv, nsx_args *a, const char *usage, const char *details)
 {
     nsx_process_policy();
     memset(a, 0, sizeof *a);
@@ -66,7 +74,7 @@ int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage)
         int takes = 1, bad_value = 0;
         double x = 0.0;
         long l = 0;
-        if (!strcmp(k, "-h") || !strcmp(k, "--help")) { help(stdout, argv[0], usage); return 1; }
+        if (!strcmp(k, "-h") || !strcmp(k, "--help")) { help(stdout, argv[0], usage, details); return 1; }
         else if (!strcmp(k, "--quiet")) { a->quiet = 1; takes = 0; }
         else if (!strcmp(k, "--siconos-law")) { a->siconos_law = 1; takes = 0; }
         else if (!v) goto bad;

@@ -42,6 +42,10 @@ void nsx_process_policy(void);
  *  returns 0, 1 after printing the help for -h/--help (the caller exits 0),
  *  or −1 after a message on stderr (the caller exits 2). */
 int nsx_parse(int argc, char **argv, nsx_args *a, const char *usage);
+/** nsx_parse with the example's own options described in the help:
+ *  `details` (lines of "  --opt ARG   what it does", or NULL) is printed
+ *  under "Options of this example:" before the common options. */
+int nsx_parse_described(int argc, char **argv, nsx_args *a, const char *usage, const char *details);
 /** mkdir -p of one level (parent must exist); 0 on success or if it exists. */
 int nsx_mkdir(const char *dir);
 /** Joins dir and name into a static-free buffer given by the caller. */

@@ -127,6 +127,7 @@
  * per step over the steps >= K, in benchmarks/peers's format. */
 #define _GNU_SOURCE   /* clock_gettime, getrusage, dlsym(RTLD_DEFAULT) */
 #include <dlfcn.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -560,8 +561,22 @@ int main(int argc, char **argv)
     int ac = 0;
     if (!av) return 1;
     for (int i = 0; i < argc; i++) {
-        if (i + 1 < argc && !strcmp(argv[i], "--seed")) { seed = strtoull(argv[++i], NULL, 10); continue; }
-        if (i + 1 < argc && !strcmp(argv[i], "--dump-every")) { dump_every = atol(argv[++i]); continue; }
+        if (i + 1 < argc && (!strcmp(argv[i], "--seed") || !strcmp(argv[i], "--dump-every"))) {
+            /* whole word, digits only: "--seed abc" is refused, not seed 0 */
+            const char *v = argv[i + 1];
+            char *end = NULL;
+            errno = 0;
+            unsigned long long x = strtoull(v, &end, 10);
+            if (!(v[0] >= '0' && v[0] <= '9') || *end || errno || (argv[i][2] == 'd' && (x < 1 || x > 2000000000ULL))) {
+                fprintf(stderr, "spheres_box: %s '%s' is not %s\n", argv[i], v,
+                        argv[i][2] == 'd' ? "an integer in 1..2000000000" : "an integer >= 0");
+                free(av);
+                return 2;
+            }
+            if (argv[i][2] == 's') seed = x; else dump_every = (long)x;
+            i++;
+            continue;
+        }
         if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--replay")) { replay_spec = argv[++i]; continue; }
         if (i + 1 < argc && !strcmp(argv[i], "--init")) { init_path = argv[++i]; continue; }
@@ -603,10 +618,44 @@ int main(int argc, char **argv)
         return 2;
     }
     nsx_args a;
-    int prc = nsx_parse(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
+    int prc = nsx_parse_described(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
                                     "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
-                                    "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct] [--proj-tol T] "
-                                    "[--accept-nonconverged] [--cold] [--global] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]");
+                                    "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct|combined] [--proj-tol T] "
+                                    "[--accept-nonconverged] [--cold] [--global] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]",
+        "  --scene S          box (default: 100 spheres thrown into a box), pile (a\n"
+        "                     lattice settling into a pile), chute, pyramid, column\n"
+        "  --n N              number of spheres (default 100)\n"
+        "  --seed S           random seed of radii, jitter and velocities (default 1)\n"
+        "  --e E, --mu MU     restitution (default 0.5) and friction (default 0.3)\n"
+        "  --half A           box half-width in metres (default 0.3; pile, chute: from n)\n"
+        "  --layers L         lattice layers of pile and chute (default 10)\n"
+        "  --slope DEG        chute inclination (default 25)\n"
+        "  --anderson M       Anderson memory of the sweeps (default 3; 0: plain sweeps)\n"
+        "  --omega W          sweeps' relaxation (default 1)\n"
+        "  --threads T        coloured sweeps on T threads (default 0: serial order)\n"
+        "  --order K          1: contacts ordered by sphere (default); 0: slot order\n"
+        "  --max-iter N       sweeps per step at most (default: the library's, 1e5)\n"
+        "  --budget S         seconds per step's solve at most (default: none)\n"
+        "  --accept-nonconverged  go on after a step that missed --tol (counted)\n"
+        "  --cold             solve every step from zero reactions (no warm start)\n"
+        "  --global           the global form GFC3D (M, H), W never formed\n"
+        "  --stabilization B  overlap correction beta in [0, 1] (default 0.2)\n"
+        "  --hold H           keep a contact while its predicted gap <= H metres\n"
+        "                     (default 2.5e-4 Rmin)\n"
+        "  --projection P     none (default), direct or combined position projection\n"
+        "  --proj-tol T       the projection's overlap tolerance (default 1e-6 m)\n"
+        "  --rolling MU_R     rolling friction (a length in metres): RFC3D contacts,\n"
+        "                     angle of repose printed\n"
+        "  --pivot MU_P       with --rolling: pivoting resistance (default MU_R)\n"
+        "  --profile K        per-step breakdown (detection, assembly, solve, update)\n"
+        "                     over the steps >= K\n"
+        "  --replay LIST      with --profile: each profiled step solved again by the\n"
+        "                     comma-separated solver specs of LIST, timed\n"
+        "  --init FILE        start from a final.csv of an earlier run (same scene,\n"
+        "                     n and seed)\n"
+        "  --write-scene FILE write the initial scene for benchmarks/peers\n"
+        "  (details and figures: the comment at the top of spheres_box.c,\n"
+        "  docs/scale.md)\n");
     if (prc != 0) { free(av); return prc > 0 ? 0 : 2; }
     free(av);
     int kind = !strcmp(scene, "box") ? 0 : !strcmp(scene, "pile") ? 1 : !strcmp(scene, "chute") ? 2

@@ -277,12 +277,28 @@ static void test_accept_nonconverged(void **state)
     /* so are the step options out of their ranges */
     const char *badopt[] = { "--hold -1e-6", "--hold inf", "--hold x", "--budget -1", "--budget inf",
                              "--stabilization 1.5", "--stabilization -0.1", "--proj-tol 0",
-                             "--proj-tol -1", "--projection sideways" };
+                             "--proj-tol -1", "--projection sideways", "--seed abc", "--seed -1",
+                             "--seed 1e3", "--seed 99999999999999999999999", "--dump-every 0",
+                             "--dump-every x" };
     for (size_t k = 0; k < sizeof badopt / sizeof badopt[0]; k++) {
         snprintf(cmd, sizeof cmd, "%s/spheres_box --steps 1 %s >/dev/null 2>&1", NS_BIN_DIR, badopt[k]);
         st = system(cmd);
         if (!(WIFEXITED(st) && WEXITSTATUS(st) == 2)) fail_msg("'%s' was not refused with exit 2", badopt[k]);
     }
+    /* --help describes the example's own options, not only the common ones */
+    snprintf(cmd, sizeof cmd, "%s/spheres_box --help", NS_BIN_DIR);
+    FILE *hp = popen(cmd, "r");
+    assert_non_null(hp);
+    char line[512];
+    int own = 0, init = 0, common = 0;
+    while (fgets(line, sizeof line, hp)) {
+        if (strstr(line, "Options of this example:")) own = 1;
+        if (own && strstr(line, "--init FILE")) init = 1;
+        if (strstr(line, "Common options:")) common = 1;
+    }
+    st = pclose(hp);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_true(own && init && common);
 }
 
 /* nsolve --tol 1e-12 [--solver S] -o OUT FILE; reads OUT's vector NAME
