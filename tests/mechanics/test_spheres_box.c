@@ -181,8 +181,11 @@ static void test_dumped_problem_coulomb(void **state)
     ns_solution *sol = ns_solution_new(p);
     ns_result res;
     ns_result_init(&res);
-    ns_status st = ns_solve(p, "nsn-ac", &o, sol, &res);
-    print_message("nsn-ac: %s, %ld iterations, error %.3g\n", ns_status_name(st), (long)res.iterations, res.error);
+    /* the library's default: which single method solves a settled box's
+     * problem to 1e-10 depends on the trajectory (nsn-ac stops at 3.5e-5
+     * on one, nsn-fb solves it in 49 iterations) */
+    ns_status st = ns_solve(p, "auto", &o, sol, &res);
+    print_message("auto: %s, %ld iterations, error %.3g\n", ns_status_name(st), (long)res.iterations, res.error);
     assert_int_equal(st, NS_OK);
     double *u = malloc((size_t)3 * fc->nc * sizeof *u);
     double er = ns_fc_error(fc, sol->vec[0], u, NS_FC_NORM_SICONOS);
