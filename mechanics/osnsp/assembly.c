@@ -98,7 +98,14 @@ static ns_status build_structure(nsm_sim *s)
                 if (pb >= 0 && s->id[ib].gen == m->inter[ib].gen) s->scratch[ncol++] = pb;
             }
         }
-        qsort(s->scratch, (size_t)ncol, sizeof(int), cmp_int);
+        if (ncol <= 32)   /* a contact has a handful of neighbours: no qsort call */
+            for (int t = 1; t < ncol; t++) {
+                int v = s->scratch[t], j = t;
+                for (; j > 0 && s->scratch[j - 1] > v; j--) s->scratch[j] = s->scratch[j - 1];
+                s->scratch[j] = v;
+            }
+        else
+            qsort(s->scratch, (size_t)ncol, sizeof(int), cmp_int);
         int u = 0;
         for (int t = 0; t < ncol; t++)
             if (u == 0 || s->scratch[t] != s->scratch[u - 1]) s->scratch[u++] = s->scratch[t];
