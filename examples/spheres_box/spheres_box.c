@@ -689,11 +689,13 @@ int main(int argc, char **argv)
                         "not with --rolling nor --replay\n");
         return 2;
     }
-    if (!(layers >= 1 && layers <= 1000) || !(slope >= 0 && slope < 90) || !(omega >= 0 && omega < 2) ||
-        !(anderson >= 0 && anderson <= 16) || !(threads >= 0 && threads <= 4096) ||
+    if (!(layers >= 1 && layers <= 1000 && layers == floor(layers)) || !(slope >= 0 && slope < 90) ||
+        !(omega >= 0 && omega < 2) || !(anderson >= 0 && anderson <= 16 && anderson == floor(anderson)) ||
+        !(threads >= 0 && threads <= 4096 && threads == floor(threads)) || !(order == 0 || order == 1) ||
         !(max_iter >= 0 && max_iter <= 1e9 && max_iter == floor(max_iter))) {
-        fprintf(stderr, "spheres_box: --layers in [1, 1000], --slope in [0, 90), --omega in [0, 2), "
-                        "--anderson in [0, 16], --threads in [0, 4096], --max-iter a whole number in [0, 1e9]\n");
+        fprintf(stderr, "spheres_box: --layers a whole number in [1, 1000], --slope in [0, 90), --omega in "
+                        "[0, 2), --anderson a whole number in [0, 16], --threads a whole number in [0, 4096], "
+                        "--order 0 or 1, --max-iter a whole number in [0, 1e9]\n");
         return 2;
     }
 

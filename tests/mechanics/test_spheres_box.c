@@ -282,7 +282,8 @@ static void test_accept_nonconverged(void **state)
                              "--stabilization 1.5", "--stabilization -0.1", "--proj-tol 0",
                              "--proj-tol -1", "--projection sideways", "--seed abc", "--seed -1",
                              "--seed 1e3", "--seed 99999999999999999999999", "--dump-every 0",
-                             "--dump-every x" };
+                             "--dump-every x", "--anderson 2.5", "--order 7", "--layers 2.5",
+                             "--threads 1.5" };
     for (size_t k = 0; k < sizeof badopt / sizeof badopt[0]; k++) {
         snprintf(cmd, sizeof cmd, "%s/spheres_box --steps 1 %s >/dev/null 2>&1", NS_BIN_DIR, badopt[k]);
         st = system(cmd);
