@@ -16,8 +16,16 @@
 void ns_fc_project_cone(int dim, double mu, double *x, double *J)
 {
     const int d = dim;
-    double nt = d == 3 ? ns_fc_norm_t(x[1], x[2]) : fabs(x[1]);
     if (J) memset(J, 0, (size_t)(d * d) * sizeof(double));
+    /* inside the cone (most points, e.g. after Anderson's extrapolation):
+     * recognised without a square root; c < 1e150 keeps c² finite, an
+     * overflowing ‖x_T‖² goes to the test below */
+    const double c = mu * x[0], t2 = d == 3 ? x[1] * x[1] + x[2] * x[2] : x[1] * x[1];
+    if (c > 0.0 && c < 1e150 && t2 <= c * c) {   /* c > 0: the origin keeps its J below */
+        if (J) for (int k = 0; k < d; k++) J[k + k * d] = 1.0;
+        return;
+    }
+    double nt = d == 3 ? ns_fc_norm_t(x[1], x[2]) : fabs(x[1]);
     if (mu * nt <= -x[0]) {
         for (int k = 0; k < d; k++) x[k] = 0.0;
         return;
@@ -153,13 +161,5 @@ void ns_fc_project_cones(int dim, ns_int nc, const double *mu, double *x, int th
     }
 #endif
     (void)threads;
-    for (ns_int a = 0; a < nc; a++) {
-        double *xa = x + (size_t)a * dim;
-        /* inside the cone (the common case after an extrapolation): no
-         * square root; c < 1e150 keeps c² finite, an overflowing ‖x_T‖²
-         * goes to the full projection */
-        const double c = mu[a] * xa[0], t2 = dim == 3 ? xa[1] * xa[1] + xa[2] * xa[2] : xa[1] * xa[1];
-        if (c >= 0.0 && c < 1e150 && t2 <= c * c) continue;
-        ns_fc_project_cone(dim, mu[a], xa, NULL);
-    }
+    for (ns_int a = 0; a < nc; a++) ns_fc_project_cone(dim, mu[a], x + (size_t)a * dim, NULL);
 }

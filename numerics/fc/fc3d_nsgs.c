@@ -282,21 +282,8 @@ typedef struct anderson {
 } anderson;
 
 
-/* Entry i of the newest history column: f = G(x) − x and its change since
- * the previous sweep, and G's change; f and G kept for the next sweep. */
-static inline void new_entry(anderson *A, int i, const double *r, const double *fx, double *dFs,
-                             double *dGs, double *f, double *df)
-{
-    *f = fx[i];
-    *df = *f - A->fprev[i];
-    dFs[i] = *df;
-    dGs[i] = r[i] - A->gprev[i];
-    A->fprev[i] = *f;
-    A->gprev[i] = r[i];
-}
-
-/* One pass for memory ≤ 3: the new column (df into dFs, G's change into
- * dGs, f and G kept in fprev, gprev) and the sums s = (df·df, df·f,
+/* One pass: the newest history column (df = f − fprev into dFs, G's change
+ * into dGs, f and G kept in fprev, gprev) and the sums s = (df·df, df·f,
  * df·O1, O1·f, df·O2, O2·f) over the `no` other columns O1, O2 (0–2, a
  * constant once inlined). */
 static inline void entry_sums(int n, const double *restrict r, const double *restrict fx,
@@ -346,41 +333,37 @@ static void anderson_step(anderson *A, const ns_fc *view, double *r, const doubl
         A->cooldown = 1;
         return;
     }
-    /* One pass: the newest column (f − fprev, G − gprev) into its slot,
-     * f and G kept for the next sweep, and the products the normal
-     * equations need — the new Gram row ΔF_slᵀΔF_j and b_j = ΔF_jᵀ f —
-     * (one pass over memory instead of 2k + 2). f is the sweep's own
-     * increments, written by the sweep: no copy of r before it. */
+    /* The newest column (f − fprev, G − gprev) into its slot and the
+     * products the normal equations need: the new Gram row ΔF_slᵀΔF_j and
+     * b_j = ΔF_jᵀ f. f is the sweep's own increments, written by the
+     * sweep: no copy of r before it. */
     double bacc[16] = { 0 };
     if (A->have_prev) {
         const int sl = A->next, kn = A->k < m ? A->k + 1 : m;
         double *dFs = A->dF + (size_t)sl * n, *dGs = A->dG + (size_t)sl * n;
         double gacc[16] = { 0 };
-        if (kn <= 3) {
-            /* the new slot's own products from df itself, the (at most two)
-             * other columns' from memory: no column is both written and
-             * read, so the sums vectorise (their order is the vector
-             * lanes', not the index order of the general loop below) */
-            int oth[2], no = 0;
-            for (int j = 0; j < kn; j++) if (j != sl) oth[no++] = j;
-            double s[6];
-            const double *O1 = A->dF + (size_t)(no > 0 ? oth[0] : sl) * n;
-            const double *O2 = A->dF + (size_t)(no > 1 ? oth[1] : sl) * n;
-            if (no == 0) entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 0, s);
-            else if (no == 1) entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 1, s);
-            else entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 2, s);
-            gacc[sl] = s[0]; bacc[sl] = s[1];
-            for (int t = 0; t < no; t++) { gacc[oth[t]] = s[2 + 2 * t]; bacc[oth[t]] = s[3 + 2 * t]; }
-        } else
-            for (int i = 0; i < n; i++) {
-                double f, df;
-                new_entry(A, i, r, fx, dFs, dGs, &f, &df);
-                for (int j = 0; j < kn; j++) {
-                    const double dj = A->dF[(size_t)j * n + i];   /* df itself for j = sl */
-                    gacc[j] += df * dj;
-                    bacc[j] += dj * f;
-                }
-            }
+        /* the new slot's own products from df itself, up to two other
+         * columns' in the same pass: no column is both written and read,
+         * so the sums vectorise (in the vector lanes' order); with a longer
+         * memory the others' products take a pass each */
+        int oth[16], no = 0;
+        for (int j = 0; j < kn; j++) if (j != sl) oth[no++] = j;
+        const int in_pass = no < 2 ? no : 2;
+        double s[6];
+        const double *O1 = A->dF + (size_t)(no > 0 ? oth[0] : sl) * n;
+        const double *O2 = A->dF + (size_t)(no > 1 ? oth[1] : sl) * n;
+        if (in_pass == 0) entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 0, s);
+        else if (in_pass == 1) entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 1, s);
+        else entry_sums(n, r, fx, A->fprev, A->gprev, dFs, dGs, O1, O2, 2, s);
+        gacc[sl] = s[0]; bacc[sl] = s[1];
+        for (int t = 0; t < in_pass; t++) { gacc[oth[t]] = s[2 + 2 * t]; bacc[oth[t]] = s[3 + 2 * t]; }
+        for (int t = 2; t < no; t++) {
+            const double *D = A->dF + (size_t)oth[t] * n;
+            double g = 0.0, b = 0.0;
+#pragma omp simd reduction(+ : g, b)
+            for (int i = 0; i < n; i++) { g += dFs[i] * D[i]; b += D[i] * fx[i]; }
+            gacc[oth[t]] = g; bacc[oth[t]] = b;
+        }
         A->k = kn;
         A->next = (sl + 1) % m;
         for (int j = 0; j < kn; j++) A->gram[sl + 16 * j] = A->gram[j + 16 * sl] = gacc[j];
@@ -606,9 +589,9 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
          * as it is, not extrapolated first: from a warm start the
          * extrapolation made on the second sweep pushed solves that plain
          * sweeps end there to a third (the history still takes the sweep) */
-        if (fbuf && A.m > 0) {
+        if (fx) {
             if (A.cooldown > 0) A.cooldown--;
-            else anderson_step(&A, view, r, fbuf, dr2, !near);
+            else anderson_step(&A, view, r, fx, dr2, !near);
         }
         int late = o->time_limit > 0 && ns_now() - t0 > o->time_limit;
         if (!check && !late) {
@@ -673,7 +656,7 @@ ns_status ns_fc_nsgs_run_ctl(const ns_fc *view, double *r, double *u, const ns_o
          * contacts), and judging them against the start ended the
          * acceleration at once on 92 of 500 settled-pile problems
          * (docs/scale.md). */
-        if (fbuf && A.m > 0) {
+        if (fx) {
             if (it <= AA_GRACE || res->error < AA_PROGRESS * best_error) { best_error = res->error; aa_misses = 0; }
             else if (++aa_misses >= 2) {
                 A.m = 0;
