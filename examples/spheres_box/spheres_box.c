@@ -52,7 +52,6 @@
  *                  "nsgs-ac/omega=1.2,nsgs-ac/sweep=symmetric/threads=2",
  *                  comma-separated; nsolve --list-solvers --options), timed,
  *                  error recomputed here
- *   --dump-every K dump every K-th one-step problem (with --dump)
  *   --global       each step's friction-contact problem in the global
  *                  form (nsm_sim_options.global_fc): GFC3D (M, H, q, b, μ),
  *                  W = H M⁻¹ Hᵀ never formed, solved by the GFC3D default
@@ -551,7 +550,6 @@ int main(int argc, char **argv)
     unsigned long long seed = 1;
     double mu = 0.3, half = NAN, layers = 10, slope = 25, omega = 0, profile_from = -1;
     double anderson = 3, threads = 0, order = 1, max_iter = 0;
-    long dump_every = 1;
     int accept = 0, global = 0, cold = 0;
     const char *scene = "box", *replay_spec = NULL, *init_path = NULL, *projection = "none", *scene_out = NULL;
     double proj_tol = 1e-6;
@@ -561,20 +559,17 @@ int main(int argc, char **argv)
     int ac = 0;
     if (!av) return 1;
     for (int i = 0; i < argc; i++) {
-        if (i + 1 < argc && (!strcmp(argv[i], "--seed") || !strcmp(argv[i], "--dump-every"))) {
-            /* whole word, digits only: "--seed abc" is refused, not seed 0 */
-            const char *v = argv[i + 1];
+        if (i + 1 < argc && !strcmp(argv[i], "--seed")) {
+            /* the whole word, digits only: "--seed abc" is refused, not seed 0 */
+            const char *v = argv[++i];
             char *end = NULL;
             errno = 0;
-            unsigned long long x = strtoull(v, &end, 10);
-            if (!(v[0] >= '0' && v[0] <= '9') || *end || errno || (argv[i][2] == 'd' && (x < 1 || x > 2000000000ULL))) {
-                fprintf(stderr, "spheres_box: %s '%s' is not %s\n", argv[i], v,
-                        argv[i][2] == 'd' ? "an integer in 1..2000000000" : "an integer >= 0");
+            seed = strtoull(v, &end, 10);
+            if (!(v[0] >= '0' && v[0] <= '9') || *end || errno) {
+                fprintf(stderr, "spheres_box: --seed '%s' is not an integer >= 0\n", v);
                 free(av);
                 return 2;
             }
-            if (argv[i][2] == 's') seed = x; else dump_every = (long)x;
-            i++;
             continue;
         }
         if (i + 1 < argc && !strcmp(argv[i], "--scene")) { scene = argv[++i]; continue; }
@@ -619,7 +614,7 @@ int main(int argc, char **argv)
     }
     nsx_args a;
     int prc = nsx_parse_described(ac, av, &a, "[--n N] [--seed S] [--e E] [--mu MU] [--half A] [--scene box|pile|chute|pyramid|column] "
-                                    "[--layers L] [--slope DEG] [--profile K] [--omega W] [--dump-every K] "
+                                    "[--layers L] [--slope DEG] [--profile K] [--omega W] "
                                     "[--max-iter N] [--budget S] [--stabilization B] [--hold H] [--projection none|direct|combined] [--proj-tol T] "
                                     "[--accept-nonconverged] [--cold] [--global] [--write-scene FILE] [--rolling MU_R] [--pivot MU_P]",
         "  --scene S          box (default: 100 spheres thrown into a box), pile (a\n"
@@ -858,7 +853,6 @@ int main(int argc, char **argv)
     o.global_fc = global;
     o.order_by_system = order != 0;
     nsx_apply(&a, &o);
-    o.dump_every = dump_every > 0 ? dump_every : 1;
     char err[NS_ERRMSG_LEN] = "";
     nsm_sim *sim = nsm_sim_new(model, &o, err);
     if (!sim) { fprintf(stderr, "spheres_box: %s\n", err); nsm_model_free(model); return 1; }
